@@ -1,0 +1,148 @@
+"""The ``delve`` command.
+
+    delve serve   migrate, then run the production ASGI server (uvicorn) with static files
+    delve check   validate the configuration, the database connection and all game content
+    delve manage  any Django management command (``delve manage createsuperuser``)
+
+Configuration errors are printed as one clear line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+EXIT_CONFIG = 2
+
+
+def _django_setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "delve.server.settings")
+    import django
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        django.setup()
+    except ImproperlyConfigured as exc:
+        raise ConfigurationFailed(str(exc)) from None
+
+
+class ConfigurationFailed(Exception):
+    """The server cannot start with the current configuration (message says why)."""
+
+
+def _check_database() -> str:
+    from django.db import DatabaseError, connection
+
+    try:
+        connection.ensure_connection()
+    except DatabaseError as exc:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConfigurationFailed(f"database {connection.vendor} is not reachable: {detail}") from None
+    return connection.vendor
+
+
+def _check_content() -> list[str]:
+    """Load every registered ruleset and validate its default settings and content."""
+    from delve.kernel import get_ruleset, registered_names
+    from delve.kernel.errors import DelveError
+
+    report = []
+    for name in registered_names():
+        try:
+            ruleset = get_ruleset(name)
+            checker: Callable[[], list[str]] | None = getattr(ruleset, "check_content", None)
+            lines = checker() if checker else [f"{name}: settings {sorted(ruleset.validate_settings({}))}"]
+        except DelveError as exc:
+            raise ConfigurationFailed(f"content of ruleset {name!r} is invalid: {exc}") from None
+        report.extend(lines)
+    return report
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    _django_setup()
+    from django.core import management
+
+    management.call_command("check", fail_level="ERROR")
+    vendor = _check_database()
+    print(f"database: {vendor} reachable")
+    for line in _check_content():
+        print(f"content: {line}")
+    print("configuration OK")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _django_setup()
+    from django.core import management
+
+    management.call_command("check", fail_level="ERROR")
+    _check_database()
+    _check_content()
+    management.call_command("migrate", interactive=False, verbosity=1)
+    management.call_command("collectstatic", interactive=False, verbosity=0)
+    for hook in _serve_hooks(args):
+        hook()
+
+    import uvicorn
+
+    print(f"Delve is serving at http://{args.host}:{args.port}/", flush=True)
+    uvicorn.run(
+        "delve.server.asgi:application",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=True,
+        log_level="info",
+    )
+    return 0
+
+
+def _serve_hooks(args: argparse.Namespace) -> list[Callable[[], None]]:
+    """Things ``serve`` starts before the HTTP server (filled in by later subsystems)."""
+    return []
+
+
+def cmd_manage(args: argparse.Namespace) -> int:
+    _django_setup()
+    from django.core import management
+
+    management.execute_from_command_line(["delve manage", *args.rest])
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="delve", description="Delve game server")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="migrate and run the server")
+    serve.add_argument("--host", default=os.environ.get("DELVE_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("DELVE_PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=1, help="HTTP worker processes")
+    serve.set_defaults(func=cmd_serve)
+
+    check = sub.add_parser("check", help="validate configuration, database and content")
+    check.set_defaults(func=cmd_check)
+
+    manage = sub.add_parser("manage", help="run a Django management command", add_help=False)
+    manage.add_argument("rest", nargs=argparse.REMAINDER)
+    manage.set_defaults(func=cmd_manage)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.func(args)
+    except ConfigurationFailed as exc:
+        print(f"delve: configuration error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        return 130
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""The game-agnostic kernel: seeded RNG, events with visibility, the Ruleset protocol,
+errors with stable codes, replay and state hashing.
+
+Nothing here knows about a particular game, the database or the clock.
+"""
+
+from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError
+from delve.kernel.events import Event
+from delve.kernel.replay import replay, state_hash
+from delve.kernel.rng import Rng
+from delve.kernel.ruleset import GameOutcome, Ruleset, SeatInfo, get_ruleset, register, registered_names
+
+__all__ = [
+    "ContentError",
+    "DelveError",
+    "Event",
+    "GameOutcome",
+    "IllegalCommand",
+    "Rng",
+    "Ruleset",
+    "SeatInfo",
+    "SettingsError",
+    "get_ruleset",
+    "register",
+    "registered_names",
+    "replay",
+    "state_hash",
+]

@@ -1,0 +1,67 @@
+"""The small exception family of Delve.
+
+Every error carries a stable machine-readable ``code`` (used by the JSON API and the tests) and a
+human-readable message that quotes the bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DelveError(Exception):
+    """Base class of every error Delve raises on purpose."""
+
+    code = "error"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.details = details
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``{"code": ..., "message": ...}`` body used by the API."""
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            body["details"] = self.details
+        return body
+
+
+class IllegalCommand(DelveError):
+    """A command that the rules do not allow now. The state is left untouched.
+
+    Codes are stable strings such as ``command/not_your_phase`` or ``command/not_enough_cp``.
+    """
+
+    code = "command/illegal"
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message, code=code, **details)
+
+
+class SettingsError(DelveError):
+    """A game setting (or a server setting) is missing or invalid; ``setting`` names it."""
+
+    code = "settings/invalid"
+
+    def __init__(self, setting: str, reason: str) -> None:
+        super().__init__(f"setting {setting!r}: {reason}", setting=setting)
+        self.setting = setting
+        self.reason = reason
+
+
+class ContentError(DelveError):
+    """A content file (presets, cards, classes, monsters...) is broken.
+
+    The message names the file, the key (e.g. a card id) and the reason.
+    """
+
+    code = "content/invalid"
+
+    def __init__(self, file: str, key: str, reason: str) -> None:
+        super().__init__(f"{file}: {key}: {reason}", file=file, key=key)
+        self.file = file
+        self.key = key
+        self.reason = reason

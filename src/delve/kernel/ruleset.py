@@ -1,0 +1,115 @@
+"""The engine contract every game implements, and the registry of rulesets by name.
+
+A ruleset is a stateless object; all game data lives in the state it creates. The server (and
+the bots, the replay tool and the tests) drive every game through these methods only:
+
+- ``setup(settings, seats, seed, now) -> state``
+- ``advance(state, now) -> events``: bring the clock up to ``now``. Idempotent.
+- ``legal_commands(state, seat) -> commands``: the only place that decides what is allowed.
+- ``apply(state, seat, command, now) -> events``: raises :class:`IllegalCommand` and leaves
+  the state untouched when the command is not allowed.
+- ``view(state, seat | None) -> dict``: what that seat (or a spectator) may see.
+
+Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
+parses them with its own strict schema, so the API, the web pages and the bots share one parser.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import msgspec
+
+from delve.kernel.events import Event
+
+S = TypeVar("S")
+
+Command = dict[str, Any]
+"""A command as a JSON object with a ``kind`` key and the kind's parameters."""
+
+
+class SeatInfo(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Who sits at a seat when a game is set up: a display name and game-specific options
+    (for Fated Labyrinth: ``{"class": "warrior"}``)."""
+
+    name: str
+    options: dict[str, Any] = {}
+
+
+class GameOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
+    """How a game stands: ``ended`` with its ``winners`` and a result word per seat
+    (``"won"``, ``"lost"``, ``"abandoned"``...) plus game-specific numbers for records."""
+
+    ended: bool
+    winners: tuple[int, ...] = ()
+    results: dict[int, str] = {}
+    stats: dict[int, dict[str, Any]] = {}
+
+
+@runtime_checkable
+class Ruleset(Protocol[S]):
+    """The engine contract. See the module docstring."""
+
+    name: str
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The complete settings a game would run with (defaults filled in).
+
+        :raises SettingsError: naming the first invalid setting.
+        """
+        ...
+
+    def setup(self, settings: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, now: int) -> S: ...
+
+    def advance(self, state: S, now: int) -> list[Event]: ...
+
+    def legal_commands(self, state: S, seat: int) -> list[Command]: ...
+
+    def apply(self, state: S, seat: int, command: Mapping[str, Any], now: int) -> list[Event]: ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    def next_due(self, state: S) -> int | None:
+        """The earliest time at which ``advance`` would change the state, or ``None``."""
+        ...
+
+    def outcome(self, state: S) -> GameOutcome: ...
+
+    def encode(self, state: S) -> bytes:
+        """The state as compact JSON bytes."""
+        ...
+
+    def decode(self, data: bytes) -> S:
+        """The inverse of :meth:`encode`."""
+        ...
+
+
+# Built-in rulesets are imported lazily so that the kernel never imports a game.
+_BUILTIN: dict[str, str] = {}
+_REGISTRY: dict[str, Ruleset[Any]] = {}
+
+
+def register(ruleset: Ruleset[Any]) -> None:
+    """Register a ruleset instance under its ``name`` (replacing any earlier one)."""
+    _REGISTRY[ruleset.name] = ruleset
+
+
+def registered_names() -> list[str]:
+    return sorted(set(_REGISTRY) | set(_BUILTIN))
+
+
+def get_ruleset(name: str) -> Ruleset[Any]:
+    """The ruleset registered as ``name``.
+
+    :raises KeyError: with the known names, if there is none.
+    """
+    if name not in _REGISTRY and name in _BUILTIN:
+        module_name, _, attr = _BUILTIN[name].partition(":")
+        cls = getattr(importlib.import_module(module_name), attr)
+        _REGISTRY[name] = cls()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(registered_names())}") from None

@@ -1,0 +1,1 @@
+"""The Django project that turns the game engines into a multiplayer server."""

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class DelveServerConfig(AppConfig):
+    name = "delve.server"
+    label = "delve"
+    verbose_name = "Delve"
+    default_auto_field = "django.db.models.BigAutoField"

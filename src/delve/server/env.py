@@ -1,0 +1,141 @@
+"""Settings from environment variables, through helpers that fail loudly.
+
+Every helper raises :class:`ImproperlyConfigured` with a message that names the variable, quotes
+the bad value and says what is expected, so a broken deployment stops at start-up instead of
+misbehaving later.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} is below the minimum {minimum}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name}={value} is above the maximum {maximum}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: set[str]) -> str:
+    value = os.environ.get(name, default).strip()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r} is not one of {', '.join(sorted(choices))}")
+    return value
+
+
+def sqlite_database(path: Path) -> dict[str, Any]:
+    """A SQLite database tuned for a small server: WAL journal, IMMEDIATE write transactions
+    (so two writers queue instead of failing on upgrade) and a busy timeout."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(path),
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000",
+        },
+        "TEST": {"NAME": str(path.with_name(path.stem + "-test.sqlite3"))},
+    }
+
+
+def database_from_url(url: str, *, data_dir: Path, variable: str = "DATABASE_URL") -> dict[str, Any]:
+    """Django's DATABASES entry for a URL such as ``postgres://user:pw@host:5432/name`` or
+    ``sqlite:///path/to/file.sqlite3``.
+
+    :raises ImproperlyConfigured: naming ``variable`` when the URL cannot be used.
+    """
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    if scheme in {"postgres", "postgresql", "pgsql"}:
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured(f"{variable}={url!r} names no database (expected postgres://host/dbname)")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"{variable}={url!r} has an invalid port") from None
+        options = dict(parse_qsl(parts.query))
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+            "OPTIONS": options,
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+        }
+    if scheme == "sqlite":
+        raw_path = unquote(parts.netloc + parts.path)
+        if raw_path in {"", "/"}:
+            raise ImproperlyConfigured(f"{variable}={url!r} names no file (expected sqlite:///path/to/db.sqlite3)")
+        # sqlite:///relative/path (relative to the data folder), sqlite:////absolute/path
+        path = Path(raw_path[1:])
+        if not path.is_absolute():
+            path = data_dir / path
+        return sqlite_database(path)
+    raise ImproperlyConfigured(
+        f"{variable}={url!r} is not a database URL; use postgres://user:password@host:port/name "
+        "or sqlite:///path/to/file.sqlite3 (or leave it unset for the default SQLite file)"
+    )
+
+
+def secret_key(data_dir: Path) -> str:
+    """``DELVE_SECRET_KEY`` if set; otherwise a key generated once and kept in the data folder,
+    so a zero-setup server keeps its sessions across restarts."""
+    explicit = os.environ.get("DELVE_SECRET_KEY")
+    if explicit is not None:
+        if len(explicit) < 32:
+            raise ImproperlyConfigured("DELVE_SECRET_KEY is shorter than 32 characters")
+        return explicit
+    path = data_dir / "secret_key"
+    if path.exists():
+        return path.read_text(encoding="ascii").strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(key)
+    return key

@@ -1,0 +1,122 @@
+"""Django settings for Delve, read from environment variables (see docs/operators.md).
+
+Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
+DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL. Bad values stop the server at
+start with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from delve.server.env import (
+    database_from_url,
+    env_bool,
+    env_choice,
+    env_list,
+    env_str,
+    secret_key,
+    sqlite_database,
+)
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DATA_DIR = Path(env_str("DELVE_DATA_DIR", str(Path.cwd() / "var"))).resolve()
+
+DEBUG = env_bool("DELVE_DEBUG", False)
+SECRET_KEY = secret_key(DATA_DIR)
+ALLOWED_HOSTS = env_list("DELVE_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DELVE_CSRF_TRUSTED_ORIGINS", [])
+
+_database_url = env_str("DATABASE_URL", "")
+DATABASES = {
+    "default": (
+        database_from_url(_database_url, data_dir=DATA_DIR)
+        if _database_url.strip()
+        else sqlite_database(DATA_DIR / "delve.sqlite3")
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "delve.server",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "delve.server.urls"
+WSGI_APPLICATION = "delve.server.wsgi.application"
+ASGI_APPLICATION = "delve.server.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [PACKAGE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("ja", _("Japanese"))]
+LOCALE_PATHS = [PACKAGE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env_str("DELVE_TIME_ZONE", "UTC")
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATICFILES_DIRS = [PACKAGE_DIR / "static"]
+WHITENOISE_USE_FINDERS = True
+
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+_log_level = env_choice("DELVE_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"})
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": _log_level},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

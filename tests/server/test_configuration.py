@@ -1,0 +1,99 @@
+"""Start-up configuration: bad settings stop the server with a message naming the setting."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from delve.server.env import database_from_url, env_bool, env_int
+
+
+def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
+    full_env.update({"DELVE_DATA_DIR": str(tmp_path)}, **env)
+    return subprocess.run(
+        [sys.executable, "-m", "delve.cli", *args], env=full_env, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "needle"),
+    [
+        ("DATABASE_URL", "nonsense", "DATABASE_URL='nonsense' is not a database URL"),
+        ("DATABASE_URL", "postgres://localhost", "names no database"),
+        ("DELVE_DEBUG", "maybe", "DELVE_DEBUG='maybe' is not a boolean"),
+        ("DELVE_SECRET_KEY", "short", "DELVE_SECRET_KEY is shorter than 32"),
+        ("DELVE_LOG_LEVEL", "LOUD", "DELVE_LOG_LEVEL='LOUD' is not one of"),
+    ],
+)
+def test_a_bad_setting_fails_at_start_with_a_clear_message(tmp_path, variable, value, needle):
+    result = run_delve("check", env={variable: value}, tmp_path=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unreachable_database_fails_check_with_a_clear_message(tmp_path):
+    result = run_delve("check", env={"DATABASE_URL": "postgres://nobody@127.0.0.1:9/nowhere"}, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert "database postgresql is not reachable" in result.stderr
+
+
+def test_check_passes_on_a_fresh_sqlite_data_folder(tmp_path):
+    result = run_delve("check", env={}, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "database: sqlite reachable" in result.stdout
+    assert (tmp_path / "secret_key").exists()
+    assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_database_urls(tmp_path):
+    pg = database_from_url("postgresql://u:p%40ss@db.example:6543/delve?sslmode=require", data_dir=tmp_path)
+    assert pg["ENGINE"] == "django.db.backends.postgresql"
+    assert (pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"], pg["NAME"]) == (
+        "u",
+        "p@ss",
+        "db.example",
+        "6543",
+        "delve",
+    )
+    assert pg["OPTIONS"] == {"sslmode": "require"}
+    relative = database_from_url("sqlite:///games.sqlite3", data_dir=tmp_path)
+    assert relative["NAME"] == str(tmp_path / "games.sqlite3")
+    absolute = database_from_url("sqlite:////srv/delve/db.sqlite3", data_dir=tmp_path)
+    assert absolute["NAME"] == "/srv/delve/db.sqlite3"
+    assert absolute["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in absolute["OPTIONS"]["init_command"]
+    with pytest.raises(ImproperlyConfigured, match="invalid port"):
+        database_from_url("postgres://h:notaport/db", data_dir=tmp_path)
+
+
+def test_env_helpers(monkeypatch):
+    monkeypatch.setenv("X_INT", "12")
+    assert env_int("X_INT", 1, maximum=20) == 12
+    monkeypatch.setenv("X_INT", "twelve")
+    with pytest.raises(ImproperlyConfigured, match="X_INT='twelve' is not an integer"):
+        env_int("X_INT", 1)
+    monkeypatch.setenv("X_INT", "50")
+    with pytest.raises(ImproperlyConfigured, match="above the maximum 20"):
+        env_int("X_INT", 1, maximum=20)
+    monkeypatch.setenv("X_BOOL", "Yes")
+    assert env_bool("X_BOOL", False) is True
+    monkeypatch.delenv("X_BOOL")
+    assert env_bool("X_BOOL", True) is True
+
+
+def test_sqlite_runs_with_wal_and_immediate_transactions(db):
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite-specific: this pass runs on " + connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout")
+        assert cursor.fetchone()[0] >= 20000
+    assert connection.transaction_mode == "IMMEDIATE"
