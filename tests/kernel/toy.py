@@ -1,8 +1,9 @@
 """A toy ruleset for kernel and server tests: a dice race on a clock.
 
 Each seat gets one roll every ``interval`` seconds (stored, at most 3). ``roll`` spends a stored
-roll and moves the seat forward by a d6; ``wait`` does nothing. The first seat to reach ``goal``
-wins. Rolls are visible only to the roller; arrivals are public.
+roll and moves the seat forward by a d6; ``wait`` does nothing; ``comment`` sets the seat's public
+comment (free text, at most 100 characters). The first seat to reach ``goal`` wins. Rolls are
+visible only to the roller; arrivals are public. A seat picks a colour when it registers.
 """
 
 from __future__ import annotations
@@ -12,12 +13,24 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from delve.kernel import Event, GameOutcome, IllegalCommand, Rng, SeatInfo, SettingsError
+from delve.kernel import (
+    Choice,
+    Event,
+    GameOutcome,
+    IllegalCommand,
+    Rng,
+    SeatInfo,
+    SeatOption,
+    SettingLine,
+    SettingsError,
+)
 from delve.kernel.events import private, public
 
 
 class ToySeat(msgspec.Struct):
     name: str
+    colour: str = "red"
+    comment: str = ""
     position: int = 0
     stored: int = 0
 
@@ -33,11 +46,32 @@ class ToyState(msgspec.Struct):
 
 class ToyRuleset:
     name = "toy"
-    defaults: ClassVar[dict[str, int]] = {"goal": 20, "interval": 60}
+    defaults: ClassVar[dict[str, int]] = {"goal": 20, "interval": 60, "players": 2}
+
+    def presets(self) -> list[Choice]:
+        return [Choice("toy", {"en": "Toy race", "ja": "おもちゃレース"})]
+
+    def seat_count(self, settings: Mapping[str, Any]) -> int:
+        return int(self.validate_settings(settings)["players"])
+
+    def seat_options(self, settings: Mapping[str, Any]) -> list[SeatOption]:
+        colours = (Choice("red", {"en": "Red", "ja": "赤"}), Choice("blue", {"en": "Blue", "ja": "青"}))
+        return [SeatOption(key="colour", label={"en": "Colour", "ja": "色"}, choices=colours, default="red")]
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> list[SettingLine]:
+        resolved = self.validate_settings(settings)
+        return [SettingLine(key, {"en": key, "ja": key}, str(value)) for key, value in resolved.items()]
+
+    def command_on_open(self, state: ToyState, seat: int) -> dict[str, Any] | None:
+        return None
 
     def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         resolved = dict(self.defaults)
         for key, value in settings.items():
+            if key == "preset":
+                if value != "toy":
+                    raise SettingsError("preset", f"unknown preset {value!r}; known: toy")
+                continue
             if key not in resolved:
                 raise SettingsError(key, "unknown setting")
             if not isinstance(value, int) or value < 1:
@@ -50,7 +84,7 @@ class ToyRuleset:
         return ToyState(
             settings=resolved,
             rng=Rng.seeded(seed),
-            seats=[ToySeat(name=s.name) for s in seats],
+            seats=[ToySeat(name=s.name, colour=str(s.options.get("colour", "red"))) for s in seats],
             clock=now,
             next_grant=now + resolved["interval"],
         )
@@ -75,6 +109,12 @@ class ToyRuleset:
 
     def apply(self, state: ToyState, seat: int, command: Mapping[str, Any], now: int) -> list[Event]:
         events = self.advance(state, now)
+        if command.get("kind") == "comment":
+            text = command.get("text")
+            if not isinstance(text, str) or len(text) > 100:
+                raise IllegalCommand("comment/invalid", "a comment is a text of at most 100 characters")
+            state.seats[seat].comment = text
+            return [*events, public("toy.comment", now, seat=seat)]
         if dict(command) not in self.legal_commands(state, seat):
             raise IllegalCommand("command/illegal", f"{dict(command)!r} is not legal now")
         if command["kind"] == "roll":
@@ -91,6 +131,7 @@ class ToyRuleset:
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
         return {
             "positions": [s.position for s in state.seats],
+            "comments": [s.comment for s in state.seats],
             "stored": state.seats[seat].stored if seat is not None else None,
             "winner": state.winner,
         }

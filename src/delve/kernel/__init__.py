@@ -8,9 +8,23 @@ from delve.kernel.errors import ContentError, DelveError, IllegalCommand, Settin
 from delve.kernel.events import Event
 from delve.kernel.replay import replay, state_hash
 from delve.kernel.rng import Rng
-from delve.kernel.ruleset import GameOutcome, Ruleset, SeatInfo, get_ruleset, register, registered_names
+from delve.kernel.ruleset import (
+    Choice,
+    Command,
+    GameOutcome,
+    Ruleset,
+    SeatInfo,
+    SeatOption,
+    SettingLine,
+    Text,
+    get_ruleset,
+    register,
+    registered_names,
+)
 
 __all__ = [
+    "Choice",
+    "Command",
     "ContentError",
     "DelveError",
     "Event",
@@ -19,7 +33,10 @@ __all__ = [
     "Rng",
     "Ruleset",
     "SeatInfo",
+    "SeatOption",
+    "SettingLine",
     "SettingsError",
+    "Text",
     "get_ruleset",
     "register",
     "registered_names",

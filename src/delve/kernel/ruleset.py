@@ -38,6 +38,33 @@ class SeatInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     options: dict[str, Any] = {}
 
 
+Text = dict[str, str]
+"""A display text per language code: ``{"en": "Warrior", "ja": "戦士"}``."""
+
+
+class Choice(msgspec.Struct, frozen=True):
+    value: str
+    label: Text
+
+
+class SeatOption(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A choice a player makes when taking a seat (Fated Labyrinth: the class)."""
+
+    key: str
+    label: Text
+    choices: tuple[Choice, ...]
+    default: str
+    help: Text = {}
+
+
+class SettingLine(msgspec.Struct, frozen=True):
+    """One active setting as shown to players before they join (key, label, shown value)."""
+
+    key: str
+    label: Text
+    value: str
+
+
 class GameOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
     """How a game stands: ``ended`` with its ``winners`` and a result word per seat
     (``"won"``, ``"lost"``, ``"abandoned"``...) plus game-specific numbers for records."""
@@ -61,6 +88,22 @@ class Ruleset(Protocol[S]):
         """
         ...
 
+    def presets(self) -> list[Choice]:
+        """The named presets a game of this ruleset can start from (settings key ``preset``)."""
+        ...
+
+    def seat_count(self, settings: Mapping[str, Any]) -> int:
+        """How many seats a game with these (validated) settings has; it starts when all are taken."""
+        ...
+
+    def seat_options(self, settings: Mapping[str, Any]) -> list[SeatOption]:
+        """The choices a player makes when registering into a seat."""
+        ...
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> list[SettingLine]:
+        """The active settings, for the top page and the help page."""
+        ...
+
     def setup(self, settings: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, now: int) -> S: ...
 
     def advance(self, state: S, now: int) -> list[Event]: ...
@@ -70,6 +113,11 @@ class Ruleset(Protocol[S]):
     def apply(self, state: S, seat: int, command: Mapping[str, Any], now: int) -> list[Event]: ...
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    def command_on_open(self, state: S, seat: int) -> Command | None:
+        """A command to apply automatically when ``seat`` opens the game screen, if any
+        (Fated Labyrinth: loading the screen while a turn is stored starts that turn)."""
+        ...
 
     def next_due(self, state: S) -> int | None:
         """The earliest time at which ``advance`` would change the state, or ``None``."""
