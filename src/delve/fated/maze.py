@@ -287,14 +287,8 @@ def _pockets(wall: bytearray, n: int) -> list[int]:
         while stack:
             i = stack.pop()
             count += 1
-            x = i % n
-            for j in (
-                i - n if i >= n else -1,
-                i + n if i < area - n else -1,
-                i - 1 if x else -1,
-                i + 1 if x < n - 1 else -1,
-            ):
-                if j >= 0 and not wall[j] and not label[j]:
+            for j in neighbours(i, n):
+                if not wall[j] and not label[j]:
                     label[j] = mark
                     stack.append(j)
         sizes.append(count)
