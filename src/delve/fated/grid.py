@@ -82,3 +82,22 @@ def chebyshev(a: int, b: int, n: int) -> int:
 def corners(n: int) -> tuple[int, int, int, int]:
     """The four corner tiles: top-left, top-right, bottom-left, bottom-right (FL-MAP-10)."""
     return (0, n - 1, n * (n - 1), n * n - 1)
+
+
+OPPOSITE: Mapping[str, str] = MappingProxyType({"up": "down", "down": "up", "left": "right", "right": "left"})
+"""The reverse of each direction."""
+
+
+def direction_between(a: int, b: int, n: int) -> str | None:
+    """The direction from ``a`` to an orthogonally adjacent ``b`` (``None`` if not adjacent)."""
+    for direction in DIRECTIONS:
+        if step(a, direction, n) == b:
+            return direction
+    return None
+
+
+def manhattan(a: int, b: int, n: int) -> int:
+    """The Manhattan distance between tiles ``a`` and ``b``."""
+    ay, ax = divmod(a, n)
+    by, bx = divmod(b, n)
+    return abs(ax - bx) + abs(ay - by)

@@ -135,7 +135,9 @@ class Ruleset(Protocol[S]):
 
 
 # Built-in rulesets are imported lazily so that the kernel never imports a game.
-_BUILTIN: dict[str, str] = {}
+_BUILTIN: dict[str, str] = {
+    "fated": "delve.fated.ruleset:FatedRuleset",
+}
 _REGISTRY: dict[str, Ruleset[Any]] = {}
 
 

@@ -1,0 +1,96 @@
+"""The real-time turn clock (FL-TURN-3..14, FL-ABN-2): accumulation instants on a fixed
+per-player grid, the stored-turn cap, turn-start events and abandonment deadlines.
+
+``advance(ctx, until)`` processes every due instant up to ``until`` in chronological order
+across all players (ties by player number, AMB-77). It never reads the clock and is idempotent.
+"""
+
+from __future__ import annotations
+
+from delve.fated import death, turns, visibility
+from delve.fated.ctx import Ctx
+from delve.fated.state import WAIT, GameState, Player
+
+ACCUMULATE, ABANDON = 0, 1
+
+
+def accumulation_at(state: GameState, player: Player, k: int) -> int:
+    """T_k = t0 + r + k * W (FL-TURN-5)."""
+    return player.first_at + k * state.settings.wait_time
+
+
+def abandon_deadline(state: GameState, player: Player) -> int | None:
+    """AMB-50: max(last action, end of the last wait phase) + abandon_time, only outside the
+    wait phase."""
+    if not player.alive or player.phase == WAIT:
+        return None
+    return max(player.last_action_at, player.wait_ended_at) + state.settings.abandon_time
+
+
+def _due(state: GameState, skip: tuple[int, int] | None = None) -> tuple[int, int, int] | None:
+    """The earliest (time, seat, what) still to process (ignoring ``skip`` = (seat, what))."""
+    best: tuple[int, int, int] | None = None
+    for player in state.players:
+        if not player.alive:
+            continue
+        for candidate in (
+            (accumulation_at(state, player, player.acc_next), player.seat, ACCUMULATE),
+            (deadline, player.seat, ABANDON) if (deadline := abandon_deadline(state, player)) is not None else None,
+        ):
+            if candidate is None or (skip is not None and candidate[1:] == skip):
+                continue
+            if best is None or candidate < best:
+                best = candidate
+    return best
+
+
+def next_due(state: GameState) -> int | None:
+    if state.ended:
+        return None
+    due = _due(state)
+    return None if due is None else due[0]
+
+
+def advance(ctx: Ctx, until: int) -> None:
+    state = ctx.state
+    while not state.ended:
+        due = _due(state)
+        if due is None or due[0] > until:
+            break
+        at, seat, what = due
+        player = state.players[seat]
+        ctx.now = at
+        if what == ACCUMULATE:
+            _accumulate(ctx, player, at, until)
+        else:
+            death.abandon(ctx, player, reason="timeout")
+        visibility.refresh(ctx)
+    ctx.now = until
+    state.clock = max(state.clock, until)
+
+
+def _accumulate(ctx: Ctx, player: Player, at: int, until: int) -> None:
+    state = ctx.state
+    player.acc_next += 1
+    if player.phase == WAIT:
+        turns.become_ready(ctx, player, at)
+        return
+    cap = state.settings.max_stored_turns
+    if player.stored < cap:
+        player.stored += 1
+        return
+    # FL-TURN-6: over the cap the accumulation is lost and the grid goes on. Further instants
+    # are lost too until something else happens (only the player's own command lowers the
+    # count), so skip them up to the next other due event. The result does not depend on how
+    # ``advance`` calls are split, which replay needs.
+    horizon = until
+    other = _due(state, skip=(player.seat, ACCUMULATE))
+    if other is not None:
+        horizon = min(horizon, other[0] - 1)
+    next_at = accumulation_at(state, player, player.acc_next)
+    skipped = (horizon - next_at) // state.settings.wait_time + 1 if horizon >= next_at else 0
+    player.acc_next += skipped
+    player.lost_turns += 1 + skipped
+    if not player.capped:
+        player.capped = True
+        ctx.private(player.seat, "turn.lost")

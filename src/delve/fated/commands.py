@@ -1,0 +1,281 @@
+"""Commands: the strict parser, ``legal_commands`` (the only place that decides legality) and
+``apply``.
+
+A command is a JSON object such as ``{"kind": "move", "dir": "up"}``. ``apply`` parses it,
+checks that it is one of ``legal_commands`` (free-text comments are checked on their own), and
+only then changes the state; a refused command raises :class:`IllegalCommand` with a stable
+code and a message saying why, and leaves the state untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import msgspec
+
+from delve.fated import cards, combat, core, death, moves, play, turns, visibility
+from delve.fated.ctx import Ctx
+from delve.fated.grid import DIRECTIONS, step
+from delve.fated.state import CORE, DEAD, DEFENSE, MOVE, READY, WAIT, Monster, Player
+from delve.kernel import IllegalCommand
+
+
+class Command(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    kind: str
+    dir: Literal["up", "down", "left", "right"] | None = None
+    card: int | None = None
+    use: Literal["trap", "adjacent", "remote"] | None = None
+    target: int | None = None
+    monster: int | None = None
+    reward: Literal["cards", "cp"] | None = None
+    text: str | None = None
+
+
+#: What each phase offers (FL-MOVE, FL-CORE, FL-WAIT, FL-DEF); give_up and comment are always
+#: offered to a living player, comment also to the dead (FL-LOGIN-4, AMB-62).
+PHASE_KINDS: dict[str, frozenset[str]] = {
+    READY: frozenset({"start_turn"}),
+    WAIT: frozenset(),
+    MOVE: frozenset({"move", "stay", "pass", "swap"}),
+    CORE: frozenset({"attack", "pass_by", "pick_up", "escape", "nothing", "draw", "pass", "jump", "steal", "use_card"}),
+    DEFENSE: frozenset({"defend", "no_defense", "parry", "accept_pass_by", "decline_pass_by"}),
+    DEAD: frozenset(),
+}
+KINDS = frozenset().union(*PHASE_KINDS.values()) | {"give_up", "comment"}
+#: Commands that are not "actions" for the abandonment timer (FL-ABN-3).
+NOT_ACTIONS = frozenset({"start_turn", "comment", "give_up"})
+
+_decoder_error = (msgspec.ValidationError, TypeError)
+
+
+def parse(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a command's shape; returns its canonical dict (no null fields).
+
+    :raises IllegalCommand: ``command/malformed`` quoting what is wrong.
+    """
+    try:
+        command = msgspec.convert(dict(data), type=Command)
+    except _decoder_error as exc:
+        raise IllegalCommand("command/malformed", f"malformed command {dict(data)!r}: {exc}") from None
+    if command.kind not in KINDS:
+        raise IllegalCommand(
+            "command/unknown_kind", f"unknown command kind {command.kind!r}; known: {', '.join(sorted(KINDS))}"
+        )
+    return msgspec.to_builtins(command)  # type: ignore[no-any-return]
+
+
+def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
+    state = ctx.state
+    player = state.players[seat]
+    if state.ended:
+        return [{"kind": "comment"}]
+    if not player.alive:
+        return [{"kind": "comment"}]
+    commands: list[dict[str, Any]] = []
+    if player.phase == READY:
+        commands.append({"kind": "start_turn"})
+    elif player.phase == MOVE:
+        commands.extend(_move_phase(ctx, player))
+    elif player.phase == CORE:
+        commands.extend(_core_phase(ctx, player))
+    elif player.phase == DEFENSE and player.pending:
+        commands.extend(combat.defense_options(ctx, player, player.pending[0]))
+    commands.append({"kind": "give_up"})
+    commands.append({"kind": "comment"})
+    return commands
+
+
+def _move_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
+    n = ctx.state.size
+    out: list[dict[str, Any]] = []
+    for d in DIRECTIONS:
+        if moves.can_enter(ctx, step(player.pos, d, n)):
+            out.append({"kind": "move", "dir": d})
+    out.append({"kind": "stay"})
+    if player.move_no == 1 and not player.moved:  # AMB-6
+        out += [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
+    for d in DIRECTIONS:
+        tile = step(player.pos, d, n)
+        occupant = ctx.state.occupant(tile) if tile is not None else None
+        if isinstance(occupant, Monster) and occupant.owner == player.seat:
+            out.append({"kind": "swap", "dir": d})
+    return out
+
+
+def _core_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
+    state = ctx.state
+    n = state.size
+    klass = ctx.content.classes[player.cls]
+    out: list[dict[str, Any]] = [{"kind": "attack", "dir": d} for d in play.adjacent_targets(ctx, player, None)]
+    adjacent_players = [
+        d
+        for d in DIRECTIONS
+        if (tile := step(player.pos, d, n)) is not None and isinstance(state.occupant(tile), Player)
+    ]
+    out += [{"kind": "pass_by", "dir": d} for d in adjacent_players]
+    if core.shows(ctx, player, "T"):
+        out.append({"kind": "pick_up"})
+    if core.shows(ctx, player, "E") and death.qualifies(ctx, player):
+        out.append({"kind": "escape"})
+    out.append({"kind": "nothing"})
+    if len(player.hand) <= 3:
+        out.append({"kind": "draw"})
+    if player.stayed:
+        out += [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
+    if klass.has("jump") and player.cp >= combat.ABILITY_CP:
+        out += [{"kind": "jump", "dir": d} for d in DIRECTIONS if core.jump_landing(ctx, player, d) is not None]
+    if klass.has("steal") and player.cp >= combat.ABILITY_CP:
+        out += [{"kind": "steal", "dir": d} for d in adjacent_players]
+    for card_id in player.hand:
+        out += play.legal_uses(ctx, player, card_id)
+    return out
+
+
+def apply(ctx: Ctx, seat: int, data: Mapping[str, Any]) -> None:
+    """Apply a command for ``seat`` (the caller has advanced the clock to ``ctx.now``).
+
+    :raises IllegalCommand: with a stable code when the command is malformed or not legal now.
+    """
+    command = parse(data)
+    state = ctx.state
+    if not 0 <= seat < len(state.players):
+        raise IllegalCommand("command/no_such_seat", f"there is no seat {seat} in this game")
+    player = state.players[seat]
+    kind = command["kind"]
+    if kind == "comment":
+        _comment(ctx, player, command.get("text"))
+        return
+    legal = legal_commands(ctx, seat)
+    if command not in legal:
+        raise _diagnose(ctx, player, command, legal)
+    if kind not in NOT_ACTIONS:
+        player.last_action_at = ctx.now
+    _dispatch(ctx, player, command)
+    visibility.refresh(ctx)
+
+
+def _dispatch(ctx: Ctx, player: Player, command: dict[str, Any]) -> None:
+    kind = command["kind"]
+    direction = command.get("dir", "")
+    if kind == "start_turn":
+        turns.start_turn(ctx, player)
+    elif kind == "move":
+        moves.move(ctx, player, direction)
+    elif kind == "stay":
+        moves.stay(ctx, player)
+    elif kind == "pass":
+        moves.pass_turn(ctx, player, command["reward"], core=player.phase == CORE)
+    elif kind == "swap":
+        moves.swap_with_monster(ctx, player, direction)
+    elif kind == "attack":
+        core.attack(ctx, player, direction)
+    elif kind == "pass_by":
+        core.pass_by(ctx, player, direction)
+    elif kind == "pick_up":
+        core.pick_up(ctx, player)
+    elif kind == "escape":
+        core.escape(ctx, player)
+    elif kind == "nothing":
+        core.do_nothing(ctx, player)
+    elif kind == "draw":
+        core.draw(ctx, player)
+    elif kind == "jump":
+        core.jump(ctx, player, direction)
+    elif kind == "steal":
+        core.steal(ctx, player, direction)
+    elif kind == "use_card":
+        play.use_card(ctx, player, command)
+        core.finish(ctx, player)
+    elif kind in {"defend", "no_defense", "parry"}:
+        item = player.pending[0]
+        method = {"no_defense": "none", "parry": "parry"}.get(kind, "card")
+        combat.resolve(ctx, player, item, method, command.get("card"))
+        turns.proceed(ctx, player)
+    elif kind in {"accept_pass_by", "decline_pass_by"}:
+        core.answer_pass_by(ctx, player, player.pending[0], accept=kind == "accept_pass_by")
+        turns.proceed(ctx, player)
+    elif kind == "give_up":
+        death.abandon(ctx, player, reason="gave_up")
+    else:  # pragma: no cover - parse() rejects unknown kinds
+        raise IllegalCommand("command/unknown_kind", f"unknown command kind {kind!r}")
+
+
+def _comment(ctx: Ctx, player: Player, text: str | None) -> None:
+    """FL-COM-1..5, AMB-62: replace the own comment; any phase, also when dead or after the end;
+    at most ``comment_max_len`` characters and one update per ``comment_min_interval``."""
+    settings = ctx.state.settings
+    if text is None:
+        raise IllegalCommand("comment/missing_text", "a comment needs a text")
+    text = " ".join(text.split())
+    if len(text) > settings.comment_max_len:
+        raise IllegalCommand(
+            "comment/too_long", f"a comment has at most {settings.comment_max_len} characters, got {len(text)}"
+        )
+    wait = player.comment_at + settings.comment_min_interval - ctx.now
+    if wait > 0:
+        raise IllegalCommand(
+            "comment/too_soon", f"comments can be changed once per {settings.comment_min_interval} s; wait {wait} s"
+        )
+    player.comment = text
+    player.comment_at = ctx.now
+    ctx.public("comment", player=player.seat)
+
+
+def _diagnose(ctx: Ctx, player: Player, command: dict[str, Any], legal: list[dict[str, Any]]) -> IllegalCommand:
+    """Why a well-formed command is not legal now (only for the message: legality itself is
+    decided by ``legal_commands``)."""
+    kind = command["kind"]
+    state = ctx.state
+    if state.ended:
+        return IllegalCommand("game/ended", "the game has ended; only comments are possible")
+    if not player.alive:
+        return IllegalCommand("player/dead", "you are dead: you can only change your comment (FL-LOGIN-4)")
+    offered = {c["kind"] for c in legal}
+    if kind not in offered:
+        if kind in PHASE_KINDS.get(player.phase, frozenset()) or (kind == "pass" and player.phase in (MOVE, CORE)):
+            return _why_not(ctx, player, command)
+        where = [phase for phase, kinds in PHASE_KINDS.items() if kind in kinds]
+        return IllegalCommand(
+            "command/not_your_phase",
+            f"{kind!r} is not possible in the {player.phase} phase"
+            + (f" (only in: {', '.join(where)})" if where else "")
+            + f"; possible now: {', '.join(sorted(offered))}",
+        )
+    return _why_not(ctx, player, command)
+
+
+def _why_not(ctx: Ctx, player: Player, command: dict[str, Any]) -> IllegalCommand:
+    kind = command["kind"]
+    card = command.get("card")
+    if card is not None and card not in player.hand:
+        return IllegalCommand("command/no_such_card", f"card {card} is not in your hand")
+    if card is not None:
+        definition = ctx.card(card)
+        cost = (
+            definition.use_cost(command.get("use"))
+            if command.get("use") in definition.uses or not definition.uses
+            else None
+        )
+        if cost is not None and cards.cp_cost(ctx, player, cost) > player.cp:
+            return IllegalCommand(
+                "command/not_enough_cp",
+                f"{definition.name['en']} needs {cards.cp_cost(ctx, player, cost)} CP; you have {player.cp}",
+            )
+    if kind in {"jump", "steal", "parry"} and player.cp < combat.ABILITY_CP:
+        return IllegalCommand("command/not_enough_cp", f"{kind} needs {combat.ABILITY_CP} CP; you have {player.cp}")
+    if kind in {"jump", "steal", "parry"} and not ctx.content.classes[player.cls].has(kind):
+        return IllegalCommand("command/not_your_class", f"your class cannot {kind}")
+    if kind == "move":
+        return IllegalCommand("command/blocked", f"you cannot move {command.get('dir')}: wall, door, edge or occupied")
+    if kind == "pass":
+        return IllegalCommand("command/pass_not_allowed", "you can pass only before doing anything but stay this turn")
+    if kind == "draw":
+        return IllegalCommand("command/too_many_cards", "you can draw only while holding 3 cards or fewer")
+    if kind == "escape":
+        return IllegalCommand(
+            "command/cannot_escape", "you can escape only from an exit, meeting victory condition A or B"
+        )
+    if kind == "pick_up":
+        return IllegalCommand("command/no_treasure", "there is no treasure on your tile")
+    return IllegalCommand("command/invalid_target", f"{command!r} has no valid target or option now")

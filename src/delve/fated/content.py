@@ -1,0 +1,373 @@
+"""Fated Labyrinth content: classes, statuses, monsters, presets and the card catalogue.
+
+Content is data (``content/*.toml``), validated at load into frozen typed objects. A broken file
+fails fast with :class:`~delve.kernel.ContentError` naming the file, the entry and the reason.
+Loading is cached: content is immutable once loaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any, Literal
+
+import msgspec
+
+from delve.kernel import ContentError
+
+Text = dict[str, str]
+LANGS = ("en", "ja")
+
+ABILITIES = frozenset({"wide_sight", "jump", "parry", "steal", "disarm", "priest", "summoner", "double_pass"})
+
+CardCategory = Literal[
+    "damage",
+    "special_attack",
+    "special_utility",
+    "influence",
+    "defense",
+    "utility",
+    "terrain",
+    "recovery",
+    "summon",
+    "unclassifiable",
+]
+CATEGORIES: tuple[str, ...] = (
+    "damage",
+    "special_attack",
+    "special_utility",
+    "influence",
+    "defense",
+    "utility",
+    "terrain",
+    "recovery",
+    "summon",
+    "unclassifiable",
+)
+USES = ("trap", "adjacent", "remote")
+DefenseClass = Literal["reduction", "trap", "special", "complete", "counter"]
+SPECIAL_EFFECTS = frozenset({"cp_drain", "loss", "misfortune", "treasure_toss", "steal_card"})
+CARDS_PER_SET = 500
+
+
+class ClassDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: Text
+    attack: int
+    defense: int
+    magic: int
+    evasion: int
+    max_cards: int
+    abilities: frozenset[str]
+    description: Text
+
+    def has(self, ability: str) -> bool:
+        return ability in self.abilities
+
+
+class StatusDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: Text
+    kind: Literal["plus", "minus"]
+    text: Text
+    monsters: bool = False
+    players: bool = True
+    opposite: str | None = None
+    permanent: bool = False
+
+
+class MonsterDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: Text
+    glyph: str
+    hp: int
+    attack: int
+    defense: int
+    evasion: int
+    actions: tuple[int, int]
+    description: Text
+    special: Literal["imp", "necromancer", "breath"] | None = None
+
+
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One effect primitive of a card (see ``effects.py`` for the vocabulary)."""
+
+    op: str
+    amount: int = 0
+    priest: int = 0
+    status: str | None = None
+    statuses: tuple[str, ...] = ()
+    radius: int = 0
+    length: int = 0
+    count: int = 0
+
+
+class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A card kind. Attack cards (damage, special attack) have ``uses`` with a cost per use;
+    defense cards have a ``defense`` class; other cards have one ``cost``, a ``target`` and
+    ``effects``. ``copies`` is the number of this kind in one 500-card set."""
+
+    id: str
+    name: Text
+    category: CardCategory
+    copies: int
+    text: Text
+    purpose: str = ""
+    power: int = 0
+    special: str | None = None
+    amount: int = 0
+    uses: dict[str, int] = {}
+    defense: DefenseClass | None = None
+    reduce: int = 0
+    keeps_trap: bool = False
+    counter: Literal["return", "redirect", "both"] | None = None
+    cost: int = 0
+    target: str = "none"
+    effects: tuple[Effect, ...] = ()
+    monster: str | None = None
+
+    @property
+    def is_attack(self) -> bool:
+        """Usable 《罠》/《隣接》/《遠隔》 against a player (damage and special attack cards)."""
+        return bool(self.uses)
+
+    def use_cost(self, use: str | None) -> int:
+        if use is None:
+            return self.cost
+        return self.uses[use]
+
+
+class PresetDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    title: Text
+    story: Text
+    settings: dict[str, Any]
+    classes: dict[str, Text]
+    words: dict[str, Text]
+    deck: dict[str, int] = {}
+    """Copies per card kind that differ from cards.toml in this preset's set (0 leaves a kind out)."""
+
+
+class Content(msgspec.Struct, frozen=True):
+    classes: dict[str, ClassDef]
+    statuses: dict[str, StatusDef]
+    monsters: dict[str, MonsterDef]
+    presets: dict[str, PresetDef]
+    cards: dict[str, CardDef]
+    card_sets: dict[str, tuple[str, ...]]
+    """Per preset, the kind of each card of its 500-card set by position: card id ``c`` is of
+    kind ``card_sets[preset][c % 500]``."""
+
+    def card(self, card_id: int, preset: str) -> CardDef:
+        return self.cards[self.card_sets[preset][card_id % CARDS_PER_SET]]
+
+    def copies(self, preset: str) -> dict[str, int]:
+        """Copies of each kind in one set of ``preset``."""
+        counts: dict[str, int] = {}
+        for kind in self.card_sets[preset]:
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
+    def class_name(self, class_id: str, preset: str, lang: str) -> str:
+        override = self.presets[preset].classes.get(class_id)
+        return (override or self.classes[class_id].name)[lang]
+
+
+def _read(root: Traversable, name: str) -> tuple[str, dict[str, Any]]:
+    ref = root.joinpath(*name.split("/"))
+    label = f"{root}/{name}" if root != _DEFAULT_ROOT else f"delve/fated/content/{name}"
+    try:
+        return label, tomllib.loads(ref.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ContentError(label, "(file)", "missing") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(label, "(file)", f"not valid TOML: {exc}") from None
+
+
+def _entries(label: str, data: dict[str, Any], table: str, cls: type[Any]) -> dict[str, Any]:
+    items = data.get(table)
+    if not isinstance(items, list) or not items:
+        raise ContentError(label, table, f"expected a non-empty array of [[{table}]] tables")
+    out: dict[str, Any] = {}
+    for position, raw in enumerate(items):
+        key = str(raw.get("id", f"{table}[{position}]")) if isinstance(raw, dict) else f"{table}[{position}]"
+        try:
+            entry = msgspec.convert(raw, type=cls)
+        except msgspec.ValidationError as exc:
+            raise ContentError(label, key, str(exc)) from None
+        if entry.id in out:
+            raise ContentError(label, key, "duplicate id")
+        _check_texts(label, key, entry)
+        out[entry.id] = entry
+    return out
+
+
+def _check_texts(label: str, key: str, entry: Any) -> None:
+    for field in entry.__struct_fields__:
+        value = getattr(entry, field)
+        if field in {"name", "text", "description", "title", "story"} and isinstance(value, dict):
+            missing = [lang for lang in LANGS if not value.get(lang)]
+            if missing:
+                raise ContentError(label, key, f"{field} lacks the {'/'.join(missing)} text")
+
+
+def _validate_classes(label: str, classes: dict[str, ClassDef]) -> None:
+    for key, c in classes.items():
+        unknown = c.abilities - ABILITIES
+        if unknown:
+            raise ContentError(label, key, f"unknown abilities {sorted(unknown)}; known: {sorted(ABILITIES)}")
+        if not 0 <= c.magic <= 100 or not 0 <= c.evasion <= 100:
+            raise ContentError(label, key, "magic and evasion must be within 0..100")
+        if c.max_cards < 3:
+            raise ContentError(label, key, "max_cards must be at least 3 (the start hand is max_cards - 3)")
+
+
+def _validate_statuses(label: str, statuses: dict[str, StatusDef]) -> None:
+    for key, s in statuses.items():
+        if s.opposite is not None:
+            other = statuses.get(s.opposite)
+            if other is None or other.opposite != key:
+                raise ContentError(label, key, f"opposite {s.opposite!r} must name a status whose opposite is {key!r}")
+
+
+def _validate_monsters(label: str, monsters: dict[str, MonsterDef]) -> None:
+    for key, m in monsters.items():
+        low, high = m.actions
+        if not 1 <= low <= high:
+            raise ContentError(label, key, f"actions must be [min, max] with 1 <= min <= max, got {list(m.actions)}")
+        if len(m.glyph) != 1:
+            raise ContentError(label, key, f"glyph must be one character, got {m.glyph!r}")
+
+
+def _validate_cards(
+    label: str, cards: dict[str, CardDef], statuses: dict[str, StatusDef], monsters: dict[str, MonsterDef]
+) -> None:
+    from delve.fated.effects import validate_card  # the effect vocabulary lives with its code
+
+    for key, card in cards.items():
+        if card.copies < 1:
+            raise ContentError(label, key, "copies must be at least 1")
+        if card.special is not None and card.special not in statuses and card.special not in SPECIAL_EFFECTS:
+            raise ContentError(label, key, f"special {card.special!r} is neither a status nor a special effect")
+        if card.uses:
+            bad = set(card.uses) - set(USES)
+            if bad:
+                raise ContentError(label, key, f"unknown uses {sorted(bad)}; uses are {', '.join(USES)}")
+            if card.category not in {"damage", "special_attack", "special_utility"}:
+                raise ContentError(label, key, f"a {card.category} card cannot have trap/adjacent/remote uses")
+            costs = [card.uses[u] for u in USES if u in card.uses]
+            if costs != sorted(costs) or len(set(costs)) != len(costs):
+                raise ContentError(label, key, "use costs must rise strictly: trap < adjacent < remote (FL-USE-5)")
+            if any(c < 0 for c in costs):
+                raise ContentError(label, key, "costs cannot be negative")
+        if card.category == "damage" and (card.power <= 0 or set(card.uses) != set(USES)):
+            raise ContentError(label, key, "a damage card needs a power and all three uses (FL-USE-1)")
+        if card.category == "special_attack" and (card.special is None or not card.uses):
+            raise ContentError(label, key, "a special attack card needs a special and at least one use")
+        if card.category == "defense":
+            if card.defense is None:
+                raise ContentError(label, key, "a defense card needs a defense class")
+            if card.defense == "counter" and card.counter is None:
+                raise ContentError(label, key, "a counter card needs counter = return | redirect | both")
+        elif card.defense is not None:
+            raise ContentError(label, key, "only defense cards have a defense class")
+        if card.category == "summon" and card.monster not in monsters:
+            raise ContentError(label, key, f"summon card names unknown monster {card.monster!r}")
+        if card.cost < 0:
+            raise ContentError(label, key, "cost cannot be negative")
+        problem = validate_card(card, statuses)
+        if problem:
+            raise ContentError(label, key, problem)
+
+
+def _card_set(
+    label: str, preset: PresetDef, cards: dict[str, CardDef], monsters: dict[str, MonsterDef]
+) -> tuple[str, ...]:
+    """The preset's 500-card set: cards.toml copies with the preset's ``deck`` overrides. Every
+    monster of the preset's roster has a summon card in it and no other monster has one (MC-14)."""
+    unknown = sorted(set(preset.deck) - set(cards))
+    if unknown:
+        raise ContentError(label, preset.id, f"deck names unknown cards {unknown}")
+    roster = set(preset.settings.get("monster_roster", []))
+    kinds: list[str] = []
+    summonable: set[str] = set()
+    for card in cards.values():
+        copies = preset.deck.get(card.id, card.copies)
+        if copies < 0:
+            raise ContentError(label, preset.id, f"deck: copies of {card.id!r} cannot be negative")
+        if copies and card.category == "summon":
+            if card.monster not in roster:
+                raise ContentError(
+                    label, preset.id, f"deck holds {card.id!r} but {card.monster!r} is not in its roster"
+                )
+            summonable.add(str(card.monster))
+        kinds.extend([card.id] * copies)
+    if len(kinds) != CARDS_PER_SET:
+        raise ContentError(label, preset.id, f"one card set must hold exactly {CARDS_PER_SET} cards, got {len(kinds)}")
+    if any(c.category == "summon" for c in cards.values()) and summonable != roster:
+        missing = sorted(roster - summonable)
+        raise ContentError(label, preset.id, f"no summon card in the set for {missing}")
+    return tuple(kinds)
+
+
+def _validate_presets(label: str, presets: dict[str, PresetDef], classes: dict[str, ClassDef], monsters: Any) -> None:
+    for key, preset in presets.items():
+        for class_id, name in preset.classes.items():
+            if class_id not in classes:
+                raise ContentError(label, key, f"renames unknown class {class_id!r}")
+            if any(not name.get(lang) for lang in LANGS):
+                raise ContentError(label, key, f"class name for {class_id!r} lacks en/ja")
+        roster = preset.settings.get("monster_roster", [])
+        unknown = [m for m in roster if m not in monsters]
+        if unknown:
+            raise ContentError(label, key, f"monster_roster names unknown monsters {unknown}")
+
+
+_DEFAULT_ROOT: Traversable = resources.files("delve.fated") / "content"
+
+
+@functools.cache
+def load() -> Content:
+    """Load and validate the packaged content (cached).
+
+    :raises ContentError: naming the file, the entry and the reason when anything is broken.
+    """
+    return load_from(_DEFAULT_ROOT)
+
+
+def load_from(root: Traversable) -> Content:
+    """Load and validate the content files under ``root`` (a folder laid out like ``content/``).
+
+    :raises ContentError: naming the file, the entry and the reason when anything is broken.
+    """
+    label, data = _read(root, "classes.toml")
+    classes: dict[str, ClassDef] = _entries(label, data, "class", ClassDef)
+    _validate_classes(label, classes)
+    label, data = _read(root, "statuses.toml")
+    statuses: dict[str, StatusDef] = _entries(label, data, "status", StatusDef)
+    _validate_statuses(label, statuses)
+    label, data = _read(root, "monsters.toml")
+    monsters: dict[str, MonsterDef] = _entries(label, data, "monster", MonsterDef)
+    _validate_monsters(label, monsters)
+    label, data = _read(root, "cards.toml")
+    cards: dict[str, CardDef] = _entries(label, data, "card", CardDef)
+    _validate_cards(label, cards, statuses, monsters)
+    presets: dict[str, PresetDef] = {}
+    for name in ("fated-labyrinth.toml", "level-d.toml"):
+        label, data = _read(root, f"presets/{name}")
+        try:
+            preset = msgspec.convert(data, type=PresetDef)
+        except msgspec.ValidationError as exc:
+            raise ContentError(label, str(data.get("id", name)), str(exc)) from None
+        _check_texts(label, preset.id, preset)
+        presets[preset.id] = preset
+    _validate_presets("delve/fated/content/presets", presets, classes, monsters)
+    card_sets = {
+        key: _card_set(f"delve/fated/content/presets/{key}.toml", preset, cards, monsters)
+        for key, preset in presets.items()
+    }
+    return Content(
+        classes=classes, statuses=statuses, monsters=monsters, presets=presets, cards=cards, card_sets=card_sets
+    )

@@ -1,0 +1,169 @@
+"""Fated Labyrinth and Level D as a kernel ``Ruleset`` (registered as ``fated``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from delve.fated import clock, commands, content, settings, setup, state, view
+from delve.fated.ctx import Ctx
+from delve.fated.state import READY, GameState
+from delve.kernel import Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+
+
+class FatedRuleset:
+    """The engine contract for Fated Labyrinth (preset ``fated-labyrinth``) and Level D
+    (preset ``level-d``): one engine, two presets of content and settings."""
+
+    name = "fated"
+
+    # -- settings and seats ---------------------------------------------------------------
+
+    def presets(self) -> list[Choice]:
+        return [Choice(p.id, p.title) for p in content.load().presets.values()]
+
+    def validate_settings(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        return settings.as_dict(settings.resolve(overrides))
+
+    def seat_count(self, overrides: Mapping[str, Any]) -> int:
+        return settings.resolve(overrides).players
+
+    def seat_options(self, overrides: Mapping[str, Any]) -> list[SeatOption]:
+        resolved = settings.resolve(overrides)
+        data = content.load()
+        classes = tuple(
+            Choice(c.id, {lang: data.class_name(c.id, resolved.preset, lang) for lang in content.LANGS})
+            for c in data.classes.values()
+        )
+        words = data.presets[resolved.preset].words
+        options = [
+            SeatOption(
+                key="class",
+                label={"en": "Class", "ja": "職業"},
+                choices=classes,
+                default="explorer",
+                help={
+                    "en": "Cannot be changed until the game ends (FL-REG-9).",
+                    "ja": "ゲーム終了まで変更できません。",
+                },
+            ),
+            SeatOption(
+                key="keep_record",
+                label=words["keep_record"],
+                choices=(Choice("true", {"en": "Yes", "ja": "はい"}), Choice("false", {"en": "No", "ja": "いいえ"})),
+                default="true",
+            ),
+        ]
+        if resolved.registration_image:
+            images = tuple(
+                Choice(c.id, {lang: data.class_name(c.id, resolved.preset, lang) for lang in content.LANGS})
+                for c in data.classes.values()
+            )
+            options.append(
+                SeatOption(key="image", label={"en": "Image", "ja": "イメージ"}, choices=images, default="explorer")
+            )
+        return options
+
+    def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
+        return [SettingLine(key, label, value) for key, label, value in settings.describe(settings.resolve(overrides))]
+
+    # -- the game -------------------------------------------------------------------------
+
+    def setup(self, overrides: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, now: int) -> GameState:
+        normalised = [
+            SeatInfo(s.name, {**s.options, "keep_record": _truthy(s.options.get("keep_record", True))}) for s in seats
+        ]
+        return setup.create(overrides, normalised, seed, now)
+
+    def advance(self, game: GameState, now: int) -> list[Event]:
+        ctx = Ctx(game, max(now, game.clock))
+        clock.advance(ctx, max(now, game.clock))
+        return ctx.events
+
+    def legal_commands(self, game: GameState, seat: int) -> list[dict[str, Any]]:
+        self._check_seat(game, seat)
+        return commands.legal_commands(Ctx(game, game.clock), seat)
+
+    def apply(self, game: GameState, seat: int, command: Mapping[str, Any], now: int) -> list[Event]:
+        """Advance the clock to ``now``, then apply the command.
+
+        :raises IllegalCommand: with a stable code; the state is left as advanced.
+        """
+        self._check_seat(game, seat)
+        if now < game.clock:
+            raise IllegalCommand("clock/backwards", f"time {now} is before the game clock {game.clock}")
+        ctx = Ctx(game, now)
+        clock.advance(ctx, now)
+        commands.apply(ctx, seat, command)
+        return ctx.events
+
+    def view(self, game: GameState, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat(game, seat)
+        return view.build(game, seat)
+
+    def command_on_open(self, game: GameState, seat: int) -> dict[str, Any] | None:
+        """FL-TURN-8, AMB-4: opening the game screen while a turn is stored starts it."""
+        player = game.players[seat]
+        if player.alive and not game.ended and player.phase == READY:
+            return {"kind": "start_turn"}
+        return None
+
+    def next_due(self, game: GameState) -> int | None:
+        return clock.next_due(game)
+
+    def outcome(self, game: GameState) -> GameOutcome:
+        """Results for personal records (FL-REC, AMB-61)."""
+        if not game.ended:
+            return GameOutcome(ended=False)
+        results: dict[int, str] = {}
+        stats: dict[int, dict[str, Any]] = {}
+        for p in game.players:
+            if p.seat == game.winner:
+                results[p.seat] = "won_escape" if game.win_kind == "escape" else "won_survivor"
+            elif p.fate == "abandoned":
+                results[p.seat] = "abandoned"
+            else:
+                results[p.seat] = "lost"
+            stats[p.seat] = {
+                "class": p.cls,
+                "preset": game.settings.preset,
+                "kills": p.kills,
+                "treasures": p.treasures,
+                "turns": p.turns_played,
+                "keep_record": p.keep_record,
+            }
+        winners = (game.winner,) if game.winner is not None else ()
+        return GameOutcome(ended=True, winners=winners, results=results, stats=stats)
+
+    def encode(self, game: GameState) -> bytes:
+        return state.encode(game)
+
+    def decode(self, data: bytes) -> GameState:
+        return state.decode(data)
+
+    def check_content(self) -> list[str]:
+        data = content.load()
+        lines = [
+            f"fated: {len(data.classes)} classes, {len(data.statuses)} statuses, {len(data.monsters)} monsters, "
+            f"{len(data.cards)} card kinds"
+        ]
+        for preset in data.presets:
+            resolved = settings.resolve({"preset": preset})
+            kinds = len(set(data.card_sets[preset]))
+            lines.append(
+                f"fated/{preset}: {resolved.players} players, {resolved.maze_size}x{resolved.maze_size}, "
+                f"{kinds} card kinds in its {len(data.card_sets[preset])}-card set"
+            )
+        return lines
+
+    @staticmethod
+    def _check_seat(game: GameState, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < len(game.players):
+            raise IllegalCommand("command/no_such_seat", f"there is no seat {seat!r} in this game")
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    return bool(value)

@@ -1,0 +1,146 @@
+"""Status effects (FL-STS): application with opposites and re-application, countdown, poison,
+and the derived values they change (evasion, sight, damage and CP multipliers)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from delve.fated.ctx import Ctx
+from delve.fated.state import Monster, Player, Status
+
+Character = Player | Monster
+
+
+def is_plus(ctx: Ctx, status_id: str) -> bool:
+    return ctx.content.statuses[status_id].kind == "plus"
+
+
+def works_on(ctx: Ctx, status_id: str, target: Character) -> bool:
+    """FL-STS-2/3: who a status works on."""
+    definition = ctx.content.statuses[status_id]
+    return definition.monsters if isinstance(target, Monster) else definition.players
+
+
+def duration(ctx: Ctx, status_id: str, target: Character) -> int:
+    """Turns a fresh status lasts: 0 (until removed) for poisons and for everything on a monster
+    (FL-STS-4, FL-STS-7); 10 for a plus status on a Priest, else 7 (FL-STS-5/6, AMB-31)."""
+    definition = ctx.content.statuses[status_id]
+    if definition.permanent or isinstance(target, Monster):
+        return 0
+    settings = ctx.state.settings
+    if definition.kind == "plus" and ctx.content.classes[target.cls].has("priest"):
+        return settings.priest_plus_status_turns
+    return settings.status_turns
+
+
+def _find(target: Character, status_id: str) -> Status | None:
+    for status in target.statuses:
+        if status.id == status_id:
+            return status
+    return None
+
+
+def apply(ctx: Ctx, target: Character, status_id: str) -> bool:
+    """Apply a status (FL-STS-3, -10, -11, -12). Returns whether it was applied (a status that
+    does not work on the target is not recorded, AMB-35)."""
+    if not works_on(ctx, status_id, target):
+        return False
+    definition = ctx.content.statuses[status_id]
+    existing = _find(target, status_id)
+    if existing is not None:
+        if definition.permanent:
+            existing.strength += 1  # poison grows stronger (AMB-32)
+        elif existing.turns > 0:
+            existing.turns += duration(ctx, status_id, target)  # extended (AMB-33)
+        return True
+    opposite = definition.opposite
+    if opposite is not None and ctx.state.settings.opposite_status_mode == "replace":
+        target.statuses = [s for s in target.statuses if s.id != opposite]
+    target.statuses.append(Status(id=status_id, turns=duration(ctx, status_id, target)))
+    return True
+
+
+def remove(target: Character, status_id: str) -> bool:
+    before = len(target.statuses)
+    target.statuses = [s for s in target.statuses if s.id != status_id]
+    return len(target.statuses) != before
+
+
+def active(target: Character, status_id: str, ctx: Ctx) -> bool:
+    """Whether a status's effect applies now. In ``coexist`` mode an opposite pair offsets
+    (FL-STS-12): Stealth and Exposed both do nothing while both are present."""
+    if _find(target, status_id) is None:
+        return False
+    opposite = ctx.content.statuses[status_id].opposite
+    if opposite is not None and _find(target, opposite) is not None:
+        return status_id in {"ironwall", "stripped"}  # these combine to x0.75 instead of cancelling
+    return True
+
+
+def countdown(ctx: Ctx, player: Player) -> list[str]:
+    """FL-STS-5: at a turn-start event every timed status loses a turn; returns the expired."""
+    expired = []
+    kept = []
+    for status in player.statuses:
+        if status.turns > 0:
+            status.turns -= 1
+            if status.turns == 0:
+                expired.append(status.id)
+                continue
+        kept.append(status)
+    player.statuses = kept
+    return expired
+
+
+def poison_loss(ctx: Ctx, target: Character, status_id: str) -> int:
+    status = _find(target, status_id)
+    return 0 if status is None else ctx.state.settings.poison_step * status.strength
+
+
+def evasion(ctx: Ctx, target: Character) -> int:
+    """FL-STAT-12: base evasion +20 with Nimble, exactly 0 with Sluggish, clamped to 0..100."""
+    if active(target, "sluggish", ctx):
+        return 0
+    value = target.evasion + (20 if active(target, "nimble", ctx) else 0)
+    return max(0, min(100, value))
+
+
+def damage_multiplier(ctx: Ctx, target: Character) -> Fraction:
+    """FL-ATK-11: Ironwall 1/2, Stripped 3/2, both (coexist) 3/4."""
+    m = Fraction(1)
+    if active(target, "ironwall", ctx):
+        m *= Fraction(1, 2)
+    if active(target, "stripped", ctx):
+        m *= Fraction(3, 2)
+    return m
+
+
+def cp_factor(ctx: Ctx, player: Player) -> Fraction:
+    """FL-CP-5: Sage 1/2, Fool 2 (both, in coexist mode: 1)."""
+    f = Fraction(1)
+    if active(player, "sage", ctx):
+        f *= Fraction(1, 2)
+    if active(player, "fool", ctx):
+        f *= 2
+    return f
+
+
+def sight_radius(ctx: Ctx, player: Player) -> int:
+    """FL-VIS-1: 2, +1 for wide sight (Cat/Ninja), +1 Light, -1 Blind, never below 0."""
+    radius = 2
+    if ctx.content.classes[player.cls].has("wide_sight"):
+        radius += 1
+    if active(player, "light", ctx):
+        radius += 1
+    if active(player, "blind", ctx):
+        radius -= 1
+    return max(0, radius)
+
+
+def hidden_by_stealth(ctx: Ctx, player: Player) -> bool:
+    """FL-STS-18: others see no status of a player under Stealth."""
+    return active(player, "stealth", ctx)
+
+
+def exposed(ctx: Ctx, player: Player) -> bool:
+    return active(player, "exposed", ctx)

@@ -1,0 +1,262 @@
+"""What a seat (or a spectator) may see: built from an allow-list, never by stripping secrets.
+
+A new field of the state is invisible until a line here shows it. Hidden by construction:
+other hands (only sizes), the deck order, unknown traps and fakes (they look like floor, a
+treasure or an exit), positions outside sight (except Exposed players and, under Keen Ear,
+monsters), stored turns and clock times of others, statuses of players under Stealth
+(FL-VIS, FL-INFO, FL-UI).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from delve.fated import cards, clock, combat, death, statuses, visibility
+from delve.fated.ctx import Ctx
+from delve.fated.grid import xy
+from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, Entry, GameState, Monster, Pending, Player, Status
+
+
+def build(state: GameState, seat: int | None) -> dict[str, Any]:
+    ctx = Ctx(state, state.clock)
+    viewer = state.players[seat] if seat is not None else None
+    sight = visibility.sight(ctx, viewer) if viewer is not None and not state.ended else set()
+    view: dict[str, Any] = {
+        "game": _game(ctx),
+        "piles": {"deck": len(state.deck), "discard": len(state.discard)},
+        "map": _map(ctx, viewer, sight),
+        "characters": _characters(ctx, viewer, sight),
+        "players": [_public_player(ctx, p, viewer) for p in state.players],
+        "events": [_entry(e) for e in reversed(state.log)],
+    }
+    if viewer is not None:
+        view["you"] = _you(ctx, viewer)
+    return view
+
+
+def _game(ctx: Ctx) -> dict[str, Any]:
+    state = ctx.state
+    s = state.settings
+    return {
+        "preset": s.preset,
+        "size": state.size,
+        "now": state.clock,
+        "started_at": state.t0,
+        "ended": state.ended,
+        "ended_at": state.ended_at,
+        "winner": state.winner,
+        "win_kind": state.win_kind or None,
+        "exit_open": state.exit is not None,
+        "treasure_quota": s.treasure_quota,
+        "kill_quota": s.kill_quota,
+        "move_count": s.move_count,
+        "wait_time": s.wait_time,
+        "abandon_time": s.abandon_time,
+        "max_stored_turns": s.max_stored_turns,
+    }
+
+
+def _map(ctx: Ctx, viewer: Player | None, sight: set[int]) -> dict[str, Any]:
+    """``tiles``: one character per tile as the viewer knows it (``?`` unexplored);
+    ``lit``: ``1`` for tiles in sight now (bright), ``0`` otherwise (remembered or unexplored).
+    After the game ends everyone sees the whole maze as it is."""
+    state = ctx.state
+    n = state.size
+    if state.ended:
+        tiles = "".join(_revealed(state, i) for i in range(n * n))
+        return {"size": n, "tiles": tiles, "lit": "1" * (n * n), "doors": _doors(ctx, range(n * n))}
+    if viewer is None:
+        return {"size": n, "tiles": visibility.UNEXPLORED * (n * n), "lit": "0" * (n * n), "doors": {}}
+    memory = list(viewer.memory)
+    for tile in sight:
+        memory[tile] = visibility.perceived(state, viewer.seat, tile)
+    lit = "".join("1" if i in sight else "0" for i in range(n * n))
+    return {"size": n, "tiles": "".join(memory), "lit": lit, "doors": _doors(ctx, sight)}
+
+
+def _revealed(state: GameState, tile: int) -> str:
+    trap = state.traps.get(tile)
+    return visibility.KNOWN_TRAP if trap is not None else state.grid[tile]
+
+
+def _doors(ctx: Ctx, tiles: Any) -> dict[str, int]:
+    """Damaged doors' HP on visible tiles ("x,y" -> HP)."""
+    n = ctx.state.size
+    return {_key(t, n): hp for t, hp in ctx.state.door_hp.items() if t in tiles}
+
+
+def _key(tile: int, n: int) -> str:
+    x, y = xy(tile, n)
+    return f"{x},{y}"
+
+
+def _xy(tile: int, n: int) -> list[int]:
+    x, y = xy(tile, n)
+    return [x, y]
+
+
+def _status_list(ctx: Ctx, items: list[Status], *, own: bool) -> list[dict[str, Any]]:
+    out = []
+    for status in items:
+        entry: dict[str, Any] = {"id": status.id, "kind": ctx.content.statuses[status.id].kind}
+        if status.strength > 1:
+            entry["strength"] = status.strength
+        if own and status.turns:
+            entry["turns"] = status.turns
+        out.append(entry)
+    return out
+
+
+def _characters(ctx: Ctx, viewer: Player | None, sight: set[int]) -> list[dict[str, Any]]:
+    """Players in sight (and Exposed players anywhere, FL-VIS-6, AMB-38); monsters in sight,
+    or all of them under Keen Ear, marked own or enemy (FL-VIS-7, FL-MON-22)."""
+    state = ctx.state
+    n = state.size
+    everything = state.ended
+    out: list[dict[str, Any]] = []
+    for player in state.living():
+        shown = everything or player.pos in sight or statuses.exposed(ctx, player)
+        if viewer is not None and player.seat == viewer.seat:
+            shown = True
+        if shown:
+            out.append(
+                {
+                    "type": "player",
+                    "seat": player.seat,
+                    "number": player.number,
+                    "tile": _xy(player.pos, n),
+                    "you": viewer is not None and player.seat == viewer.seat,
+                    "in_sight": everything or player.pos in sight,
+                }
+            )
+    keen = viewer is not None and statuses.active(viewer, "keen_ear", ctx)
+    for monster in state.monsters:
+        in_sight = everything or monster.pos in sight
+        if in_sight or keen:
+            out.append(_monster(ctx, monster, viewer, in_sight=in_sight))
+    return out
+
+
+def _monster(ctx: Ctx, monster: Monster, viewer: Player | None, *, in_sight: bool) -> dict[str, Any]:
+    definition = ctx.content.monsters[monster.kind]
+    entry: dict[str, Any] = {
+        "type": "monster",
+        "id": monster.id,
+        "monster": monster.kind,
+        "glyph": definition.glyph,
+        "owner": monster.owner,
+        "own": viewer is not None and monster.owner == viewer.seat,
+        "tile": _xy(monster.pos, ctx.state.size),
+        "in_sight": in_sight,
+    }
+    if in_sight:  # details only for what the viewer can see (FL-UI-2)
+        entry.update(
+            hp=monster.hp,
+            attack=monster.attack,
+            defense=monster.defense,
+            evasion=monster.evasion,
+            statuses=_status_list(ctx, monster.statuses, own=False),
+        )
+    return entry
+
+
+def _public_player(ctx: Ctx, player: Player, viewer: Player | None) -> dict[str, Any]:
+    """FL-INFO-1/2, FL-UI-9: always public fields; the status fields unless under Stealth."""
+    entry: dict[str, Any] = {
+        "seat": player.seat,
+        "number": player.number,
+        "name": player.name,
+        "class": player.cls,
+        "alive": player.alive,
+        "fate": player.fate or None,
+        "comment": player.comment,
+        "practice": not player.keep_record,
+        "hand_size": len(player.hand),
+    }
+    if player.image:
+        entry["image"] = player.image
+    own = viewer is not None and viewer.seat == player.seat
+    if own or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player):
+        entry.update(
+            hp=player.hp,
+            max_hp=player.max_hp,
+            cp=player.cp,
+            max_cp=player.max_cp,
+            attack=player.attack,
+            defense=player.defense,
+            magic=player.magic,
+            evasion=player.evasion,
+            statuses=_status_list(ctx, player.statuses, own=own),
+            treasures=player.treasures,
+            kills=player.kills,
+            visited=_visited(player.visited),
+        )
+    else:
+        entry["hidden"] = True
+    return entry
+
+
+def _visited(bits: int) -> list[list[bool]]:
+    """The 2x2 checkpoint marks: [[top-left, top-right], [bottom-left, bottom-right]]."""
+    return [[bool(bits & 1), bool(bits & 2)], [bool(bits & 4), bool(bits & 8)]]
+
+
+def _entry(entry: Entry) -> dict[str, Any]:
+    return {"time": entry.time, "kind": entry.kind, **entry.data}
+
+
+def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": item.kind, "label": item.label}
+    for key in ("source", "monster_kind", "card", "use"):
+        value = getattr(item, key)
+        if value is not None:
+            data[key] = value
+    if item.kind in {"attack", "trap"} and combat.has_damage(item.row) and item.row:
+        data["power"] = item.power
+    if item.special:
+        data["special"] = item.special
+    return data
+
+
+def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
+    state = ctx.state
+    you: dict[str, Any] = {
+        "seat": player.seat,
+        "number": player.number,
+        "phase": player.phase,
+        "alive": player.alive,
+        "tile": _xy(player.pos, state.size) if player.alive else None,
+        "hand": [
+            {
+                "id": card_id,
+                "kind": (card := ctx.card(card_id)).id,
+                "category": card.category,
+                "cp": (
+                    {use: cards.cp_cost(ctx, player, cost) for use, cost in card.uses.items()}
+                    if card.uses
+                    else {"use": cards.cp_cost(ctx, player, card.cost)}
+                ),
+            }
+            for card_id in player.hand
+        ],
+        "max_cards": player.max_cards,
+        "stored_turns": player.stored,
+        "turns_played": player.turns_played,
+        "messages": [_entry(e) for e in reversed(player.messages)],
+        "qualifies": death.qualifies(ctx, player),
+        "sight_radius": statuses.sight_radius(ctx, player) if player.alive else 0,
+        "effective_evasion": statuses.evasion(ctx, player),
+    }
+    if player.phase == MOVE:
+        you["move"] = {"number": player.move_no, "of": player.moves_total}
+    if player.phase == DEFENSE and player.pending:
+        you["defending"] = _pending(ctx, player.pending[0])
+        you["waiting_items"] = len(player.pending) - 1
+    if player.phase == CORE:
+        you["can_pass"] = player.stayed
+    if player.alive and not state.ended:
+        deadline = clock.abandon_deadline(state, player)
+        you["abandon_at"] = deadline
+        if player.phase == WAIT:
+            you["next_turn_at"] = clock.accumulation_at(state, player, player.acc_next)
+    return you
