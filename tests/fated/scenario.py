@@ -1,0 +1,194 @@
+"""Scenario builder for engine tests: a game from an ASCII map, with chosen classes, hands,
+positions and phases, driven through the public ruleset API.
+
+    game = Scenario.from_map([
+        "1....",
+        ".#.#.",
+        "..2..",
+        ...
+    ], classes=["warrior", "thief", "cat", "priest"])
+    game.start_turn(0)            # seat 0 is now in move phase 1
+    game.play(0, {"kind": "move", "dir": "right"})
+
+Digits ``1``..``8`` are players (seat = digit - 1) standing on normal floor; every other
+character is a terrain code from ``delve.fated.grid``. Seats without a digit are parked on
+the bottom row. Cards are moved between piles (never created), so card conservation holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from delve.fated import content
+from delve.fated.ctx import Ctx
+from delve.fated.grid import FLOOR, index
+from delve.fated.ruleset import FatedRuleset
+from delve.fated.state import READY, GameState, Player
+from delve.kernel import Event, SeatInfo
+
+T0 = 1_800_000_000
+RULESET = FatedRuleset()
+DEFAULT_CLASSES = ("explorer", "warrior", "priest", "thief", "noble", "cat", "sorcerer", "summoner")
+
+
+class Scenario:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.now = state.clock
+        self.events: list[Event] = []
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        preset: str = "fated-labyrinth",
+        classes: Sequence[str] | None = None,
+        seed: int = 7,
+        **settings: Any,
+    ) -> Scenario:
+        overrides: dict[str, Any] = {"preset": preset, **settings}
+        players = RULESET.seat_count(overrides)
+        chosen = list(classes or DEFAULT_CLASSES[:players])
+        chosen += [DEFAULT_CLASSES[i % len(DEFAULT_CLASSES)] for i in range(len(chosen), players)]
+        seats = [SeatInfo(f"p{i + 1}", {"class": chosen[i]}) for i in range(players)]
+        return cls(RULESET.setup(overrides, seats, seed, T0))
+
+    @classmethod
+    def from_map(
+        cls,
+        rows: Sequence[str],
+        *,
+        preset: str = "fated-labyrinth",
+        classes: Sequence[str] | None = None,
+        seed: int = 7,
+        **settings: Any,
+    ) -> Scenario:
+        n = len(rows)
+        assert all(len(r) == n for r in rows), "the map must be square"
+        scenario = cls.new(preset=preset, classes=classes, seed=seed, maze_size=max(n, 7), **settings)
+        state = scenario.state
+        if n < 7:
+            raise ValueError("maps are at least 7x7")
+        grid = []
+        placed: dict[int, int] = {}
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch.isdigit():
+                    placed[int(ch) - 1] = index(x, y, n)
+                    grid.append(FLOOR)
+                else:
+                    grid.append(ch)
+        state.grid = "".join(grid)
+        state.traps.clear()
+        state.fakes.clear()
+        state.exit = None
+        free = [i for i in range(n * n - 1, -1, -1) if state.grid[i] == FLOOR and i not in placed.values()]
+        for player in state.players:
+            player.pos = placed.get(player.seat, free.pop(0) if player.seat not in placed else -1)
+            player.memory = "?" * (n * n)
+        scenario.refresh()
+        return scenario
+
+    # ------------------------------------------------------------------ access
+
+    @property
+    def ctx(self) -> Ctx:
+        return Ctx(self.state, self.now)
+
+    def p(self, seat: int) -> Player:
+        return self.state.players[seat]
+
+    def at(self, x: int, y: int) -> int:
+        return index(x, y, self.state.size)
+
+    def refresh(self) -> None:
+        from delve.fated import visibility
+
+        visibility.refresh(self.ctx)
+
+    def card_ids(self, kind: str) -> list[int]:
+        """Physical card ids of a kind in this game's card set(s)."""
+        data = content.load()
+        preset = self.state.settings.preset
+        total = content.CARDS_PER_SET * self.state.settings.decks
+        return [c for c in range(total) if data.card(c, preset).id == kind]
+
+    def give(self, seat: int, *kinds: str) -> list[int]:
+        """Move one card of each kind into the seat's hand (from the deck, the discard pile or
+        another hand), keeping the card count constant."""
+        given = []
+        for kind in kinds:
+            for card in self.card_ids(kind):
+                if card in self.p(seat).hand or card in given:
+                    continue
+                self._take(card)
+                self.p(seat).hand.append(card)
+                given.append(card)
+                break
+            else:
+                raise AssertionError(f"no free card of kind {kind!r}")
+        return given
+
+    def set_hand(self, seat: int, *kinds: str) -> list[int]:
+        """Replace the seat's hand with exactly these kinds (old cards go back to the deck)."""
+        self.state.deck.extend(self.p(seat).hand)
+        self.p(seat).hand = []
+        return self.give(seat, *kinds)
+
+    def _take(self, card: int) -> None:
+        state = self.state
+        for pile in (state.deck, state.discard, *(p.hand for p in state.players)):
+            if card in pile:
+                pile.remove(card)
+                return
+        raise AssertionError(f"card {card} is in no pile")
+
+    # ------------------------------------------------------------------ driving
+
+    def tick(self, seconds: int = 1) -> list[Event]:
+        self.now += seconds
+        events = RULESET.advance(self.state, self.now)
+        self.events.extend(events)
+        return events
+
+    def play(self, seat: int, command: dict[str, Any], *, dt: int = 1) -> list[Event]:
+        self.now += dt
+        events = RULESET.apply(self.state, seat, command, self.now)
+        self.events.extend(events)
+        return events
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        return RULESET.legal_commands(self.state, seat)
+
+    def kinds(self, seat: int) -> set[str]:
+        return {c["kind"] for c in self.legal(seat)}
+
+    def make_ready(self, seat: int) -> None:
+        """Give the seat a stored turn now (as if its wait phase just ended)."""
+        player = self.p(seat)
+        player.phase = READY
+        player.stored = max(player.stored, 1)
+        player.wait_ended_at = self.now
+
+    def start_turn(self, seat: int) -> list[Event]:
+        """Make the seat READY and start its turn (move phase 1, or defense first)."""
+        self.make_ready(seat)
+        return self.play(seat, {"kind": "start_turn"})
+
+    def to_core(self, seat: int) -> list[Event]:
+        """Start the seat's turn and stay, reaching the core phase."""
+        self.start_turn(seat)
+        return self.play(seat, {"kind": "stay"})
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return RULESET.view(self.state, seat)
+
+    def kinds_of(self, events: list[Event] | None = None) -> list[str]:
+        return [e.kind for e in (self.events if events is None else events)]
+
+    def card_total(self) -> int:
+        s = self.state
+        return len(s.deck) + len(s.discard) + len(s.removed) + sum(len(p.hand) for p in s.players)
