@@ -25,9 +25,29 @@ from delve.fated.ctx import Ctx
 from delve.fated.grid import FLOOR, index
 from delve.fated.ruleset import FatedRuleset
 from delve.fated.state import READY, GameState, Player
-from delve.kernel import Event, SeatInfo
+from delve.kernel import Event, Rng, SeatInfo
 
 T0 = 1_800_000_000
+
+
+class LoadedRng(Rng):
+    """An Rng whose next yes/no checks (``chance`` and ``percent``: slips, evasion, disarm,
+    death checks...) follow a script; everything else, and checks after the script, are the
+    real seeded generator."""
+
+    script: list[bool] = []  # noqa: RUF012 - a msgspec field with a default, copied per instance
+
+    def chance(self, numerator: int, denominator: int) -> bool:
+        if self.script:
+            return self.script.pop(0)
+        return super().chance(numerator, denominator)
+
+    def percent(self, p: int) -> bool:
+        if self.script:
+            return self.script.pop(0)
+        return super().percent(p)
+
+
 RULESET = FatedRuleset()
 DEFAULT_CLASSES = ("explorer", "warrior", "priest", "thief", "noble", "cat", "sorcerer", "summoner")
 
@@ -120,16 +140,17 @@ class Scenario:
         """Move one card of each kind into the seat's hand (from the deck, the discard pile or
         another hand), keeping the card count constant."""
         given = []
+        held = {c for p in self.state.players for c in p.hand}
         for kind in kinds:
-            for card in self.card_ids(kind):
-                if card in self.p(seat).hand or card in given:
-                    continue
-                self._take(card)
-                self.p(seat).hand.append(card)
-                given.append(card)
-                break
-            else:
+            candidates = [c for c in self.card_ids(kind) if c not in given]
+            # prefer cards from the piles; take from another hand only as a last resort
+            free = [c for c in candidates if c not in held] or [c for c in candidates if c not in self.p(seat).hand]
+            if not free:
                 raise AssertionError(f"no free card of kind {kind!r}")
+            card = free[0]
+            self._take(card)
+            self.p(seat).hand.append(card)
+            given.append(card)
         return given
 
     def set_hand(self, seat: int, *kinds: str) -> list[int]:
@@ -145,6 +166,11 @@ class Scenario:
                 pile.remove(card)
                 return
         raise AssertionError(f"card {card} is in no pile")
+
+    def script(self, *outcomes: bool) -> None:
+        """Make the next yes/no checks come out as given (then back to the seeded dice)."""
+        rng = self.state.rng
+        self.state.rng = LoadedRng(rng.s0, rng.s1, rng.s2, rng.s3, list(outcomes))
 
     # ------------------------------------------------------------------ driving
 
