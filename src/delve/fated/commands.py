@@ -68,10 +68,9 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
 def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
     state = ctx.state
     player = state.players[seat]
-    if state.ended:
-        return [{"kind": "comment"}]
-    if not player.alive:
-        return [{"kind": "comment"}]
+    comment = [{"kind": "comment"}] if _comment_wait(ctx, player) <= 0 else []
+    if state.ended or not player.alive:
+        return comment
     commands: list[dict[str, Any]] = []
     if player.phase == READY:
         commands.append({"kind": "start_turn"})
@@ -82,8 +81,12 @@ def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
     elif player.phase == DEFENSE and player.pending:
         commands.extend(combat.defense_options(ctx, player, player.pending[0]))
     commands.append({"kind": "give_up"})
-    commands.append({"kind": "comment"})
-    return commands
+    return commands + comment
+
+
+def _comment_wait(ctx: Ctx, player: Player) -> int:
+    """Seconds until the player may change their comment again (AMB-62)."""
+    return player.comment_at + ctx.state.settings.comment_min_interval - ctx.now
 
 
 def _move_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
@@ -212,7 +215,7 @@ def _comment(ctx: Ctx, player: Player, text: str | None) -> None:
         raise IllegalCommand(
             "comment/too_long", f"a comment has at most {settings.comment_max_len} characters, got {len(text)}"
         )
-    wait = player.comment_at + settings.comment_min_interval - ctx.now
+    wait = _comment_wait(ctx, player)
     if wait > 0:
         raise IllegalCommand(
             "comment/too_soon", f"comments can be changed once per {settings.comment_min_interval} s; wait {wait} s"

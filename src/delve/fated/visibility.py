@@ -9,30 +9,37 @@ player saw there (FL-VIS-3, AMB-15).
 
 from __future__ import annotations
 
+import functools
+
 from delve.fated import statuses
 from delve.fated.ctx import Ctx
 from delve.fated.grid import EXIT, FAKE_EXIT, FAKE_TREASURE, TREASURE, xy
 from delve.fated.state import GameState, Player
 
 UNEXPLORED, OWN_TRAP, KNOWN_TRAP = "?", "o", "x"
+_FAKES = frozenset({FAKE_TREASURE, FAKE_EXIT})
 
 
-def sight(ctx: Ctx, player: Player) -> set[int]:
+def sight(ctx: Ctx, player: Player) -> frozenset[int]:
     """FL-VIS-1, AMB-14: tiles within the sight radius (Chebyshev by default, not blocked by
     walls). A dead player sees nothing."""
     if not player.alive:
-        return set()
-    n = ctx.state.size
+        return frozenset()
     radius = statuses.sight_radius(ctx, player)
-    px, py = xy(player.pos, n)
-    manhattan = ctx.state.settings.sight_metric == "manhattan"
+    return _area(player.pos, radius, ctx.state.size, ctx.state.settings.sight_metric == "manhattan")
+
+
+@functools.lru_cache(maxsize=8192)
+def _area(center: int, radius: int, n: int, manhattan: bool) -> frozenset[int]:
+    """The tiles within ``radius`` of ``center`` (a pure function of its arguments, cached)."""
+    px, py = xy(center, n)
     tiles = set()
     for y in range(max(0, py - radius), min(n, py + radius + 1)):
         for x in range(max(0, px - radius), min(n, px + radius + 1)):
             if manhattan and abs(x - px) + abs(y - py) > radius:
                 continue
             tiles.add(y * n + x)
-    return tiles
+    return frozenset(tiles)
 
 
 def knows_trap(state: GameState, seat: int, tile: int) -> bool:
@@ -87,8 +94,12 @@ def refresh_player(ctx: Ctx, player: Player) -> None:
             if tile in state.fakes:
                 learn_fake(state, player.seat, tile)
     memory = list(player.memory)
+    grid, traps = state.grid, state.traps
     for tile in tiles:
-        memory[tile] = perceived(state, player.seat, tile)
+        terrain = grid[tile]
+        if tile in traps or terrain in _FAKES:
+            terrain = perceived(state, player.seat, tile)
+        memory[tile] = terrain
     player.memory = "".join(memory)
 
 

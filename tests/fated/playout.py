@@ -1,0 +1,110 @@
+"""Random legal playouts for invariant and determinism tests (and the engine benchmark).
+
+A playout drives a game only through the public ruleset API: at random times a random seat
+plays a random legal command. ``check_invariants`` is the list of things that must hold after
+every command and every clock advance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from delve.fated import death
+from delve.fated.ctx import Ctx
+from delve.fated.grid import DOOR, WALL
+from delve.fated.ruleset import FatedRuleset
+from delve.fated.state import GameState
+from delve.kernel import Rng, SeatInfo
+
+RULESET = FatedRuleset()
+CLASSES = ("explorer", "warrior", "priest", "sorcerer", "summoner", "thief", "noble", "cat")
+START = 1_800_000_000
+
+
+@dataclass
+class Playout:
+    preset: str
+    seed: int
+    settings: dict[str, Any]
+    seats: list[SeatInfo]
+    state: GameState
+    log: list[tuple[int, int | None, dict[str, Any] | None]] = field(default_factory=list)
+    commands: int = 0
+    now: int = START
+
+
+def new_playout(preset: str, seed: int, **overrides: Any) -> Playout:
+    rng = Rng.seeded(seed + 10_000)
+    players = RULESET.seat_count({"preset": preset, **overrides})
+    seats = [SeatInfo(f"p{i + 1}", {"class": rng.choice(CLASSES)}) for i in range(players)]
+    # a fast clock so that games move: turns every minute, abandonment after a few hours
+    settings = {"preset": preset, "wait_time": 60, "abandon_time": "4h", **overrides}
+    return Playout(preset, seed, settings, seats, RULESET.setup(settings, seats, seed, START))
+
+
+def check_invariants(state: GameState, previous_clock: int) -> None:
+    """Valid positions, one occupant per tile, HP/CP within bounds, a monotonic clock, the exit
+    exactly when someone qualifies, and every card accounted for."""
+    n = state.size
+    occupied: dict[int, str] = {}
+    for p in state.players:
+        if not p.alive:
+            assert not p.hand and p.pending == [], f"dead player {p.seat} keeps cards or items"
+            continue
+        assert 0 <= p.pos < n * n and state.grid[p.pos] not in (WALL, DOOR), f"player {p.seat} on {p.pos}"
+        assert p.pos not in occupied, f"two characters on tile {p.pos}"
+        occupied[p.pos] = f"player {p.seat}"
+        assert 0 <= p.hp <= p.max_hp and 0 <= p.cp <= p.max_cp, f"player {p.seat}: HP {p.hp} CP {p.cp}"
+        assert p.stored <= state.settings.max_stored_turns
+    for m in state.monsters:
+        assert state.grid[m.pos] not in (WALL, DOOR), f"monster {m.id} on a wall or door"
+        assert m.pos not in occupied, f"monster {m.id} shares tile {m.pos} with {occupied.get(m.pos)}"
+        occupied[m.pos] = f"monster {m.id}"
+        assert m.hp > 0 and state.players[m.owner].alive
+    assert state.clock >= previous_clock, "the clock went backwards"
+    total = len(state.deck) + len(state.discard) + len(state.removed) + sum(len(p.hand) for p in state.players)
+    assert total == 500 * state.settings.decks, f"{total} cards"
+    if not state.ended:
+        ctx = Ctx(state, state.clock)
+        qualifies = any(death.qualifies(ctx, p) for p in state.living())
+        assert (state.exit is not None) == qualifies, f"exit {state.exit} but qualifies={qualifies}"
+        assert state.grid.count("E") == (1 if state.exit is not None else 0)
+
+
+def step(playout: Playout, rng: Rng, *, check: bool = True, choose: Callable[..., Any] | None = None) -> bool:
+    """One random step: advance the clock a little, then a random seat plays a random legal
+    command. Returns False once the game has ended."""
+    state = playout.state
+    before = state.clock
+    playout.now += rng.randint(1, 45)
+    RULESET.advance(state, playout.now)
+    if check:
+        check_invariants(state, before)
+    if state.ended:
+        return False
+    seat = rng.below(len(state.players))
+    legal = RULESET.legal_commands(state, seat)
+    choices = [c for c in legal if c["kind"] not in ("give_up", "comment")]
+    if rng.chance(1, 400):
+        choices = [c for c in legal if c["kind"] == "give_up"] or choices
+    if rng.chance(1, 50) and {"kind": "comment"} in legal:
+        choices = [{"kind": "comment", "text": f"step {playout.commands}"}]
+    if not choices:
+        return True
+    command = choose(state, seat, choices, rng) if choose else rng.choice(choices)
+    before = state.clock
+    RULESET.apply(state, seat, command, playout.now)
+    playout.log.append((playout.now, seat, command))
+    playout.commands += 1
+    if check:
+        check_invariants(state, before)
+    return not state.ended
+
+
+def run(playout: Playout, commands: int, *, check: bool = True) -> Playout:
+    rng = Rng.seeded(playout.seed)
+    while playout.commands < commands and step(playout, rng, check=check):
+        pass
+    return playout
