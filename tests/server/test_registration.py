@@ -36,10 +36,10 @@ def test_the_top_page_has_a_registration_form_per_open_game(client, make_game, p
 def test_seat_options_are_rendered_from_the_ruleset_with_their_labels(client, make_game, player):
     """FL-REG-4: cosmetic choices (Level D's image) are seat options like the class: the server
     renders whatever ``seat_options`` offers, with labels in the reader's language."""
-    game = make_game()
+    make_game()
     client.force_login(player)
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert f'<option value="blue">青</option>' in page
+    assert '<option value="blue">青</option>' in page
     assert "色" in page
 
 
