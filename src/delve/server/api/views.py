@@ -14,11 +14,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from delve.server.api.auth import endpoint, parse_body, query_int, require_user
 from delve.server.api.schema import openapi
 from delve.server.games import engine, present
-from delve.server.games.errors import Rejected, game_not_found
+from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game
 from delve.server.records.views import record_dict
 
 KEY_HEADER = "Idempotency-Key"
+Result = dict[str, Any] | tuple[dict[str, Any], int]
 
 
 class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -104,9 +105,6 @@ def seats(request: HttpRequest, game_id: int) -> Result:
     return {"seat": present.seat_dict(seat), "game": present.game_summary(_game(game_id))}, 201
 
 
-Result = dict[str, Any] | tuple[dict[str, Any], int]
-
-
 @endpoint("GET", "POST")
 def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpResponse:
     """GET: the caller's legal commands now. POST: submit one."""
@@ -120,7 +118,7 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
         return _answer(answer)
     seat = engine.seat_of(found, user)
     if seat is None:
-        raise Rejected("seat/not_seated", "you have no seat in this game", status=403)
+        raise not_seated()
     return {
         "version": found.version,
         "seat": seat.index,

@@ -18,10 +18,10 @@ from typing import Any
 
 from django.db import transaction
 
-from delve.kernel import Event, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
+from delve.kernel import Event, GameOutcome, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
-from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
+from delve.server.games.models import CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.records.services import write_records
 
 NAME_MAX = 40
@@ -376,11 +376,7 @@ def _commit(
     if outcome.ended and game.status == Game.Status.RUNNING:
         game.status = Game.Status.ENDED
         game.ended_at = now
-        results = {str(index): word for index, word in sorted(outcome.results.items())}
-        events = [
-            *events,
-            Event(kind="game.ended", time=now, data={"winners": list(outcome.winners), "results": results}),
-        ]
+        events = [*events, Event(kind="game.ended", time=now, data=public_outcome(outcome))]
         write_records(game, game.seats.all(), outcome, now)
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
@@ -389,7 +385,11 @@ def _commit(
     answer = Answer(
         sequence=game.version,
         version=game.version,
-        events=[_event_dict(event) for event in events if event.visible_to(seat)],
+        events=[
+            event_body(event.kind, event.time, dict(event.data), private=not event.public)
+            for event in events
+            if event.visible_to(seat)
+        ],
     )
     CommandEntry.objects.create(
         game=game,
@@ -404,8 +404,9 @@ def _commit(
     return answer
 
 
-def _event_dict(event: Event) -> dict[str, Any]:
-    body: dict[str, Any] = {"kind": event.kind, "time": event.time, "data": dict(event.data)}
-    if event.to is not None:
-        body["private"] = True
-    return body
+def public_outcome(outcome: GameOutcome) -> dict[str, Any]:
+    """The winners and each seat's result word: public once the game has ended."""
+    return {
+        "winners": list(outcome.winners),
+        "results": {str(index): word for index, word in sorted(outcome.results.items())},
+    }

@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from delve.kernel import SettingsError, get_ruleset, registered_names
+from delve.kernel import DelveError, SettingsError, get_ruleset, registered_names
 from delve.server.games.engine import resolve_settings
 from delve.server.games.present import text
 
@@ -21,7 +21,7 @@ def preset_choices() -> list[tuple[str, str]]:
     for name in registered_names():
         try:
             presets = get_ruleset(name).presets()
-        except Exception:  # noqa: BLE001 - a ruleset that fails to load offers no preset here
+        except (KeyError, DelveError):  # a ruleset that fails to load offers no preset here
             continue
         choices.extend((f"{name}:{choice.value}", f"{name} — {text(choice.label)}") for choice in presets)
     return choices

@@ -128,6 +128,15 @@ class CommandEntry(models.Model):
 PUBLIC = "*"
 
 
+def event_body(kind: str, time: int, data: dict[str, Any], *, private: bool) -> dict[str, Any]:
+    """An event as it leaves the server. ``private`` marks events only some seats see; which
+    seats is not said."""
+    body: dict[str, Any] = {"kind": kind, "time": time, "data": data}
+    if private:
+        body["private"] = True
+    return body
+
+
 class EventEntry(models.Model):
     """One event, append-only. ``visibility`` is ``"*"`` for everyone, otherwise the seat indexes
     that may see it wrapped in commas (``",0,2,"``) so that a filter is one ``LIKE``."""
@@ -161,7 +170,4 @@ class EventEntry(models.Model):
         return tuple(int(part) for part in self.visibility.strip(",").split(",") if part)
 
     def as_dict(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"kind": self.kind, "time": self.time, "data": self.data}
-        if self.visibility != PUBLIC:
-            body["private"] = True
-        return body
+        return event_body(self.kind, self.time, self.data, private=self.visibility != PUBLIC)

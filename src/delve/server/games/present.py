@@ -13,9 +13,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.translation import get_language
 
-from delve.kernel import Text
+from delve.kernel import DelveError, Text
 from delve.server import clock
-from delve.server.games.engine import load_state, ruleset_of
+from delve.server.games.engine import load_state, public_outcome, ruleset_of
 from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
 
 EVENTS_LIMIT = 100
@@ -39,7 +39,7 @@ def settings_lines(game: Game) -> list[dict[str, str]]:
 def preset_label(game: Game) -> str:
     try:
         presets = ruleset_of(game).presets()
-    except Exception:  # noqa: BLE001 - an unknown ruleset shows its raw preset name
+    except DelveError:  # a ruleset this process does not know: show the raw preset name
         return game.preset
     return next((text(choice.label) for choice in presets if choice.value == game.preset), game.preset)
 
@@ -105,11 +105,7 @@ def outcome_dict(game: Game) -> dict[str, Any] | None:
     """Winners and result words, public once the game has ended."""
     if game.status != Game.Status.ENDED:
         return None
-    outcome = ruleset_of(game).outcome(load_state(game))
-    return {
-        "winners": list(outcome.winners),
-        "results": {str(index): word for index, word in sorted(outcome.results.items())},
-    }
+    return public_outcome(ruleset_of(game).outcome(load_state(game)))
 
 
 def visible_events(game: Game, seat: int | None) -> QuerySet[EventEntry]:
