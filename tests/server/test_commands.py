@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from delve.kernel import IllegalCommand, SeatInfo, replay, state_hash
+from delve.kernel import IllegalCommand, replay, state_hash
 from delve.server.games import engine
 from delve.server.games.errors import Rejected
 from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
@@ -172,7 +172,7 @@ def test_the_command_log_replays_to_the_saved_state(db, clock, start_game, playe
             engine.advance(game, clock.t)  # a clock-only entry, as the worker makes
     game.refresh_from_db()
     ruleset = engine.ruleset_of(game)
-    seats = [SeatInfo(name=s.name, options=s.options) for s in game.seats.order_by("index")]
+    seats = engine.seat_infos(list(game.seats.order_by("index")))
     log = []
     for entry in game.commands.order_by("sequence"):
         log.append((entry.time, None, None))

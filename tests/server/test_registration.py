@@ -224,3 +224,19 @@ def test_before_the_start_the_game_page_shows_a_waiting_notice(client, make_game
     assert "Waiting for players: 1 of 2 seats taken" in page
     assert f'action="/games/{game.pk}/withdraw/"' in page
     assert "Your commands" not in page
+
+
+def test_the_record_box_is_the_only_keep_record_question_and_setup_receives_it(
+    client, make_game, player, opponent, clock
+):
+    """FL-REC-1, FL-REC-3: the server owns the flag; a ruleset that declares it as a seat option
+    gets it in ``SeatInfo.options["keep_record"]`` and is not asked twice on the form."""
+    game = make_game("practice-toy")
+    client.force_login(player)
+    page = client.get("/").content.decode()
+    assert f"g{game.pk}-option_keep_record" not in page and f"g{game.pk}-keep_record" in page
+    client.post(f"/games/{game.pk}/register/", {f"g{game.pk}-name": "Ann", f"g{game.pk}-option_colour": "red"})
+    engine.register(game.pk, opponent, "Bob", keep_record=True)
+    assert Seat.objects.get(game=game, user=player).options == {"colour": "red"}
+    state = engine.load_state(Game.objects.get(pk=game.pk))
+    assert [seat.comment for seat in state.seats] == ["practice", ""]

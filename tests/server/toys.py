@@ -7,14 +7,15 @@
   shows up as one of these strings in an answer or a page.
 - ``opening-toy``: opening the game screen with a stored roll rolls it (``command_on_open``), like
   Fated Labyrinth's "loading the screen starts a stored turn".
+- ``practice-toy``: declares ``keep_record`` as a seat option and shows what setup received.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from delve.kernel import Choice, Event, register
+from delve.kernel import Choice, Event, SeatInfo, SeatOption, register
 from delve.kernel.events import private
 from tests.kernel.toy import ToyRuleset, ToyState
 
@@ -57,7 +58,33 @@ class OpeningToy(ToyRuleset):
         return None
 
 
+class PracticeToy(ToyRuleset):
+    """Declares the record flag as a seat option (as Fated Labyrinth does, to mark practice seats)
+    and writes "practice" into the comment of each seat set up without it."""
+
+    name = "practice-toy"
+
+    def presets(self) -> list[Choice]:
+        return [Choice("toy", {"en": "Practice toy race", "ja": "練習レース"})]
+
+    def seat_options(self, settings: Mapping[str, Any]) -> list[SeatOption]:
+        flag = SeatOption(
+            key="keep_record",
+            label={"en": "Keep a record", "ja": "記録"},
+            choices=(Choice("true", {"en": "Yes", "ja": "はい"}), Choice("false", {"en": "No", "ja": "いいえ"})),
+            default="true",
+        )
+        return [*super().seat_options(settings), flag]
+
+    def setup(self, settings: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, now: int) -> ToyState:
+        state = super().setup(settings, seats, seed, now)
+        for seat, info in zip(state.seats, seats, strict=True):
+            seat.comment = "" if info.options["keep_record"] is True else "practice"
+        return state
+
+
 def register_all() -> None:
     register(ToyRuleset())
     register(SecretToy())
     register(OpeningToy())
+    register(PracticeToy())

@@ -27,6 +27,10 @@ from delve.server.records.services import write_records
 NAME_MAX = 40
 KEY_MAX = 100
 COMMENT = "comment"
+KEEP_RECORD = "keep_record"
+"""The keep-record flag belongs to the server (it writes the records, FL-REC-1). Rulesets receive
+it in ``SeatInfo.options["keep_record"]`` (a bool) at setup; a seat option a ruleset declares
+under this key is not asked separately: the registration form's record box stands for it."""
 
 
 @dataclass
@@ -125,8 +129,19 @@ def create_game(ruleset_name: str, preset: str, overrides: Mapping[str, Any], *,
 # --- registration (FL-REG) -------------------------------------------------------------------
 
 
+def player_options(seat_options: Sequence[SeatOption]) -> list[SeatOption]:
+    """The seat options a player chooses at registration (all but the server-owned record flag)."""
+    return [option for option in seat_options if option.key != KEEP_RECORD]
+
+
+def seat_infos(seats: Sequence[Seat]) -> list[SeatInfo]:
+    """What ``setup`` (and a replay) receives about the seats, in seat order."""
+    return [SeatInfo(name=seat.name, options={**seat.options, KEEP_RECORD: seat.keep_record}) for seat in seats]
+
+
 def clean_options(seat_options: Sequence[SeatOption], given: Mapping[str, Any]) -> dict[str, str]:
     """The registration choices with defaults filled in; unknown keys and values are refused."""
+    seat_options = player_options(seat_options)
     known = {option.key: option for option in seat_options}
     for key in given:
         if key not in known:
@@ -216,8 +231,7 @@ def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> No
     for index, seat in enumerate(seats):
         seat.index = index
     Seat.objects.bulk_update(seats, ["index"])
-    infos = [SeatInfo(name=seat.name, options=dict(seat.options)) for seat in seats]
-    state = ruleset.setup(game.settings, infos, game.seed, now)
+    state = ruleset.setup(game.settings, seat_infos(seats), game.seed, now)
     game.status = Game.Status.RUNNING
     game.started_at = now
     game.version += 1

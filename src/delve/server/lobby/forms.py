@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from delve.kernel import SeatOption
-from delve.server.games.engine import NAME_MAX
+from delve.server.games.engine import NAME_MAX, player_options
 from delve.server.games.present import text
 
 OPTION = "option_"
@@ -22,6 +22,7 @@ class RegistrationForm(forms.Form):
 
     def __init__(self, seat_options: Sequence[SeatOption], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        seat_options = player_options(seat_options)
         for option in seat_options:
             self.fields[OPTION + option.key] = forms.ChoiceField(
                 label=text(option.label),
