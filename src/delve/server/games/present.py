@@ -62,6 +62,13 @@ def public_seats(game: Game) -> list[Seat]:
     return list(game.seats.order_by("index", "id"))
 
 
+def own_seat(seats: list[Seat], user: Any) -> Seat | None:
+    """The seat among ``seats`` that ``user`` holds, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
 def game_summary(game: Game, *, seats: list[Seat] | None = None) -> dict[str, Any]:
     seats = public_seats(game) if seats is None else seats
     return {

@@ -25,7 +25,7 @@ ENDED_SHOWN = 10
 
 def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None) -> dict[str, Any]:
     seats = present.public_seats(game)
-    mine = next((seat for seat in seats if request.user.is_authenticated and seat.user_id == request.user.pk), None)
+    mine = present.own_seat(seats, request.user)
     card: dict[str, Any] = {
         "game": game,
         "summary": present.game_summary(game, seats=seats),

@@ -28,7 +28,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     except DelveError as exc:
         messages.error(request, exc.message)
     seats = present.public_seats(found)
-    mine = next((seat for seat in seats if request.user.is_authenticated and seat.user_id == request.user.pk), None)
+    mine = present.own_seat(seats, request.user)
     index = None if mine is None else mine.index
     view = present.caller_view(found, index)
     commands = present.legal_commands(found, index) if index is not None else []
