@@ -88,7 +88,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     management.call_command("collectstatic", interactive=False, verbosity=0)
     stops = [stop for hook in _serve_hooks(args) if (stop := hook()) is not None]
 
+    import signal
+
     import uvicorn
+
+    # uvicorn handles SIGTERM itself and re-raises it once it has shut down; with a handler of our
+    # own in place, that second delivery does not kill the process, so the hooks' stops still run.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
 
     print(f"Delve is serving at http://{args.host}:{args.port}/", flush=True)
     try:

@@ -139,3 +139,30 @@ def test_delve_tick_stops_cleanly_on_sigterm(tmp_path):
     assert worker.returncode == 0, err
     assert "stopped after 0 advance(s)" in out
     assert "Traceback" not in err
+
+
+def test_delve_serve_runs_a_worker_in_process_and_stops_it_on_sigterm(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
+    env["DELVE_DATA_DIR"] = str(tmp_path)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "delve.cli", "serve", "--port", "0"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        lines = []
+        for line in server.stdout:
+            lines.append(line)
+            if "Uvicorn running" in line:
+                break
+        assert any("delve.worker" in line and "started" in line for line in lines), lines
+        server.send_signal(signal.SIGTERM)
+        rest, _ = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode == 0, rest
+    assert "stopped after 0 advances" in rest
