@@ -128,7 +128,8 @@ def test_the_ruleset_validates_comments(game, player):
 
 
 def test_after_the_end_only_comments_are_possible(game, player, opponent, clock):
-    """AMB-75: when the game ends every command but comments stops."""
+    """AMB-75: when the game ends every command but comments stops; FL-COM-3, AMB-62: the server
+    passes a comment to the ruleset in any state after the start, ended included."""
     finish(game, player, clock)
     with pytest.raises(Rejected) as info:
         engine.submit(game.pk, opponent, {"kind": "wait"})
