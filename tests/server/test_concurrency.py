@@ -15,7 +15,7 @@ import pytest
 from django.db import connection, connections
 
 from delve.server.games import engine
-from delve.server.games.models import CommandEntry, EventEntry
+from delve.server.games.models import CommandEntry, EventEntry, Game
 from delve.server.games.worker import Worker
 
 THREADS = 10
@@ -73,15 +73,21 @@ def test_ten_different_submissions_with_the_same_version_apply_once_the_rest_get
     assert CommandEntry.objects.filter(game=game).count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_concurrent_workers_never_process_a_game_twice(clock, make_game, make_user):
+def running_games(count: int, make_game: Callable[..., Game], make_user: Callable[..., Any]) -> list[Game]:
+    """``count`` toy games, all started now by the same two players."""
     users = [make_user(f"p{i}") for i in range(2)]
     games = []
-    for _ in range(12):
+    for _ in range(count):
         game = make_game()
         engine.register(game.pk, users[0], "A")
         engine.register(game.pk, users[1], "B")
         games.append(game)
+    return games
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_workers_never_process_a_game_twice(clock, make_game, make_user):
+    games = running_games(12, make_game, make_user)
     clock.tick(60)  # every game is due once
     workers = [Worker("w1"), Worker("w2")]
     advanced = in_threads(2, lambda i: workers[i].run_once())
@@ -111,13 +117,7 @@ print(Worker(sys.argv[2]).run_once())
 @pytest.mark.django_db(transaction=True)
 def test_two_worker_processes_never_process_a_game_twice(clock, make_game, make_user):
     """The same as above with two ``delve tick``-style processes on PostgreSQL."""
-    users = [make_user(f"p{i}") for i in range(2)]
-    games = []
-    for _ in range(30):
-        game = make_game()
-        engine.register(game.pk, users[0], "A")
-        engine.register(game.pk, users[1], "B")
-        games.append(game)
+    games = running_games(30, make_game, make_user)
     clock.tick(60)
     db = connection.settings_dict
     url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

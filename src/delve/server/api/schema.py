@@ -35,6 +35,17 @@ def _responses(ok: dict[str, Any], *errors: int) -> dict[str, Any]:
     return ok | {str(status): {"$ref": f"#/components/responses/E{status}"} for status in errors}
 
 
+def _body(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    """A required JSON request body; unknown fields are refused."""
+    schema = {"type": "object", "required": required, "additionalProperties": False, "properties": properties}
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+VERSIONED = {
+    "version": {"type": "integer", "description": "the version you decided on; 409 if the game moved"},
+    "idempotency_key": {"type": "string", "minLength": 1, "maxLength": 100},
+}
+
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY = {
     "name": "Idempotency-Key",
@@ -196,23 +207,14 @@ def openapi() -> dict[str, Any]:
                 "summary": "Register a character (the last seat starts the game)",
                 "parameters": [GAME_ID],
                 **write,
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["name"],
-                                "additionalProperties": False,
-                                "properties": {
-                                    "name": {"type": "string", "maxLength": 40},
-                                    "options": {"type": "object", "additionalProperties": {"type": "string"}},
-                                    "keep_record": {"type": "boolean", "default": True},
-                                },
-                            }
-                        }
+                "requestBody": _body(
+                    ["name"],
+                    {
+                        "name": {"type": "string", "maxLength": 40},
+                        "options": {"type": "object", "additionalProperties": {"type": "string"}},
+                        "keep_record": {"type": "boolean", "default": True},
                     },
-                },
+                ),
                 "responses": _responses(
                     {
                         "201": _json(
@@ -270,23 +272,13 @@ def openapi() -> dict[str, Any]:
                 "returns the first answer (header `Idempotent-Replayed: true`) and applies nothing.",
                 "parameters": [GAME_ID, IDEMPOTENCY],
                 **write,
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["command"],
-                                "additionalProperties": False,
-                                "properties": {
-                                    "command": _ref("Command"),
-                                    "version": {"type": "integer"},
-                                    "idempotency_key": {"type": "string", "minLength": 1, "maxLength": 100},
-                                },
-                            }
-                        }
+                "requestBody": _body(
+                    ["command"],
+                    {
+                        "command": _ref("Command"),
+                        **VERSIONED,
                     },
-                },
+                ),
                 "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),
             },
         },
@@ -295,23 +287,13 @@ def openapi() -> dict[str, Any]:
                 "summary": "Replace the caller's comment (the ruleset's comment command)",
                 "parameters": [GAME_ID, IDEMPOTENCY],
                 **write,
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "required": ["text"],
-                                "additionalProperties": False,
-                                "properties": {
-                                    "text": {"type": "string"},
-                                    "version": {"type": "integer"},
-                                    "idempotency_key": {"type": "string"},
-                                },
-                            }
-                        }
+                "requestBody": _body(
+                    ["text"],
+                    {
+                        "text": {"type": "string"},
+                        **VERSIONED,
                     },
-                },
+                ),
                 "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),
             }
         },
