@@ -1,8 +1,12 @@
 """The ``delve`` command.
 
-    delve serve   migrate, then run the production ASGI server (uvicorn) with static files
+    delve serve   migrate, then run the production ASGI server (uvicorn) with static files and
+                  one turn-clock worker in a background thread (``--no-worker`` to leave it out)
+    delve tick    run the turn-clock worker: advance games whose time has come (``--once``: one
+                  pass); several may run at once; SIGTERM finishes the current game and exits 0
     delve check   validate the configuration, the database connection and all game content
-    delve manage  any Django management command (``delve manage createsuperuser``)
+    delve manage  any Django management command (``delve manage createsuperuser``,
+                  ``delve manage create_token <user>``)
 
 Configuration errors are printed as one clear line and exit with status 2.
 """
@@ -82,26 +86,71 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _check_content()
     management.call_command("migrate", interactive=False, verbosity=1)
     management.call_command("collectstatic", interactive=False, verbosity=0)
-    for hook in _serve_hooks(args):
-        hook()
+    stops = [stop for hook in _serve_hooks(args) if (stop := hook()) is not None]
+
+    import signal
 
     import uvicorn
 
+    # uvicorn handles SIGTERM itself and re-raises it once it has shut down; with a handler of our
+    # own in place, that second delivery does not kill the process, so the hooks' stops still run.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+
     print(f"Delve is serving at http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(
-        "delve.server.asgi:application",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        proxy_headers=True,
-        log_level="info",
-    )
+    try:
+        uvicorn.run(
+            "delve.server.asgi:application",
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            proxy_headers=True,
+            log_level="info",
+        )
+    finally:
+        for stop in reversed(stops):
+            stop()
     return 0
 
 
-def _serve_hooks(args: argparse.Namespace) -> list[Callable[[], None]]:
-    """Things ``serve`` starts before the HTTP server (filled in by later subsystems)."""
-    return []
+def _serve_hooks(args: argparse.Namespace) -> list[Callable[[], Callable[[], None] | None]]:
+    """Things ``serve`` starts before the HTTP server; each may return a function that stops it
+    when the server has stopped."""
+    hooks: list[Callable[[], Callable[[], None] | None]] = []
+    if not args.no_worker:
+
+        def start_worker() -> Callable[[], None]:
+            from delve.server.games.worker import start_in_thread
+
+            return start_in_thread(poll=args.tick_interval)
+
+        hooks.append(start_worker)
+    return hooks
+
+
+def cmd_tick(args: argparse.Namespace) -> int:
+    """The turn-clock worker (see delve.server.games.worker)."""
+    _django_setup()
+    _check_database()
+    import signal
+    import threading
+
+    from delve.server.games.worker import Worker
+
+    worker = Worker(poll=args.interval)
+    if args.once:
+        advanced = worker.run_once()
+        print(f"advanced {advanced} game(s)", flush=True)
+        return 0
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    worker.run(stop, on_ready=lambda: print(f"worker {worker.name} ready", flush=True))
+    print(f"worker {worker.name} stopped after {worker.processed} advance(s)", flush=True)
+    return 0
 
 
 def cmd_manage(args: argparse.Namespace) -> int:
@@ -120,7 +169,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=os.environ.get("DELVE_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("DELVE_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=1, help="HTTP worker processes")
+    serve.add_argument("--no-worker", action="store_true", help="do not run the turn-clock worker in-process")
+    serve.add_argument("--tick-interval", type=float, default=1.0, help="seconds between worker passes")
     serve.set_defaults(func=cmd_serve)
+
+    tick = sub.add_parser("tick", help="run the turn-clock worker (advances games that are due)")
+    tick.add_argument("--once", action="store_true", help="advance what is due now, then exit")
+    tick.add_argument("--interval", type=float, default=1.0, help="seconds to wait when nothing is due")
+    tick.set_defaults(func=cmd_tick)
 
     check = sub.add_parser("check", help="validate configuration, database and content")
     check.set_defaults(func=cmd_check)

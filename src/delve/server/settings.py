@@ -47,6 +47,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "delve.server",
+    "delve.server.games",
+    "delve.server.accounts",
+    "delve.server.lobby",
+    "delve.server.play",
+    "delve.server.api",
+    "delve.server.records",
 ]
 
 MIDDLEWARE = [

@@ -1,5 +1,6 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from django.views.i18n import set_language
 
 from delve.server.health import healthz
 
@@ -9,4 +10,10 @@ admin.site.site_title = "Delve"
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("delve.server.api.urls")),
+    path("accounts/", include("delve.server.accounts.urls")),
+    path("games/", include("delve.server.play.urls")),
+    path("records/", include("delve.server.records.urls")),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("", include("delve.server.lobby.urls")),
 ]

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+from delve.server.accounts.models import ApiToken
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens are created here (the token is shown once) and deleted to revoke them."""
+
+    list_display = ("hint", "user", "name", "created_at", "last_used_at")
+    search_fields = ("user__username", "name", "hint")
+    fields = ("user", "name", "hint", "created_at", "last_used_at")
+    readonly_fields = ("hint", "created_at", "last_used_at")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None and super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: ApiToken, form: Any, change: bool) -> None:
+        token = obj.set_new_token()
+        super().save_model(request, obj, form, change)
+        messages.warning(
+            request, _("The new token is %(token)s — copy it now, it is not shown again.") % {"token": token}
+        )

@@ -1,0 +1,63 @@
+"""API tokens for bots and scripts. Only a SHA-256 digest of a token is stored; the token itself
+is shown once, when it is created (admin or ``delve manage create_token``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+PREFIX = "dlv_"
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=100, blank=True, default="")
+    digest = models.CharField(_("digest"), max_length=64, unique=True, editable=False)
+    hint = models.CharField(_("starts with"), max_length=12, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.hint}… ({self.user})"
+
+    def set_new_token(self) -> str:
+        """Give this row a fresh token; returns the token text, which is stored nowhere."""
+        token = PREFIX + secrets.token_urlsafe(32)
+        self.digest = digest(token)
+        self.hint = token[:10]
+        return token
+
+    @classmethod
+    def issue(cls, user: Any, name: str = "") -> tuple[ApiToken, str]:
+        """A new saved token for ``user``: the row and the token text."""
+        row = cls(user=user, name=name)
+        token = row.set_new_token()
+        row.save()
+        return row, token
+
+    @classmethod
+    def user_for(cls, token: str) -> Any | None:
+        """The active user a token belongs to, or ``None``; notes the use (at most hourly)."""
+        row = cls.objects.select_related("user").filter(digest=digest(token)).first()
+        if row is None or not row.user.is_active:
+            return None
+        now = timezone.now()
+        if row.last_used_at is None or now - row.last_used_at > dt.timedelta(hours=1):
+            cls.objects.filter(pk=row.pk).update(last_used_at=now)
+        return row.user

@@ -1,0 +1,135 @@
+"""How API requests are authenticated, and how every API answer and error is shaped.
+
+- ``Authorization: Bearer <token>``: a bot or script (no CSRF: the token is not sent by browsers
+  on their own).
+- Otherwise the session cookie of a logged-in browser; then unsafe methods need the CSRF token
+  (``X-CSRFToken`` header), exactly as Django's forms do.
+- Otherwise an anonymous visitor, who may only read public information.
+
+Errors are ``{"error": {"code": ..., "message": ...}}`` (plus ``details`` when there are some).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import msgspec
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+
+from delve.kernel import DelveError
+from delve.server.accounts.models import ApiToken
+from delve.server.games.errors import Rejected, status_for
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def error_response(error: DelveError) -> JsonResponse:
+    return JsonResponse({"error": error.as_dict()}, status=status_for(error))
+
+
+class _CsrfCheck(CsrfViewMiddleware):
+    def _reject(self, request: HttpRequest, reason: str) -> Any:
+        return reason
+
+
+def _csrf_failure(request: HttpRequest) -> str | None:
+    check = _CsrfCheck(lambda req: HttpResponse())
+    check.process_request(request)
+    reason = check.process_view(request, None, (), {})
+    return reason if isinstance(reason, str) else None
+
+
+def authenticate(request: HttpRequest) -> None:
+    """Set ``request.user`` from a bearer token, or check CSRF for a session's unsafe request.
+
+    :raises Rejected: 401 for a bad token, 403 for a missing or wrong CSRF token.
+    """
+    header = request.headers.get("Authorization", "")
+    if header:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Rejected("auth/invalid_token", 'use "Authorization: Bearer <token>"', status=401)
+        user = ApiToken.user_for(token.strip())
+        if user is None:
+            raise Rejected("auth/invalid_token", "this API token is unknown or revoked", status=401)
+        request.user = user
+        return
+    if request.user.is_authenticated and request.method not in SAFE_METHODS:
+        reason = _csrf_failure(request)
+        if reason:
+            raise Rejected("auth/csrf", f"CSRF check failed ({reason}): send the X-CSRFToken header", status=403)
+
+
+def require_user(request: HttpRequest) -> Any:
+    if isinstance(request.user, AnonymousUser) or not request.user.is_authenticated:
+        raise Rejected("auth/required", "log in or send an API token (Authorization: Bearer <token>)", status=401)
+    return request.user
+
+
+Result = dict[str, Any] | tuple[dict[str, Any], int] | HttpResponse
+
+
+def endpoint(*methods: str) -> Callable[[Callable[..., Result]], Callable[..., HttpResponse]]:
+    """An API view: allowed methods, authentication, JSON answers, errors in the API's shape."""
+
+    def wrap(view: Callable[..., Result]) -> Callable[..., HttpResponse]:
+        @csrf_exempt
+        @never_cache
+        @functools.wraps(view)
+        def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                if request.method not in methods:
+                    raise Rejected(
+                        "request/method_not_allowed",
+                        f"{request.method} is not allowed here; use {', '.join(methods)}",
+                        status=405,
+                    )
+                authenticate(request)
+                result = view(request, *args, **kwargs)
+            except DelveError as error:
+                response: HttpResponse = error_response(error)
+                if response.status_code == 405:
+                    response["Allow"] = ", ".join(methods)
+                return response
+            if isinstance(result, HttpResponse):
+                return result
+            body, status = result if isinstance(result, tuple) else (result, 200)
+            return JsonResponse(body, status=status)
+
+        return inner
+
+    return wrap
+
+
+T = TypeVar("T")
+
+
+def parse_body(request: HttpRequest, schema: type[T]) -> T:
+    """The JSON body decoded strictly into ``schema`` (unknown fields are refused).
+
+    :raises Rejected: 400 ``request/malformed`` quoting the decoder's reason.
+    """
+    try:
+        return msgspec.json.decode(request.body or b"", type=schema)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise Rejected("request/malformed", f"the request body is not valid: {exc}") from None
+
+
+def query_int(request: HttpRequest, name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    raw = request.GET.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Rejected("request/malformed", f"{name}={raw!r} is not an integer") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bounds = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
+        raise Rejected("request/malformed", f"{name}={value} is out of range ({bounds})")
+    return value

@@ -1,0 +1,174 @@
+"""The JSON API, ``/api/v1/`` (documented in docs/api.md; schema at ``/api/v1/openapi.json``).
+
+The seat a command acts for is always the caller's own seat: no request names a seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from delve.server.api.auth import endpoint, parse_body, query_int, require_user
+from delve.server.api.schema import openapi
+from delve.server.games import engine, present
+from delve.server.games.errors import Rejected, game_not_found, not_seated
+from delve.server.games.models import Game
+from delve.server.records.views import record_dict
+
+KEY_HEADER = "Idempotency-Key"
+Result = dict[str, Any] | tuple[dict[str, Any], int]
+
+
+class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    options: dict[str, str] = {}
+    keep_record: bool = True
+
+
+class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
+    command: dict[str, Any]
+    version: int | None = None
+    idempotency_key: str | None = None
+
+
+class CommentBody(msgspec.Struct, forbid_unknown_fields=True):
+    text: str
+    version: int | None = None
+    idempotency_key: str | None = None
+
+
+def _game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise game_not_found(game_id)
+    return game
+
+
+def _seat_index(game: Game, request: HttpRequest) -> int | None:
+    seat = engine.seat_of(game, request.user)
+    return None if seat is None else seat.index
+
+
+def _key(request: HttpRequest, body_key: str | None) -> str | None:
+    header = request.headers.get(KEY_HEADER)
+    if header is not None and body_key is not None and header != body_key:
+        raise Rejected("request/malformed", f"the {KEY_HEADER} header and idempotency_key differ")
+    return body_key if body_key is not None else header
+
+
+def _answer(answer: engine.Answer) -> HttpResponse:
+    response = JsonResponse(answer.as_dict())
+    response["Idempotent-Replayed"] = "true" if answer.replayed else "false"
+    return response
+
+
+@endpoint("GET")
+def games(request: HttpRequest) -> dict[str, Any]:
+    status = request.GET.get("status")
+    query = Game.objects.all().order_by("-id")
+    if status is not None:
+        if status not in Game.Status.values:
+            raise Rejected("request/malformed", f"status={status!r} is not one of {', '.join(Game.Status.values)}")
+        query = query.filter(status=status)
+    limit = query_int(request, "limit", 50, minimum=1, maximum=200)
+    return {"games": [present.game_summary(game) for game in query[:limit]]}
+
+
+@endpoint("GET")
+def game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """The caller's view. Opening it applies the ruleset's command on open for the caller's seat."""
+    found = _game(game_id)
+    if engine.open_game(found.pk, request.user) is not None:
+        found.refresh_from_db()
+    seat = _seat_index(found, request)
+    return {
+        "game": present.game_summary(found),
+        "seat": seat,
+        "view": present.caller_view(found, seat),
+        "outcome": present.outcome_dict(found),
+    }
+
+
+@endpoint("POST", "DELETE")
+def seats(request: HttpRequest, game_id: int) -> Result:
+    """POST: register a character (FL-REG). DELETE: withdraw before the start (FL-REG-8)."""
+    user = require_user(request)
+    _game(game_id)
+    if request.method == "DELETE":
+        engine.withdraw(game_id, user)
+        return {"game": present.game_summary(_game(game_id))}
+    body = parse_body(request, RegisterBody)
+    seat = engine.register(game_id, user, body.name, body.options, keep_record=body.keep_record)
+    return {"seat": present.seat_dict(seat), "game": present.game_summary(_game(game_id))}, 201
+
+
+@endpoint("GET", "POST")
+def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpResponse:
+    """GET: the caller's legal commands now. POST: submit one."""
+    user = require_user(request)
+    found = _game(game_id)
+    if request.method == "POST":
+        body = parse_body(request, CommandBody)
+        answer = engine.submit(
+            found.pk, user, body.command, version=body.version, idempotency_key=_key(request, body.idempotency_key)
+        )
+        return _answer(answer)
+    seat = engine.seat_of(found, user)
+    if seat is None:
+        raise not_seated()
+    return {
+        "version": found.version,
+        "seat": seat.index,
+        "commands": present.legal_commands(found, seat.index) if seat.index is not None else [],
+    }
+
+
+@endpoint("POST")
+def comment(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Replace the caller's comment (FL-COM-1): the ruleset's ``comment`` command."""
+    user = require_user(request)
+    body = parse_body(request, CommentBody)
+    answer = engine.submit(
+        _game(game_id).pk,
+        user,
+        {"kind": engine.COMMENT, "text": body.text},
+        version=body.version,
+        idempotency_key=_key(request, body.idempotency_key),
+    )
+    return _answer(answer)
+
+
+@endpoint("GET")
+def events(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    found = _game(game_id)
+    cursor = query_int(request, "after", 0)
+    limit = query_int(request, "limit", present.EVENTS_LIMIT, minimum=1, maximum=present.EVENTS_LIMIT)
+    page, next_cursor = present.events_after(found, _seat_index(found, request), cursor, limit)
+    return {"events": page, "cursor": next_cursor}
+
+
+@endpoint("GET")
+def my_records(request: HttpRequest) -> dict[str, Any]:
+    user = require_user(request)
+    return {"user": user.get_username(), "records": [record_dict(r) for r in user.records.all()]}
+
+
+@endpoint("GET")
+def user_records(request: HttpRequest, username: str) -> dict[str, Any]:
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise Rejected("user/not_found", f"there is no player {username!r}", status=404)
+    return {"user": user.get_username(), "records": [record_dict(r) for r in user.records.all()]}
+
+
+@endpoint("GET")
+def schema(request: HttpRequest) -> dict[str, Any]:
+    return openapi()
+
+
+@endpoint("GET", "POST", "PUT", "PATCH", "DELETE")
+def not_found(request: HttpRequest, rest: str) -> dict[str, Any]:
+    raise Rejected("request/not_found", f"there is no API endpoint /api/v1/{rest}", status=404)

@@ -1,0 +1,189 @@
+"""The operator console: games, seats and the logs. Engine-owned fields are read-only; the logs
+are append-only (no add, change or delete here)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from delve.kernel import DelveError
+from delve.server.games import engine
+from delve.server.games.forms import CreateGameForm
+from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
+
+ENGINE_OWNED = (
+    "ruleset",
+    "preset",
+    "settings",
+    "status",
+    "seat_count",
+    "version",
+    "seed",
+    "next_due",
+    "claimed_until",
+    "claimed_by",
+    "event_count",
+    "created_at",
+    "created_by",
+    "started",
+    "ended",
+    "state_json",
+)
+
+
+def _when(seconds: int | None) -> str:
+    if seconds is None:
+        return "—"
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("index", "name", "user", "options", "keep_record", "is_bot", "comment")
+
+
+class GameCreationForm(CreateGameForm, forms.ModelForm):
+    class Meta:
+        model = Game
+        fields: list[str] = []
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "ruleset", "preset", "status", "seats_taken", "version", "next_due", "created_at")
+    list_filter = ("status", "ruleset", "preset")
+    inlines = [SeatInline]
+    actions = ["open_same_settings"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        if obj is None:
+            kwargs["form"] = GameCreationForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return ("preset", "overrides") if obj is None else ENGINE_OWNED
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return () if obj is None else ENGINE_OWNED
+
+    def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
+        return [] if obj is None else self.inlines
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        if change:
+            return  # nothing on an existing game is editable here
+        data = form.cleaned_data
+        created = engine.create_game(data["ruleset"], data["preset"], data["overrides"], created_by=request.user)
+        obj.pk = created.pk
+        obj.__dict__.update(created.__dict__)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        if change:
+            super().save_related(request, form, formsets, change)
+
+    @admin.display(description=gettext_lazy("seats"))
+    def seats_taken(self, obj: Game) -> str:
+        return f"{obj.seats.count()}/{obj.seat_count}"
+
+    @admin.display(description=gettext_lazy("next due"))
+    def next_due(self, obj: Game) -> str:
+        return _when(obj.next_due_at)
+
+    @admin.display(description=gettext_lazy("started"))
+    def started(self, obj: Game) -> str:
+        return _when(obj.started_at)
+
+    @admin.display(description=gettext_lazy("ended"))
+    def ended(self, obj: Game) -> str:
+        return _when(obj.ended_at)
+
+    @admin.display(description=gettext_lazy("state"))
+    def state_json(self, obj: Game) -> Any:
+        if not obj.state:
+            return "—"
+        pretty = json.dumps(json.loads(obj.state), indent=1, sort_keys=True)
+        return format_html('<pre style="max-height:30em;overflow:auto">{}</pre>', pretty)
+
+    @admin.action(description=gettext_lazy("Open a new game with the same settings"))
+    def open_same_settings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        for game in queryset:
+            overrides = {k: v for k, v in game.settings.items() if k != "preset"}
+            try:
+                new = engine.create_game(game.ruleset, game.preset, overrides, created_by=request.user)
+            except DelveError as exc:
+                messages.error(request, f"#{game.pk}: {exc.message}")
+            else:
+                messages.success(request, _("Game %(id)s is open for registration.") % {"id": new.pk})
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    """Seats come from registration; an operator may only mark a seat as a bot, or delete a seat
+    of a game that has not started (a withdrawal on the player's behalf)."""
+
+    list_display = ("game", "number", "name", "user", "keep_record", "is_bot", "comment")
+    list_filter = ("is_bot", "keep_record")
+    search_fields = ("name", "user__username")
+    readonly_fields = ("game", "user", "index", "name", "options", "keep_record", "comment", "registered_at")
+    fields = (*readonly_fields, "is_bot")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.game.status != Game.Status.OPEN:
+            return False
+        return super().has_delete_permission(request, obj)
+
+
+class AppendOnlyAdmin(admin.ModelAdmin):
+    list_filter = ("game",)
+    list_select_related = ("game",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(CommandEntry)
+class CommandEntryAdmin(AppendOnlyAdmin):
+    list_display = ("game", "sequence", "at", "seat", "source", "command", "idempotency_key")
+
+    @admin.display(description=gettext_lazy("time"))
+    def at(self, obj: CommandEntry) -> str:
+        return _when(obj.time)
+
+
+@admin.register(EventEntry)
+class EventEntryAdmin(AppendOnlyAdmin):
+    list_display = ("game", "sequence", "at", "kind", "visibility", "data")
+
+    @admin.display(description=gettext_lazy("time"))
+    def at(self, obj: EventEntry) -> str:
+        return _when(obj.time)

@@ -1,0 +1,426 @@
+"""Every change of a game, one transaction each.
+
+Each function here locks the game row (``select_for_update``; on SQLite the IMMEDIATE transaction
+takes the write lock), reads the clock once, drives the ruleset, saves the state with
+``version + 1`` and appends the command and its events to the logs. A ruleset's exception
+(:class:`~delve.kernel.IllegalCommand`) or a :class:`Rejected` rolls the whole transaction back,
+so the state is never half-changed.
+
+Only the kernel's ``Ruleset`` protocol is used; this module knows no game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from delve.kernel import Event, GameOutcome, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
+from delve.server import clock
+from delve.server.games.errors import Rejected, game_not_found, not_seated
+from delve.server.games.models import CommandEntry, EventEntry, Game, Seat, event_body
+from delve.server.records.services import write_records
+
+NAME_MAX = 40
+KEY_MAX = 100
+COMMENT = "comment"
+KEEP_RECORD = "keep_record"
+"""The keep-record flag belongs to the server (it writes the records, FL-REC-1). Rulesets receive
+it in ``SeatInfo.options["keep_record"]`` (a bool) at setup; a seat option a ruleset declares
+under this key is not asked separately: the registration form's record box stands for it."""
+
+
+@dataclass
+class Answer:
+    """What a caller is told after a change: the log sequence, the new version and the events
+    that caller may see. ``replayed`` is true when a repeated idempotency key returned it."""
+
+    sequence: int
+    version: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+    replayed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"sequence": self.sequence, "version": self.version, "events": self.events}
+
+
+# --- lookups ---------------------------------------------------------------------------------
+
+
+def ruleset_of(game: Game) -> Ruleset[Any]:
+    try:
+        return get_ruleset(game.ruleset)
+    except KeyError as exc:
+        raise Rejected(
+            "server/ruleset_unavailable", f"game {game.pk} uses ruleset {game.ruleset!r}: {exc.args[0]}", status=503
+        ) from None
+
+
+def load_state(game: Game, ruleset: Ruleset[Any] | None = None) -> Any:
+    return (ruleset or ruleset_of(game)).decode(game.state.encode())
+
+
+def seat_of(game: Game, user: Any) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, user=user).first()
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise game_not_found(game_id) from None
+
+
+def _acting_seat(game: Game, user: Any) -> Seat:
+    if user is None or not user.is_authenticated:
+        raise Rejected("auth/required", "log in to act in a game", status=401)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise not_seated()
+    return seat
+
+
+# --- creating games --------------------------------------------------------------------------
+
+
+def resolve_settings(
+    ruleset_name: str, preset: str, overrides: Mapping[str, Any]
+) -> tuple[Ruleset[Any], dict[str, Any]]:
+    """The settings a new game would store: the preset plus the overrides, validated.
+
+    :raises SettingsError: naming the ruleset, the preset or the first invalid setting.
+    """
+    try:
+        ruleset = get_ruleset(ruleset_name)
+    except KeyError as exc:
+        raise SettingsError("ruleset", exc.args[0]) from None
+    known = [choice.value for choice in ruleset.presets()]
+    if preset not in known:
+        raise SettingsError("preset", f"unknown preset {preset!r}; known: {', '.join(known)}")
+    if "preset" in overrides and overrides["preset"] != preset:
+        raise SettingsError("preset", "choose the preset in the preset field, not among the overrides")
+    settings = {**overrides, "preset": preset}
+    ruleset.validate_settings(settings)
+    return ruleset, settings
+
+
+def create_game(ruleset_name: str, preset: str, overrides: Mapping[str, Any], *, created_by: Any = None) -> Game:
+    """A new game open for registration, with a fresh seed kept for replay.
+
+    :raises SettingsError: when the settings are invalid (the message names the setting).
+    """
+    ruleset, settings = resolve_settings(ruleset_name, preset, overrides)
+    user = created_by if created_by is not None and created_by.is_authenticated else None
+    return Game.objects.create(
+        ruleset=ruleset_name,
+        preset=preset,
+        settings=settings,
+        seat_count=ruleset.seat_count(settings),
+        seed=secrets.randbits(63),
+        created_by=user,
+    )
+
+
+# --- registration (FL-REG) -------------------------------------------------------------------
+
+
+def player_options(seat_options: Sequence[SeatOption]) -> list[SeatOption]:
+    """The seat options a player chooses at registration (all but the server-owned record flag)."""
+    return [option for option in seat_options if option.key != KEEP_RECORD]
+
+
+def seat_infos(seats: Sequence[Seat]) -> list[SeatInfo]:
+    """What ``setup`` (and a replay) receives about the seats, in seat order."""
+    return [SeatInfo(name=seat.name, options={**seat.options, KEEP_RECORD: seat.keep_record}) for seat in seats]
+
+
+def clean_options(seat_options: Sequence[SeatOption], given: Mapping[str, Any]) -> dict[str, str]:
+    """The registration choices with defaults filled in; unknown keys and values are refused."""
+    seat_options = player_options(seat_options)
+    known = {option.key: option for option in seat_options}
+    for key in given:
+        if key not in known:
+            raise Rejected("registration/invalid_option", f"unknown registration choice {key!r}", status=400)
+    options = {}
+    for option in seat_options:
+        value = given.get(option.key, option.default)
+        allowed = [choice.value for choice in option.choices]
+        if value not in allowed:
+            raise Rejected(
+                "registration/invalid_option",
+                f"{option.key} {value!r} is not one of {', '.join(allowed)}",
+                status=400,
+            )
+        options[option.key] = value
+    return options
+
+
+def register(
+    game_id: int,
+    user: Any,
+    name: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    keep_record: bool = True,
+    is_bot: bool = False,
+) -> Seat:
+    """Register ``user``'s character into an open game; the last seat starts the game in the same
+    transaction (FL-REG-5, FL-REG-7, AMB-60).
+
+    :raises Rejected: with a code under ``registration/`` saying why.
+    """
+    if user is None or not user.is_authenticated:
+        raise Rejected("auth/required", "log in to register a character", status=401)
+    name = (name or "").strip()
+    if not name:
+        raise Rejected("registration/invalid_name", "the character needs a name", status=400)
+    if len(name) > NAME_MAX:
+        raise Rejected("registration/invalid_name", f"a character name has at most {NAME_MAX} characters", status=400)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise Rejected(
+                "registration/closed",
+                "this game has already started; wait for it to end or join another game",
+                status=409,
+            )
+        ruleset = ruleset_of(game)
+        seats = list(game.seats.order_by("id"))
+        if any(seat.user_id == user.pk for seat in seats):
+            raise Rejected("registration/already_registered", "you already have a character in this game", status=409)
+        if any(seat.name == name for seat in seats):
+            raise Rejected("registration/name_taken", f"the name {name!r} is already taken in this game", status=409)
+        if len(seats) >= game.seat_count:
+            raise Rejected("registration/full", "every seat of this game is taken", status=409)
+        seat = Seat.objects.create(
+            game=game,
+            user=user,
+            name=name,
+            options=clean_options(ruleset.seat_options(game.settings), options or {}),
+            keep_record=keep_record,
+            is_bot=is_bot,
+        )
+        seats.append(seat)
+        if len(seats) == game.seat_count:
+            _start(game, ruleset, seats, clock.now())
+        return seat
+
+
+def withdraw(game_id: int, user: Any) -> None:
+    """Delete ``user``'s registration; only before the start (FL-REG-8).
+
+    :raises Rejected: when there is nothing to withdraw or the game has started.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _acting_seat(game, user)
+        if game.status != Game.Status.OPEN:
+            raise Rejected(
+                "registration/started", "the game has started: withdrawing is no longer possible", status=409
+            )
+        seat.delete()
+
+
+def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> None:
+    """Number the seats in registration order (AMB-59) and set the game up."""
+    for index, seat in enumerate(seats):
+        seat.index = index
+    Seat.objects.bulk_update(seats, ["index"])
+    state = ruleset.setup(game.settings, seat_infos(seats), game.seed, now)
+    game.status = Game.Status.RUNNING
+    game.started_at = now
+    game.version += 1
+    game.state = ruleset.encode(state).decode()
+    game.next_due_at = ruleset.next_due(state)
+    started = Event(kind="game.started", time=now, data={"seats": [seat.name for seat in seats]})
+    _append_events(game, [started])
+    game.save()
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+def check_command(command: Any) -> dict[str, Any]:
+    if not isinstance(command, dict) or not isinstance(command.get("kind"), str) or not command["kind"]:
+        raise Rejected("request/malformed", 'a command is a JSON object with a "kind", e.g. {"kind": "wait"}')
+    return command
+
+
+def check_key(key: Any) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX:
+        raise Rejected("request/malformed", f"an idempotency key is a text of 1 to {KEY_MAX} characters")
+    return key
+
+
+def submit(
+    game_id: int,
+    user: Any,
+    command: Any,
+    *,
+    version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Answer:
+    """Apply ``user``'s command to their own seat in one transaction.
+
+    A repeated ``idempotency_key`` returns the first answer and applies nothing (a key is spent
+    only by an accepted command). ``version``, when given, must be the game's current version.
+
+    :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422).
+    :raises IllegalCommand: from the ruleset (422); nothing is saved.
+    """
+    command = check_command(command)
+    idempotency_key = check_key(idempotency_key)
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _acting_seat(game, user)
+        if idempotency_key is not None and seat.index is not None:
+            first = CommandEntry.objects.filter(game=game, seat=seat.index, idempotency_key=idempotency_key).first()
+            if first is not None:
+                if first.command != command:
+                    raise Rejected(
+                        "command/idempotency_key_reused",
+                        "this idempotency key was already used for a different command",
+                        status=422,
+                    )
+                return Answer(replayed=True, **(first.answer or {}))
+        if game.status == Game.Status.OPEN:
+            raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
+        if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
+            raise Rejected("game/ended", "the game has ended: only comments are still possible", status=422)
+        if version is not None and version != game.version:
+            raise Rejected(
+                "command/stale_version",
+                f"the game is at version {game.version}, not {version}: reload it and decide again",
+                status=409,
+                current_version=game.version,
+            )
+        assert seat.index is not None
+        now = clock.now()
+        ruleset = ruleset_of(game)
+        state = load_state(game, ruleset)
+        events = ruleset.advance(state, now) if game.status == Game.Status.RUNNING else []
+        events += ruleset.apply(state, seat.index, command, now)
+        answer = _commit(game, ruleset, state, events, now, seat=seat.index, command=command, key=idempotency_key)
+        if command["kind"] == COMMENT and isinstance(command.get("text"), str):
+            seat.comment = command["text"]
+            seat.save(update_fields=["comment"])
+        return answer
+
+
+def open_game(game_id: int, user: Any) -> Answer | None:
+    """Apply the ruleset's ``command_on_open`` for ``user``'s seat, if it has one now (Fated
+    Labyrinth: loading the screen starts a stored turn, FL-LOGIN-3). Its own transaction, like
+    any command, and never counted against the user's idempotency keys."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        return None
+    seat = seat_of(game, user)
+    if seat is None or seat.index is None:
+        return None
+    ruleset = ruleset_of(game)
+    peek = load_state(game, ruleset)
+    ruleset.advance(peek, clock.now())
+    if ruleset.command_on_open(peek, seat.index) is None:
+        return None  # the usual case: no write transaction at all
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.RUNNING:
+            return None
+        now = clock.now()
+        state = load_state(game, ruleset)
+        events = ruleset.advance(state, now)
+        command = ruleset.command_on_open(state, seat.index)
+        if command is None:
+            return None
+        events += ruleset.apply(state, seat.index, command, now)
+        return _commit(game, ruleset, state, events, now, seat=seat.index, command=command, source="open")
+
+
+def advance(game: Game, now: int) -> Answer:
+    """Bring a locked, running game's clock up to ``now`` (the worker's step)."""
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    events = ruleset.advance(state, now)
+    return _commit(game, ruleset, state, events, now, seat=None, command=None, source="clock")
+
+
+# --- saving ----------------------------------------------------------------------------------
+
+
+def _append_events(game: Game, events: Sequence[Event]) -> None:
+    entries = []
+    for event in events:
+        game.event_count += 1
+        entries.append(
+            EventEntry(
+                game=game,
+                sequence=game.event_count,
+                time=event.time,
+                kind=event.kind,
+                data=dict(event.data),
+                visibility=EventEntry.visibility_for(event.to),
+            )
+        )
+    EventEntry.objects.bulk_create(entries)
+
+
+def _commit(
+    game: Game,
+    ruleset: Ruleset[Any],
+    state: Any,
+    events: list[Event],
+    now: int,
+    *,
+    seat: int | None,
+    command: dict[str, Any] | None,
+    source: str = CommandEntry.Source.PLAYER,
+    key: str | None = None,
+) -> Answer:
+    """Save the state with ``version + 1``, append the command and its events, end the game (and
+    write the records, exactly once) when the outcome says so."""
+    game.version += 1
+    outcome = ruleset.outcome(state)
+    if outcome.ended and game.status == Game.Status.RUNNING:
+        game.status = Game.Status.ENDED
+        game.ended_at = now
+        events = [*events, Event(kind="game.ended", time=now, data=public_outcome(outcome))]
+        write_records(game, game.seats.all(), outcome, now)
+    game.state = ruleset.encode(state).decode()
+    game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
+    _append_events(game, events)
+    game.save()
+    answer = Answer(
+        sequence=game.version,
+        version=game.version,
+        events=[
+            event_body(event.kind, event.time, dict(event.data), private=not event.public)
+            for event in events
+            if event.visible_to(seat)
+        ],
+    )
+    CommandEntry.objects.create(
+        game=game,
+        sequence=game.version,
+        time=now,
+        seat=seat,
+        source=source,
+        command=command,
+        idempotency_key=key,
+        answer=answer.as_dict(),
+    )
+    return answer
+
+
+def public_outcome(outcome: GameOutcome) -> dict[str, Any]:
+    """The winners and each seat's result word: public once the game has ended."""
+    return {
+        "winners": list(outcome.winners),
+        "results": {str(index): word for index, word in sorted(outcome.results.items())},
+    }

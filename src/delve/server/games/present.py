@@ -1,0 +1,137 @@
+"""What a caller may see of a game, shared by the JSON API and the pages.
+
+Everything that leaves the server goes through here: the ruleset's ``view`` for the caller's
+seat (``None`` for spectators and visitors), events filtered by their visibility, and an
+allow-list of public seat fields. Nothing renders a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils.translation import get_language
+
+from delve.kernel import DelveError, Text
+from delve.server import clock
+from delve.server.games.engine import load_state, public_outcome, ruleset_of
+from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
+
+EVENTS_LIMIT = 100
+
+
+def text(value: Text | Mapping[str, str], language: str | None = None) -> str:
+    """A display text in the active language, falling back to English, then to any."""
+    language = (language or get_language() or "en")[:2]
+    return value.get(language) or value.get("en") or next(iter(value.values()), "")
+
+
+def settings_lines(game: Game) -> list[dict[str, str]]:
+    """The active settings as shown before joining (FL-CFG-1)."""
+    ruleset = ruleset_of(game)
+    return [
+        {"key": line.key, "label": text(line.label), "value": line.value}
+        for line in ruleset.describe_settings(game.settings)
+    ]
+
+
+def preset_label(game: Game) -> str:
+    try:
+        presets = ruleset_of(game).presets()
+    except DelveError:  # a ruleset this process does not know: show the raw preset name
+        return game.preset
+    return next((text(choice.label) for choice in presets if choice.value == game.preset), game.preset)
+
+
+def seat_dict(seat: Seat) -> dict[str, Any]:
+    """The public fields of a seat (FL-INFO-1): number, name, registration choices, comment, the
+    practice marker (``keep_record`` false, FL-REC-3) and whether a bot plays it."""
+    return {
+        "index": seat.index,
+        "number": seat.number,
+        "name": seat.name,
+        "options": dict(seat.options),
+        "comment": seat.comment,
+        "keep_record": seat.keep_record,
+        "bot": seat.is_bot,
+    }
+
+
+def public_seats(game: Game) -> list[Seat]:
+    return list(game.seats.order_by("index", "id"))
+
+
+def own_seat(seats: list[Seat], user: Any) -> Seat | None:
+    """The seat among ``seats`` that ``user`` holds, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def game_summary(game: Game, *, seats: list[Seat] | None = None) -> dict[str, Any]:
+    seats = public_seats(game) if seats is None else seats
+    return {
+        "id": game.pk,
+        "ruleset": game.ruleset,
+        "preset": game.preset,
+        "preset_label": preset_label(game),
+        "status": game.status,
+        "version": game.version,
+        "seat_count": game.seat_count,
+        "seats_taken": len(seats),
+        "started_at": game.started_at,
+        "ended_at": game.ended_at,
+        "settings": settings_lines(game),
+        "seats": [seat_dict(seat) for seat in seats],
+    }
+
+
+def caller_view(game: Game, seat: int | None) -> dict[str, Any] | None:
+    """The ruleset's view for ``seat`` (``None``: a spectator), with the clock brought up to now in
+    memory (the worker saves the same advance later; advancing is deterministic)."""
+    if game.status == Game.Status.OPEN or not game.state:
+        return None
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    if game.status == Game.Status.RUNNING:
+        ruleset.advance(state, clock.now())
+    return ruleset.view(state, seat)
+
+
+def legal_commands(game: Game, seat: int) -> list[dict[str, Any]]:
+    if game.status != Game.Status.RUNNING:
+        return []
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    ruleset.advance(state, clock.now())
+    return ruleset.legal_commands(state, seat)
+
+
+def outcome_dict(game: Game) -> dict[str, Any] | None:
+    """Winners and result words, public once the game has ended."""
+    if game.status != Game.Status.ENDED:
+        return None
+    return public_outcome(ruleset_of(game).outcome(load_state(game)))
+
+
+def visible_events(game: Game, seat: int | None) -> QuerySet[EventEntry]:
+    """The events ``seat`` may see (public only for ``None``), oldest first."""
+    audience = Q(visibility=PUBLIC)
+    if seat is not None:
+        audience |= Q(visibility__contains=f",{seat},")
+    return game.events.filter(audience).order_by("sequence")
+
+
+def events_after(
+    game: Game, seat: int | None, cursor: int, limit: int = EVENTS_LIMIT
+) -> tuple[list[dict[str, Any]], int]:
+    """Events after ``cursor``, which counts the events this caller has already seen (so the
+    numbers of events hidden from the caller never show); the events and the next cursor."""
+    page = list(visible_events(game, seat)[cursor : cursor + limit])
+    return [entry.as_dict() for entry in page], cursor + len(page)
+
+
+def recent_events(game: Game, seat: int | None, count: int = 50) -> list[EventEntry]:
+    """The newest ``count`` visible events, newest first (the recent-events panel)."""
+    return list(visible_events(game, seat).order_by("-sequence")[:count])

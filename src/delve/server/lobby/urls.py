@@ -1,0 +1,12 @@
+from django.urls import path
+
+from delve.server.lobby import views
+
+app_name = "lobby"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("games/new/", views.create_game, name="create_game"),
+    path("games/<int:game_id>/register/", views.register, name="register"),
+    path("games/<int:game_id>/withdraw/", views.withdraw, name="withdraw"),
+]

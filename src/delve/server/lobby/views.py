@@ -1,0 +1,112 @@
+"""The top page (games with their active settings and a registration form per open game), the
+registration and withdrawal forms, and the staff-only form that creates a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from delve.kernel import DelveError
+from delve.server.games import engine, present
+from delve.server.games.errors import status_for
+from delve.server.games.forms import CreateGameForm
+from delve.server.games.models import Game
+from delve.server.lobby.forms import RegistrationForm
+
+ENDED_SHOWN = 10
+
+
+def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None) -> dict[str, Any]:
+    seats = present.public_seats(game)
+    mine = present.own_seat(seats, request.user)
+    card: dict[str, Any] = {
+        "game": game,
+        "summary": present.game_summary(game, seats=seats),
+        "seats": seats,
+        "mine": mine,
+        "form": None,
+    }
+    if game.status == Game.Status.OPEN and mine is None:
+        card["form"] = form or RegistrationForm(
+            engine.ruleset_of(game).seat_options(game.settings), prefix=f"g{game.pk}"
+        )
+    return card
+
+
+def _index(request: HttpRequest, bound: dict[int, RegistrationForm] | None = None, status: int = 200) -> HttpResponse:
+    bound = bound or {}
+    games = list(Game.objects.exclude(status=Game.Status.ENDED).order_by("status", "-id"))
+    ended = list(Game.objects.filter(status=Game.Status.ENDED).order_by("-ended_at")[:ENDED_SHOWN])
+    cards = [_card(request, game, bound.get(game.pk)) for game in games]
+    return render(
+        request,
+        "lobby/index.html",
+        {
+            "open_cards": [card for card in cards if card["game"].status == Game.Status.OPEN],
+            "running_cards": [card for card in cards if card["game"].status == Game.Status.RUNNING],
+            "ended_cards": [_card(request, game) for game in ended],
+        },
+        status=status,
+    )
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    return _index(request)
+
+
+@require_POST
+@login_required
+def register(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    form = RegistrationForm(engine.ruleset_of(game).seat_options(game.settings), request.POST, prefix=f"g{game.pk}")
+    if not form.is_valid():
+        return _index(request, {game.pk: form}, status=400)
+    try:
+        engine.register(
+            game.pk,
+            request.user,
+            form.cleaned_data["name"],
+            form.options(),
+            keep_record=form.cleaned_data["keep_record"],
+        )
+    except DelveError as exc:
+        form.add_error(None, exc.message)
+        return _index(request, {game.pk: form}, status=status_for(exc))
+    game.refresh_from_db()
+    if game.status == Game.Status.RUNNING:
+        messages.success(request, _("You are registered, and every seat is taken: the game has started."))
+        return redirect("play:game", game_id=game.pk)
+    messages.success(request, _("You are registered. The game starts when every seat is taken."))
+    return redirect("lobby:index")
+
+
+@require_POST
+@login_required
+def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        engine.withdraw(game_id, request.user)
+    except DelveError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your registration is withdrawn."))
+    return redirect("lobby:index")
+
+
+@require_http_methods(["GET", "POST"])
+@staff_member_required
+def create_game(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        game = engine.create_game(data["ruleset"], data["preset"], data["overrides"], created_by=request.user)
+        messages.success(request, _("Game %(id)s is open for registration.") % {"id": game.pk})
+        return redirect("lobby:index")
+    return render(request, "lobby/create_game.html", {"form": form}, status=400 if form.errors else 200)

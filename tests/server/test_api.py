@@ -1,0 +1,245 @@
+"""The JSON API under /api/v1: answers, the error shape, authentication (tokens for bots,
+sessions with CSRF for browsers) and the OpenAPI schema."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from delve.server.accounts.models import ApiToken
+from delve.server.games.models import CommandEntry, Game
+from tests.server.conftest import PASSWORD, session_client, token_client
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, url, body, **extra):
+    return client.post(url, body, content_type="application/json", **extra)
+
+
+def error_of(response, status, code):
+    assert response.status_code == status, response.content
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["code"] == code
+    assert body["error"]["message"]
+    return body["error"]
+
+
+def test_the_games_list_shows_each_game_with_its_active_settings(client, game, make_game):
+    open_game = make_game(goal=30)
+    games = client.get("/api/v1/games").json()["games"]
+    assert [g["id"] for g in games] == [open_game.pk, game.pk]
+    assert games[0]["status"] == "open" and games[0]["seats_taken"] == 0
+    assert {"key": "goal", "label": "goal", "value": "30"} in games[0]["settings"]
+    assert [g["id"] for g in client.get("/api/v1/games?status=running").json()["games"]] == [game.pk]
+    error_of(client.get("/api/v1/games?status=paused"), 400, "request/malformed")
+    error_of(client.get("/api/v1/games?limit=0"), 400, "request/malformed")
+
+
+def test_a_player_gets_their_seats_view_and_a_visitor_the_public_view(game, personas):
+    mine = personas["player"].get(f"/api/v1/games/{game.pk}").json()
+    assert mine["seat"] == 0
+    assert mine["view"] == {"positions": [0, 0], "comments": ["", ""], "stored": 0, "winner": None}
+    assert mine["game"]["version"] == 1 and mine["outcome"] is None
+    public = personas["outsider"].get(f"/api/v1/games/{game.pk}").json()
+    assert public["seat"] is None and public["view"]["stored"] is None
+
+
+def test_legal_commands_are_the_rulesets(game, personas, clock):
+    assert personas["player"].get(f"/api/v1/games/{game.pk}/commands").json() == {
+        "version": 1,
+        "seat": 0,
+        "commands": [{"kind": "wait"}],
+    }
+    clock.tick(60)  # the view advances the clock up to now before asking the ruleset
+    commands = personas["opponent"].get(f"/api/v1/games/{game.pk}/commands").json()["commands"]
+    assert commands == [{"kind": "wait"}, {"kind": "roll"}]
+
+
+def test_submitting_a_command_answers_the_new_version_and_the_callers_events(game, personas, clock):
+    clock.tick(60)
+    response = post(
+        personas["player"], f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "roll"}, "version": 1}
+    )
+    assert response.status_code == 200, response.content
+    assert response["Idempotent-Replayed"] == "false"
+    body = response.json()
+    assert body["version"] == 2 and body["sequence"] == 2
+    assert [e["kind"] for e in body["events"]] == ["toy.granted", "toy.rolled"]
+    assert body["events"][1]["private"] is True
+
+
+def test_every_rejection_says_why(game, personas, clock):
+    player = personas["player"]
+    url = f"/api/v1/games/{game.pk}/commands"
+    illegal = error_of(post(player, url, {"command": {"kind": "roll"}}), 422, "command/illegal")
+    assert "roll" in illegal["message"]
+    post(player, url, {"command": {"kind": "wait"}})
+    stale = error_of(post(player, url, {"command": {"kind": "wait"}, "version": 1}), 409, "command/stale_version")
+    assert stale["details"] == {"current_version": 2}
+    malformed = error_of(player.post(url, "{not json", content_type="application/json"), 400, "request/malformed")
+    assert "not valid" in malformed["message"]
+    error_of(post(player, url, {"command": "roll"}), 400, "request/malformed")
+    error_of(post(player, url, {"command": {"kind": "wait"}, "version": "1"}), 400, "request/malformed")
+    error_of(post(player, "/api/v1/games/999999/commands", {"command": {"kind": "wait"}}), 404, "game/not_found")
+    error_of(personas["spectator"].get(url), 403, "seat/not_seated")
+    error_of(personas["outsider"].get(url), 401, "auth/required")
+    error_of(player.put(url), 405, "request/method_not_allowed")
+    error_of(player.get("/api/v1/nothing/here"), 404, "request/not_found")
+    error_of(player.get("/api/v1/records/nobody"), 404, "user/not_found")
+
+
+def test_nobody_can_name_a_seat_in_a_request(game, personas):
+    """The seat is always the caller's own: a request that names one is malformed."""
+    url = f"/api/v1/games/{game.pk}/commands"
+    error = error_of(post(personas["player"], url, {"command": {"kind": "wait"}, "seat": 1}), 400, "request/malformed")
+    assert "seat" in error["message"]
+    assert not CommandEntry.objects.exists()
+
+
+def test_the_idempotency_key_may_come_as_a_header(game, personas):
+    url = f"/api/v1/games/{game.pk}/commands"
+    first = post(personas["player"], url, {"command": {"kind": "wait"}}, HTTP_IDEMPOTENCY_KEY="abc")
+    again = post(personas["player"], url, {"command": {"kind": "wait"}, "idempotency_key": "abc"})
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert CommandEntry.objects.count() == 1
+    differ = post(
+        personas["player"], url, {"command": {"kind": "wait"}, "idempotency_key": "x"}, HTTP_IDEMPOTENCY_KEY="y"
+    )
+    error_of(differ, 400, "request/malformed")
+
+
+def test_setting_a_comment(game, personas):
+    """FL-COM-1, FL-COM-2: the caller's own comment, shown to everyone in the seat list."""
+    response = post(personas["opponent"], f"/api/v1/games/{game.pk}/comment", {"text": "good luck"})
+    assert response.status_code == 200, response.content
+    seats = personas["outsider"].get(f"/api/v1/games/{game.pk}").json()["game"]["seats"]
+    assert [s["comment"] for s in seats] == ["", "good luck"]
+    error = error_of(
+        post(personas["opponent"], f"/api/v1/games/{game.pk}/comment", {"text": "x" * 101}), 422, "comment/invalid"
+    )
+    assert "100" in error["message"]
+    error_of(post(personas["spectator"], f"/api/v1/games/{game.pk}/comment", {"text": "hi"}), 403, "seat/not_seated")
+
+
+def test_events_are_paged_with_a_cursor(game, personas, clock):
+    for _ in range(3):
+        clock.tick(60)
+        post(personas["player"], f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "roll"}})
+    url = f"/api/v1/games/{game.pk}/events"
+    page = personas["player"].get(url + "?limit=2").json()
+    assert [e["kind"] for e in page["events"]] == ["game.started", "toy.granted"]
+    rest = personas["player"].get(url + f"?after={page['cursor']}").json()
+    assert [e["kind"] for e in rest["events"]] == [
+        "toy.rolled",
+        "toy.granted",
+        "toy.rolled",
+        "toy.granted",
+        "toy.rolled",
+    ]
+    assert personas["player"].get(url + f"?after={rest['cursor']}").json() == {"events": [], "cursor": rest["cursor"]}
+    error_of(personas["player"].get(url + "?after=-1"), 400, "request/malformed")
+
+
+def test_a_bad_or_revoked_token_is_refused(game, player):
+    error_of(Client(headers={"Authorization": "Bearer nope"}).get("/api/v1/games"), 401, "auth/invalid_token")
+    error_of(Client(headers={"Authorization": "Basic abc"}).get("/api/v1/games"), 401, "auth/invalid_token")
+    row, token = ApiToken.issue(player)
+    bot = Client(headers={"Authorization": f"Bearer {token}"})
+    assert bot.get(f"/api/v1/games/{game.pk}").json()["seat"] == 0
+    row.delete()
+    error_of(bot.get(f"/api/v1/games/{game.pk}"), 401, "auth/invalid_token")
+
+
+def test_only_a_digest_of_a_token_is_stored(player):
+    row, token = ApiToken.issue(player)
+    assert token.startswith("dlv_") and len(token) > 40
+    assert token not in (row.digest, row.hint) and row.hint == token[:10]
+    assert ApiToken.user_for(token) == player
+
+
+def test_browser_sessions_need_the_csrf_token_for_writes(game, player):
+    browser = Client(enforce_csrf_checks=True)
+    assert browser.login(username=player.username, password=PASSWORD)
+    url = f"/api/v1/games/{game.pk}/commands"
+    assert browser.get(url).status_code == 200  # reads need no CSRF token
+    error_of(post(browser, url, {"command": {"kind": "wait"}}), 403, "auth/csrf")
+    page = browser.get("/")  # any page sets the CSRF cookie
+    token = page.cookies["csrftoken"].value
+    assert post(browser, url, {"command": {"kind": "wait"}}, HTTP_X_CSRFTOKEN=token).status_code == 200
+
+
+def test_bots_with_tokens_need_no_csrf_token(game, player):
+    _, token = ApiToken.issue(player)
+    bot = Client(enforce_csrf_checks=True, headers={"Authorization": f"Bearer {token}"})
+    assert post(bot, f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "wait"}}).status_code == 200
+
+
+def test_records_api(game, personas, player):
+    assert personas["player"].get("/api/v1/records").json() == {"user": "ann", "records": []}
+    error_of(personas["outsider"].get("/api/v1/records"), 401, "auth/required")
+    assert personas["outsider"].get(f"/api/v1/records/{player.username}").json()["user"] == "ann"
+
+
+def _api_routes() -> list[str]:
+    """Every URL pattern under /api/v1/, in OpenAPI's {param} spelling (the catch-all excluded)."""
+    resolver = get_resolver()
+
+    def walk(patterns, prefix):
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                yield from walk(entry.url_patterns, prefix + str(entry.pattern))
+            elif isinstance(entry, URLPattern):
+                yield prefix + str(entry.pattern)
+
+    routes = [route for route in walk(resolver.url_patterns, "/") if route.startswith("/api/v1/")]
+    return [re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route) for route in routes if "<path:" not in route]
+
+
+def test_every_api_url_is_in_the_openapi_schema(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    assert schema["openapi"].startswith("3.1")
+    routes = _api_routes()
+    assert len(routes) >= 8
+    assert sorted(routes) == sorted(schema["paths"])
+    error = schema["components"]["schemas"]["Error"]
+    assert error["properties"]["error"]["required"] == ["code", "message"]
+
+
+def test_every_documented_operation_answers_something_but_a_404_page(game, personas):
+    """The schema's methods are the ones the views accept."""
+    schema = personas["player"].get("/api/v1/openapi.json").json()
+    for path, operations in schema["paths"].items():
+        url = path.replace("{game_id}", str(game.pk)).replace("{username}", "ann")
+        for method in operations:
+            body = "" if method == "get" else "{}"
+            response = personas["player"].generic(method.upper(), url, body, content_type="application/json")
+            assert response.status_code != 405, (method, path)
+            assert response["Content-Type"] == "application/json", (method, path)
+
+
+def test_a_game_that_does_not_exist_is_404_everywhere(personas):
+    for url in ("/api/v1/games/4040", "/api/v1/games/4040/events", "/api/v1/games/4040/commands"):
+        error_of(personas["player"].get(url), 404, "game/not_found")
+
+
+def test_opening_a_game_ended_is_reported_with_its_outcome(game, personas, clock):
+    for _ in range(40):
+        if Game.objects.get(pk=game.pk).status == Game.Status.ENDED:
+            break
+        clock.tick(60)
+        post(personas["player"], f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "roll"}})
+    body = personas["outsider"].get(f"/api/v1/games/{game.pk}").json()
+    assert body["game"]["status"] == "ended"
+    assert body["outcome"] == {"winners": [0], "results": {"0": "won", "1": "lost"}}
+
+
+def test_a_session_user_may_use_the_api_like_a_bot(game, opponent):
+    browser = session_client(opponent)
+    assert browser.get(f"/api/v1/games/{game.pk}").json()["seat"] == 1
+    assert token_client(opponent).get(f"/api/v1/games/{game.pk}").json()["seat"] == 1

@@ -1,0 +1,97 @@
+"""Personal records (FL-REC, FL-WIN-7, AMB-61): written once when a game ends, only for seats that
+keep records; a records page and API."""
+
+from __future__ import annotations
+
+import pytest
+
+from delve.kernel import GameOutcome
+from delve.server.games import engine
+from delve.server.records.models import Record
+from delve.server.records.services import write_records
+from tests.server.test_commands import finish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def practice_game(db, clock, make_game, player, opponent):
+    """Ann keeps records; Bob plays for practice (the box unchecked)."""
+    game = make_game()
+    engine.register(game.pk, player, "Ann", {"colour": "blue"})
+    engine.register(game.pk, opponent, "Bob", keep_record=False)
+    return game
+
+
+def test_records_are_written_when_the_game_ends_only_for_seats_that_keep_them(practice_game, player, opponent, clock):
+    """FL-REC-1, FL-REC-2 (the flag changes nothing in the game), FL-WIN-7."""
+    assert not Record.objects.exists()
+    finish(practice_game, player, clock)
+    record = Record.objects.get()
+    assert record.user == player and not opponent.records.exists()
+    assert (record.game, record.ruleset, record.preset) == (practice_game, "toy", "toy")
+    assert (record.character_name, record.options, record.result, record.won) == (
+        "Ann",
+        {"colour": "blue"},
+        "won",
+        True,
+    )
+    assert record.ended_at.timestamp() == clock.t
+
+
+def test_records_are_written_exactly_once(practice_game, player, clock):
+    finish(practice_game, player, clock)
+    engine.submit(practice_game.pk, player, {"kind": "comment", "text": "gg"})  # a change after the end
+    assert Record.objects.count() == 1
+
+
+def test_a_record_keeps_what_the_ruleset_reports(practice_game, player, opponent, clock):
+    """FL-REC-4, AMB-61: date, preset, class, result, kills, treasures, turns (from ``stats``)."""
+    seats = list(practice_game.seats.order_by("id"))
+    for index, seat in enumerate(seats):
+        seat.index = index
+    outcome = GameOutcome(
+        ended=True,
+        winners=(),
+        results={0: "abandoned", 1: "lost"},
+        stats={0: {"class": "thief", "kills": 2, "treasures": 1, "turns": 17, "extra": "kept"}},
+    )
+    write_records(practice_game, seats, outcome, clock.t)
+    record = Record.objects.get(user=player)
+    assert (record.result, record.character_class, record.kills, record.treasures, record.turns) == (
+        "abandoned",
+        "thief",
+        2,
+        1,
+        17,
+    )
+    assert record.stats["extra"] == "kept"
+
+
+def test_the_records_pages(client, practice_game, player, spectator, clock):
+    finish(practice_game, player, clock)
+    assert client.get("/records/").status_code == 302  # log in first
+    public = client.get("/records/ann/").content.decode()
+    assert "Personal records of ann" in public and "Ann" in public and "won" in public
+    assert "1 game recorded" in public
+    client.force_login(spectator)
+    assert "No recorded game yet." in client.get("/records/").content.decode()
+    assert client.get("/records/nobody/").status_code == 404
+
+
+def test_the_records_api(practice_game, personas, player, clock):
+    finish(practice_game, player, clock)
+    body = personas["outsider"].get("/api/v1/records/ann").json()
+    assert body["user"] == "ann"
+    [record] = body["records"]
+    assert record["result"] == "won" and record["won"] is True and record["game"] == practice_game.pk
+    assert personas["player"].get("/api/v1/records").json() == body
+    assert personas["opponent"].get("/api/v1/records").json()["records"] == []
+
+
+def test_practice_seats_show_the_practice_marker(client, practice_game):
+    """FL-REC-3: a seat that keeps no record is marked in the players panel."""
+    page = client.get(f"/games/{practice_game.pk}/").content.decode()
+    assert page.count('class="practice"') == 1
+    ja = client.get(f"/games/{practice_game.pk}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert ">練<" in ja

@@ -1,0 +1,242 @@
+"""Registering characters into a game, withdrawing, and the automatic start (FL-REG, AMB-59, AMB-60)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from delve.server.games import engine
+from delve.server.games.errors import Rejected
+from delve.server.games.models import EventEntry, Game, Seat
+from tests.server.conftest import START, session_client, token_client
+
+pytestmark = pytest.mark.django_db
+
+
+def refused(code, call, *args, **kwargs):
+    with pytest.raises(Rejected) as info:
+        call(*args, **kwargs)
+    assert info.value.code == code, info.value.message
+    return info.value
+
+
+def test_the_top_page_has_a_registration_form_per_open_game(client, make_game, player):
+    """FL-REG-1, FL-REG-2: name, the ruleset's seat options (the class), the record box checked."""
+    first, second = make_game(), make_game()
+    client.force_login(player)
+    page = client.get("/").content.decode()
+    for game in (first, second):
+        assert f'action="/games/{game.pk}/register/"' in page
+        assert f'name="g{game.pk}-name"' in page
+        assert f'name="g{game.pk}-option_colour"' in page
+        assert re.search(rf'<input type="checkbox" name="g{game.pk}-keep_record"[^>]* checked>', page)
+
+
+def test_seat_options_are_rendered_from_the_ruleset_with_their_labels(client, make_game, player):
+    """FL-REG-4: cosmetic choices (Level D's image) are seat options like the class: the server
+    renders whatever ``seat_options`` offers, with labels in the reader's language."""
+    make_game()
+    client.force_login(player)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert '<option value="blue">青</option>' in page
+    assert "色" in page
+
+
+def test_registering_through_the_page(client, make_game, player):
+    game = make_game()
+    client.force_login(player)
+    response = client.post(
+        f"/games/{game.pk}/register/",
+        {f"g{game.pk}-name": "Ann", f"g{game.pk}-option_colour": "blue", f"g{game.pk}-keep_record": "on"},
+    )
+    assert response.status_code == 302
+    seat = Seat.objects.get(game=game)
+    assert (seat.user, seat.name, seat.options, seat.keep_record, seat.index) == (
+        player,
+        "Ann",
+        {"colour": "blue"},
+        True,
+        None,
+    )
+
+
+def test_the_record_box_can_be_unchecked(client, make_game, player):
+    """FL-REG-2: players uncheck the box to opt out of records (practice)."""
+    game = make_game()
+    client.force_login(player)
+    client.post(f"/games/{game.pk}/register/", {f"g{game.pk}-name": "Ann", f"g{game.pk}-option_colour": "red"})
+    assert Seat.objects.get(game=game).keep_record is False
+
+
+def test_names_are_unique_per_game_and_case_sensitive(make_game, player, opponent, spectator, clock):
+    """FL-REG-3, AMB-60."""
+    game = make_game(players=3)
+    engine.register(game.pk, player, "Ann")
+    error = refused("registration/name_taken", engine.register, game.pk, opponent, "Ann")
+    assert "'Ann'" in error.message and error.status == 409
+    engine.register(game.pk, opponent, "ann")  # another name: case matters
+    other = make_game()
+    engine.register(other.pk, spectator, "Ann")  # the same name in another game is fine
+    assert Seat.objects.filter(name="Ann").count() == 2
+
+
+def test_a_form_refusal_shows_the_message_and_keeps_the_input(client, make_game, player, opponent):
+    game = make_game(players=3)
+    engine.register(game.pk, opponent, "Ann")
+    client.force_login(player)
+    response = client.post(
+        f"/games/{game.pk}/register/", {f"g{game.pk}-name": "Ann", f"g{game.pk}-option_colour": "red"}
+    )
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "the name &#x27;Ann&#x27; is already taken in this game" in page
+    assert 'value="Ann"' in page
+
+
+def test_one_user_holds_at_most_one_seat_per_game(make_game, player):
+    """FL-REG-9 too: registering again (say with another class) is refused."""
+    game = make_game(players=3)
+    engine.register(game.pk, player, "Ann", {"colour": "red"})
+    refused("registration/already_registered", engine.register, game.pk, player, "Ann2", {"colour": "blue"})
+    assert Seat.objects.get(game=game).options == {"colour": "red"}
+
+
+def test_unknown_options_and_values_are_refused(make_game, player):
+    game = make_game()
+    error = refused("registration/invalid_option", engine.register, game.pk, player, "Ann", {"colour": "green"})
+    assert "'green'" in error.message and "red, blue" in error.message
+    refused("registration/invalid_option", engine.register, game.pk, player, "Ann", {"hat": "red"})
+    refused("registration/invalid_name", engine.register, game.pk, player, "   ")
+    refused("registration/invalid_name", engine.register, game.pk, player, "x" * 41)
+    assert not Seat.objects.exists()
+
+
+def test_the_game_starts_when_the_last_seat_is_taken(make_game, player, opponent, clock):
+    """FL-REG-6, FL-REG-7: waiting until the count reaches ``players``, then the start at that moment."""
+    game = make_game()
+    engine.register(game.pk, player, "Ann")
+    game.refresh_from_db()
+    assert (game.status, game.version, game.state) == (Game.Status.OPEN, 0, "")
+    clock.tick(100)
+    engine.register(game.pk, opponent, "Bob")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert (game.started_at, game.version) == (START + 100, 1)
+    assert game.next_due_at == START + 100 + 60
+    started = EventEntry.objects.get(game=game)
+    assert (started.kind, started.visibility, started.data) == ("game.started", "*", {"seats": ["Ann", "Bob"]})
+
+
+def test_registration_is_refused_once_the_game_has_started(game, spectator):
+    """FL-REG-5, FL-REG-7: no more than ``players`` people; the form refuses after the start."""
+    error = refused("registration/closed", engine.register, game.pk, spectator, "Cid")
+    assert error.status == 409 and "already started" in error.message
+    assert game.seats.count() == 2
+
+
+def test_the_top_page_offers_no_registration_form_for_a_running_game(client, game, spectator):
+    client.force_login(spectator)
+    assert f"/games/{game.pk}/register/" not in client.get("/").content.decode()
+
+
+def test_withdrawing_before_the_start_frees_the_seat(client, make_game, player, opponent, spectator, clock):
+    """FL-REG-8."""
+    game = make_game()
+    engine.register(game.pk, player, "Ann")
+    client.force_login(player)
+    assert client.post(f"/games/{game.pk}/withdraw/").status_code == 302
+    assert not Seat.objects.filter(game=game).exists()
+    engine.register(game.pk, opponent, "Ann")  # the name is free again
+    engine.register(game.pk, spectator, "Cid")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+
+
+def test_withdrawing_after_the_start_is_refused(game, player, client):
+    """FL-REG-8: only before the start."""
+    refused("registration/started", engine.withdraw, game.pk, player)
+    client.force_login(player)
+    response = client.post(f"/games/{game.pk}/withdraw/", follow=True)
+    assert "withdrawing is no longer possible" in response.content.decode()
+    assert game.seats.count() == 2
+
+
+def test_player_numbers_follow_registration_order_after_withdrawals(make_game, make_user, clock):
+    """FL-REG-10, AMB-59: 01, 02, ... in registration order at the start, after withdrawals."""
+    game = make_game(players=3)
+    users = [make_user(name) for name in ("u1", "u2", "u3", "u4")]
+    engine.register(game.pk, users[0], "First")
+    engine.register(game.pk, users[1], "Second")
+    engine.register(game.pk, users[2], "Third")  # full: starts
+    game.refresh_from_db()
+    assert [(s.number, s.name) for s in game.seats.order_by("index")] == [
+        ("01", "First"),
+        ("02", "Second"),
+        ("03", "Third"),
+    ]
+    other = make_game(players=3)
+    engine.register(other.pk, users[0], "A")
+    engine.register(other.pk, users[1], "B")
+    engine.withdraw(other.pk, users[0])
+    engine.register(other.pk, users[2], "C")
+    engine.register(other.pk, users[3], "D")
+    assert [(s.index, s.name) for s in other.seats.order_by("index")] == [(0, "B"), (1, "C"), (2, "D")]
+    state = engine.load_state(Game.objects.get(pk=other.pk))
+    assert [seat.name for seat in state.seats] == ["B", "C", "D"]
+
+
+def test_registering_and_withdrawing_through_the_api(make_game, player, opponent, clock):
+    game = make_game()
+    ann, bob = token_client(player), token_client(opponent)
+    response = ann.post(
+        f"/api/v1/games/{game.pk}/seats",
+        {"name": "Ann", "options": {"colour": "blue"}},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["seat"] == {
+        "index": None,
+        "number": "",
+        "name": "Ann",
+        "options": {"colour": "blue"},
+        "comment": "",
+        "keep_record": True,
+        "bot": False,
+    }
+    assert ann.delete(f"/api/v1/games/{game.pk}/seats").json()["game"]["seats_taken"] == 0
+    ann.post(f"/api/v1/games/{game.pk}/seats", {"name": "Ann"}, content_type="application/json")
+    body = bob.post(f"/api/v1/games/{game.pk}/seats", {"name": "Ann"}, content_type="application/json").json()
+    assert body["error"]["code"] == "registration/name_taken"
+    started = bob.post(f"/api/v1/games/{game.pk}/seats", {"name": "Bob"}, content_type="application/json").json()
+    assert started["game"]["status"] == "running"
+    assert [s["number"] for s in started["game"]["seats"]] == ["01", "02"]
+    late = session_client(player).delete(f"/api/v1/games/{game.pk}/seats")
+    assert (late.status_code, late.json()["error"]["code"]) == (409, "registration/started")
+
+
+def test_before_the_start_the_game_page_shows_a_waiting_notice(client, make_game, player):
+    """FL-LOGIN-2: before the start, logging in is only useful for withdrawing."""
+    game = make_game()
+    engine.register(game.pk, player, "Ann")
+    client.force_login(player)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Waiting for players: 1 of 2 seats taken" in page
+    assert f'action="/games/{game.pk}/withdraw/"' in page
+    assert "Your commands" not in page
+
+
+def test_the_record_box_is_the_only_keep_record_question_and_setup_receives_it(
+    client, make_game, player, opponent, clock
+):
+    """FL-REC-1, FL-REC-3: the server owns the flag; a ruleset that declares it as a seat option
+    gets it in ``SeatInfo.options["keep_record"]`` and is not asked twice on the form."""
+    game = make_game("practice-toy")
+    client.force_login(player)
+    page = client.get("/").content.decode()
+    assert f"g{game.pk}-option_keep_record" not in page and f"g{game.pk}-keep_record" in page
+    client.post(f"/games/{game.pk}/register/", {f"g{game.pk}-name": "Ann", f"g{game.pk}-option_colour": "red"})
+    engine.register(game.pk, opponent, "Bob", keep_record=True)
+    assert Seat.objects.get(game=game, user=player).options == {"colour": "red"}
+    state = engine.load_state(Game.objects.get(pk=game.pk))
+    assert [seat.comment for seat in state.seats] == ["practice", ""]
