@@ -9,6 +9,7 @@ monsters), stored turns and clock times of others, statuses of players under Ste
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from delve.fated import cards, clock, combat, death, statuses, visibility
@@ -20,7 +21,7 @@ from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, Entry, GameState, Monst
 def build(state: GameState, seat: int | None) -> dict[str, Any]:
     ctx = Ctx(state, state.clock)
     viewer = state.players[seat] if seat is not None else None
-    sight = visibility.sight(ctx, viewer) if viewer is not None and not state.ended else set()
+    sight: AbstractSet[int] = visibility.sight(ctx, viewer) if viewer is not None and not state.ended else frozenset()
     view: dict[str, Any] = {
         "game": _game(ctx),
         "piles": {"deck": len(state.deck), "discard": len(state.discard)},
@@ -56,7 +57,7 @@ def _game(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-def _map(ctx: Ctx, viewer: Player | None, sight: set[int]) -> dict[str, Any]:
+def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, Any]:
     """``tiles``: one character per tile as the viewer knows it (``?`` unexplored);
     ``lit``: ``1`` for tiles in sight now (bright), ``0`` otherwise (remembered or unexplored).
     After the game ends everyone sees the whole maze as it is."""
@@ -107,7 +108,7 @@ def _status_list(ctx: Ctx, items: list[Status], *, own: bool) -> list[dict[str, 
     return out
 
 
-def _characters(ctx: Ctx, viewer: Player | None, sight: set[int]) -> list[dict[str, Any]]:
+def _characters(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> list[dict[str, Any]]:
     """Players in sight (and Exposed players anywhere, FL-VIS-6, AMB-38); monsters in sight,
     or all of them under Keen Ear, marked own or enemy (FL-VIS-7, FL-MON-22)."""
     state = ctx.state
