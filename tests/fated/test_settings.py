@@ -130,8 +130,7 @@ def test_ruleset_exposes_presets_seat_count_and_class_choice():
     assert [p.value for p in R.presets()] == ["fated-labyrinth", "level-d"]
     assert R.seat_count({"preset": "level-d"}) == 8
     fl = {o.key: o for o in R.seat_options({})}
-    assert set(fl) == {"class", "keep_record"}
-    assert fl["keep_record"].default == "true"  # checked by default (FL-REG-2)
+    assert set(fl) == {"class"}  # the keep-record flag is the server's (checked by default, FL-REG-2)
     ld = {o.key: o for o in R.seat_options({"preset": "level-d"})}
     assert "image" in ld
     assert {c.label["ja"] for c in ld["class"].choices} >= {"忍者", "商人", "魔法使い"}

@@ -189,3 +189,17 @@ def test_the_palette_hints_are_in_the_view():
     you = next(p for p in g.view(0)["players"] if p["seat"] == 0)
     assert {s["id"]: s["kind"] for s in you["statuses"]} == {"light": "plus", "blind": "minus"}
     json.dumps(g.view(0))  # a view is plain JSON
+
+
+def test_tile_details_name_known_traps_in_sight_only():
+    """FL-UI-2, FL-INFO-6, AMB-16: the details of an in-sight tile name a trap the viewer knows
+    (card and whether it is their own); unknown traps and out-of-sight tiles say nothing."""
+    g = game()
+    own, known, unknown, far = g.at(4, 3), g.at(3, 4), g.at(2, 2), g.at(9, 9)
+    g.state.traps[own] = Trap(card="attack-10", setter=0)
+    g.state.traps[known] = Trap(card="blind", setter=2, known=[0])
+    g.state.traps[unknown] = Trap(card="attack-20", setter=2)
+    g.state.traps[far] = Trap(card="attack-30", setter=0)
+    traps = g.view(0)["map"]["traps"]
+    assert traps == {"4,3": {"card": "attack-10", "own": True}, "3,4": {"card": "blind", "own": False}}
+    assert g.view(None)["map"]["traps"] == {}

@@ -29,13 +29,14 @@ class FatedRuleset:
         return settings.resolve(overrides).players
 
     def seat_options(self, overrides: Mapping[str, Any]) -> list[SeatOption]:
+        """The class (and, in Level D, the image). The keep-record flag (FL-REG-2) is asked by the
+        server for every game and arrives as ``SeatInfo.options["keep_record"]``."""
         resolved = settings.resolve(overrides)
         data = content.load()
         classes = tuple(
             Choice(c.id, {lang: data.class_name(c.id, resolved.preset, lang) for lang in content.LANGS})
             for c in data.classes.values()
         )
-        words = data.presets[resolved.preset].words
         options = [
             SeatOption(
                 key="class",
@@ -46,12 +47,6 @@ class FatedRuleset:
                     "en": "Cannot be changed until the game ends (FL-REG-9).",
                     "ja": "ゲーム終了まで変更できません。",
                 },
-            ),
-            SeatOption(
-                key="keep_record",
-                label=words["keep_record"],
-                choices=(Choice("true", {"en": "Yes", "ja": "はい"}), Choice("false", {"en": "No", "ja": "いいえ"})),
-                default="true",
             ),
         ]
         if resolved.registration_image:

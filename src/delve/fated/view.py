@@ -65,14 +65,31 @@ def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, 
     n = state.size
     if state.ended:
         tiles = "".join(_revealed(state, i) for i in range(n * n))
-        return {"size": n, "tiles": tiles, "lit": "1" * (n * n), "doors": _doors(ctx, range(n * n))}
+        traps = {_key(t, n): {"card": trap.card, "own": False} for t, trap in state.traps.items()}
+        return {"size": n, "tiles": tiles, "lit": "1" * (n * n), "doors": _doors(ctx, range(n * n)), "traps": traps}
     if viewer is None:
-        return {"size": n, "tiles": visibility.UNEXPLORED * (n * n), "lit": "0" * (n * n), "doors": {}}
+        return {"size": n, "tiles": visibility.UNEXPLORED * (n * n), "lit": "0" * (n * n), "doors": {}, "traps": {}}
     memory = list(viewer.memory)
     for tile in sight:
         memory[tile] = visibility.perceived(state, viewer.seat, tile)
     lit = "".join("1" if i in sight else "0" for i in range(n * n))
-    return {"size": n, "tiles": "".join(memory), "lit": lit, "doors": _doors(ctx, sight)}
+    return {
+        "size": n,
+        "tiles": "".join(memory),
+        "lit": lit,
+        "doors": _doors(ctx, sight),
+        "traps": _known_traps(ctx, viewer, sight),
+    }
+
+
+def _known_traps(ctx: Ctx, viewer: Player, sight: AbstractSet[int]) -> dict[str, dict[str, Any]]:
+    """FL-UI-2: for in-sight tiles holding a trap the viewer knows, which trap it is."""
+    n = ctx.state.size
+    out = {}
+    for tile, trap in ctx.state.traps.items():
+        if tile in sight and visibility.knows_trap(ctx.state, viewer.seat, tile):
+            out[_key(tile, n)] = {"card": trap.card, "own": trap.setter == viewer.seat}
+    return out
 
 
 def _revealed(state: GameState, tile: int) -> str:
