@@ -4,6 +4,7 @@
                   one turn-clock worker in a background thread (``--no-worker`` to leave it out)
     delve tick    run the turn-clock worker: advance games whose time has come (``--once``: one
                   pass); several may run at once; SIGTERM finishes the current game and exits 0
+    delve demo    create a demo game against bots (``--if-empty``: only on a server without games)
     delve check   validate the configuration, the database connection and all game content
     delve manage  any Django management command (``delve manage createsuperuser``,
                   ``delve manage create_token <user>``)
@@ -139,7 +140,8 @@ def cmd_tick(args: argparse.Namespace) -> int:
     worker = Worker(poll=args.interval)
     if args.once:
         advanced = worker.run_once()
-        print(f"advanced {advanced} game(s)", flush=True)
+        played = worker.run_bots()
+        print(f"advanced {advanced} game(s); bots played {played} command(s)", flush=True)
         return 0
     stop = threading.Event()
 
@@ -150,6 +152,29 @@ def cmd_tick(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, request_stop)
     worker.run(stop, on_ready=lambda: print(f"worker {worker.name} ready", flush=True))
     print(f"worker {worker.name} stopped after {worker.processed} advance(s)", flush=True)
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Create the demo games: Fated Labyrinth against three bots, Level D open to join."""
+    _django_setup()
+    _check_database()
+    from django.core import management
+
+    management.call_command("migrate", interactive=False, verbosity=0)
+    from delve.server.games import demo
+    from delve.server.games.models import Game
+
+    if args.if_empty and Game.objects.exists():
+        print("demo: the server already has games; nothing created", flush=True)
+        return 0
+    games = demo.create(wait_time=args.wait_time)
+    print(
+        f"demo: game {games.running.pk} (Fated Labyrinth, you against 3 bots) is running and game "
+        f"{games.open.pk} (Level D) waits for 3 more players.\n"
+        f"demo: log in as {games.username!r} with password {games.password!r}, or sign up.",
+        flush=True,
+    )
     return 0
 
 
@@ -177,6 +202,11 @@ def build_parser() -> argparse.ArgumentParser:
     tick.add_argument("--once", action="store_true", help="advance what is due now, then exit")
     tick.add_argument("--interval", type=float, default=1.0, help="seconds to wait when nothing is due")
     tick.set_defaults(func=cmd_tick)
+
+    demo = sub.add_parser("demo", help="create a demo game against bots (and one open to join)")
+    demo.add_argument("--if-empty", action="store_true", help="do nothing when the server already has games")
+    demo.add_argument("--wait-time", default="1m", help="the demo games' wait time (default 1m)")
+    demo.set_defaults(func=cmd_demo)
 
     check = sub.add_parser("check", help="validate configuration, database and content")
     check.set_defaults(func=cmd_check)

@@ -94,6 +94,16 @@ class Worker:
             except DelveError as exc:  # e.g. a ruleset this process does not know: leave the lease to expire
                 log.error("game %s not advanced: %s", game_id, exc)
 
+    def run_bots(self) -> int:
+        """Let the bots of running games play one command each (see ``games.bots``)."""
+        from delve.server.games import bots
+
+        try:
+            return bots.play_all()
+        except DelveError as exc:
+            log.error("bots not played: %s", exc)
+            return 0
+
     def run(self, stop: threading.Event, on_ready: Callable[[], None] | None = None) -> None:
         """Loop until ``stop`` is set. SIGTERM handlers set ``stop``; the current game finishes."""
         log.info("worker %s started (poll every %ss)", self.name, self.poll)
@@ -104,6 +114,7 @@ class Worker:
                 close_old_connections()
                 try:
                     advanced = self.run_once()
+                    self.run_bots()
                 except Exception:  # keep the clock running through a passing database error
                     log.exception("worker %s: a pass failed; retrying", self.name)
                     advanced = 0

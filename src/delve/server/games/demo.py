@@ -1,0 +1,67 @@
+"""The demo: a Fated Labyrinth game you can play at once against three bots, and a Level D game
+open for registration with bots in most seats (``delve demo``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from delve.server.games import engine
+from delve.server.games.models import Game
+
+DEMO_USER = "demo"
+DEMO_PASSWORD = "delve-demo"
+BOT_CLASSES = ("warrior", "thief", "priest", "cat", "summoner", "sorcerer", "noble", "explorer")
+BOT_NAMES = ("Grimble", "Nyx", "Brother Aldo", "Mittens", "Oona", "Zara", "Lord Pell", "Tamsin")
+
+
+@dataclass
+class DemoGames:
+    running: Game
+    open: Game
+    username: str
+    password: str
+
+
+def bot_user(number: int) -> Any:
+    """The account of bot number ``number`` (it cannot log in)."""
+    users = get_user_model()
+    user, created = users.objects.get_or_create(
+        username=f"bot-{number}", defaults={"first_name": BOT_NAMES[number - 1]}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+@transaction.atomic
+def create(*, wait_time: str = "1m") -> DemoGames:
+    """Create the demo account and the two demo games (idempotent for the account)."""
+    users = get_user_model()
+    demo, created = users.objects.get_or_create(username=DEMO_USER)
+    if created:
+        demo.set_password(DEMO_PASSWORD)
+        demo.save()
+    fast = {"wait_time": wait_time, "abandon_time": "1d"}
+    running = engine.create_game("fated", "fated-labyrinth", fast)
+    engine.register(running.pk, demo, "Demo", {"class": "explorer"})
+    for number in range(1, 4):
+        engine.register(
+            running.pk, bot_user(number), BOT_NAMES[number - 1], {"class": BOT_CLASSES[number - 1]}, is_bot=True
+        )
+    open_game = engine.create_game("fated", "level-d", fast)
+    for number in range(1, 6):
+        engine.register(
+            open_game.pk,
+            bot_user(number),
+            BOT_NAMES[number - 1],
+            {"class": BOT_CLASSES[number - 1], "image": BOT_CLASSES[number - 1]},
+            is_bot=True,
+        )
+    running.refresh_from_db()
+    open_game.refresh_from_db()
+    return DemoGames(running=running, open=open_game, username=DEMO_USER, password=DEMO_PASSWORD)
