@@ -149,7 +149,13 @@ def heals(view: dict[str, Any], command: Command) -> bool:
 
 def own_status(view: dict[str, Any]) -> dict[str, Any]:
     seat = view["you"]["seat"]
-    return next(p for p in view["players"] if p["seat"] == seat)  # type: ignore[no-any-return]
+    status: dict[str, Any] = next(p for p in view["players"] if p["seat"] == seat)
+    return status
+
+
+def tile_of(character: dict[str, Any], n: int) -> int:
+    x, y = character["tile"]
+    return index(int(x), int(y), n)
 
 
 def here(view: dict[str, Any]) -> int:
@@ -160,7 +166,7 @@ def here(view: dict[str, Any]) -> int:
 def targets_player(view: dict[str, Any], command: Command) -> bool:
     n = view["map"]["size"]
     target = step(here(view), command["dir"], n)
-    return any(c["type"] == "player" and not c["you"] and index(*c["tile"], n) == target for c in view["characters"])
+    return any(c["type"] == "player" and not c["you"] and tile_of(c, n) == target for c in view["characters"])
 
 
 def worth_standing(view: dict[str, Any], terrain: str) -> bool:
@@ -193,7 +199,7 @@ def first_step(view: dict[str, Any], targets: list[int]) -> str | None:
         return None
     n = view["map"]["size"]
     tiles: str = view["map"]["tiles"]
-    blocked = {index(*c["tile"], n) for c in view["characters"] if not (c["type"] == "player" and c["you"])}
+    blocked = {tile_of(c, n) for c in view["characters"] if not (c["type"] == "player" and c["you"])}
     start = here(view)
     wanted = set(targets)
     seen = {start: ""}
