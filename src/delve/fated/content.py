@@ -89,6 +89,10 @@ class MonsterDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     actions: tuple[int, int]
     description: Text
     special: Literal["imp", "necromancer", "breath"] | None = None
+    sets: tuple[str, ...] = ()
+    """Imp: what it may set, uniformly (FL-MON-24): card ids used as 《罠》, and ``fake``."""
+    magic: tuple[str, ...] = ()
+    """Necromancer: the special attack cards its magic may copy, uniformly (FL-MON-28)."""
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -282,6 +286,26 @@ def _validate_cards(
             raise ContentError(label, key, problem)
 
 
+IMP_FAKE = "fake"
+
+
+def _validate_monster_cards(label: str, monsters: dict[str, MonsterDef], cards: dict[str, CardDef]) -> None:
+    """The imp's traps and the necromancer's magic name cards of the catalogue (FL-MON-24/28)."""
+    for key, m in monsters.items():
+        if m.special == "imp" and not m.sets:
+            raise ContentError(label, key, "an imp needs a non-empty sets list (FL-MON-24)")
+        if m.special == "necromancer" and not m.magic:
+            raise ContentError(label, key, "a necromancer needs a non-empty magic list (FL-MON-28)")
+        for option in m.sets:
+            card = cards.get(option)
+            if option != IMP_FAKE and (card is None or "trap" not in card.uses):
+                raise ContentError(label, key, f"sets: {option!r} is neither {IMP_FAKE!r} nor a card with a trap use")
+        for option in m.magic:
+            card = cards.get(option)
+            if card is None or card.special is None or card.category == "damage":
+                raise ContentError(label, key, f"magic: {option!r} is not a special attack card")
+
+
 def _card_set(
     label: str, preset: PresetDef, cards: dict[str, CardDef], monsters: dict[str, MonsterDef]
 ) -> tuple[str, ...]:
@@ -348,12 +372,13 @@ def load_from(root: Traversable) -> Content:
     label, data = _read(root, "statuses.toml")
     statuses: dict[str, StatusDef] = _entries(label, data, "status", StatusDef)
     _validate_statuses(label, statuses)
-    label, data = _read(root, "monsters.toml")
-    monsters: dict[str, MonsterDef] = _entries(label, data, "monster", MonsterDef)
-    _validate_monsters(label, monsters)
+    monsters_label, data = _read(root, "monsters.toml")
+    monsters: dict[str, MonsterDef] = _entries(monsters_label, data, "monster", MonsterDef)
+    _validate_monsters(monsters_label, monsters)
     label, data = _read(root, "cards.toml")
     cards: dict[str, CardDef] = _entries(label, data, "card", CardDef)
     _validate_cards(label, cards, statuses, monsters)
+    _validate_monster_cards(monsters_label, monsters, cards)
     presets: dict[str, PresetDef] = {}
     for name in ("fated-labyrinth.toml", "level-d.toml"):
         label, data = _read(root, f"presets/{name}")
