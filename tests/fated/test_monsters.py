@@ -721,7 +721,7 @@ def test_views_show_monsters_in_sight_own_blue_enemy_orange():
 
 def test_keen_ear_shows_every_monster_with_its_position_only():
     """FL-VIS-6, FL-STS-17, FL-MON-22: under Keen Ear all monsters, own and enemy; outside sight
-    only where they are."""
+    only where they are; a dead player hears nothing."""
     game = corridor("#1......#")
     near = put(game, 1, "slime", 2, 1)
     far_enemy = put(game, 1, "ghost", 7, 1)
@@ -741,6 +741,8 @@ def test_keen_ear_shows_every_monster_with_its_position_only():
         "in_sight": False,
     }
     assert seen[far_own.id]["own"] is True and "hp" not in seen[far_own.id]
+    game.p(0).alive = False
+    assert _monsters_in(game.view(0)) == {}
 
 
 def test_level_d_views_use_the_level_d_glyphs():

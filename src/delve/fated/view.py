@@ -147,7 +147,7 @@ def _characters(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> lis
                     "in_sight": everything or player.pos in sight,
                 }
             )
-    keen = viewer is not None and statuses.active(viewer, "keen_ear", ctx)
+    keen = viewer is not None and viewer.alive and statuses.active(viewer, "keen_ear", ctx)
     for monster in state.monsters:
         in_sight = everything or monster.pos in sight
         if in_sight or keen:
