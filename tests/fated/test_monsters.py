@@ -498,6 +498,21 @@ def test_a_counter_against_a_monster_attack_hits_the_monster():
     assert hit.data["label"] == "reflected" and hit.data["attacker"] == 1
 
 
+def test_deflecting_a_monster_attack_may_send_it_to_the_owner():
+    """AMB-30: "against monster attacks the source is the monster", so Deflect picks among all
+    other living players, the owner included; the deflecting player becomes the source."""
+    game = corridor("#...2...#")
+    put(game, 0, "golem", 3, 1)
+    for seat in (2, 3):
+        game.p(seat).alive = False
+    [deflect] = game.set_hand(1, "deflect")
+    activate(game, 0)
+    _victim_ready(game, 1)
+    game.play(1, {"kind": "defend", "card": deflect})
+    [item] = game.p(0).pending
+    assert item.reflected and item.source == 1 and item.power == 18 and item.monster is None
+
+
 def test_a_kill_by_a_monster_credits_its_owner():
     """FL-KILL-2, FL-MON-19."""
     game = corridor("#...2...#")

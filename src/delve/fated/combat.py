@@ -332,7 +332,8 @@ def reflect(ctx: Ctx, defender: Player, item: Pending, mode: str) -> None:
             return
         targets = [state.players[item.source]] if item.source is not None else []
     else:
-        exclude = {defender.seat, item.source}
+        # Against a monster's attack the source is the monster (AMB-30), so its owner may be hit.
+        exclude = {defender.seat} if item.monster is not None else {defender.seat, item.source}
         targets = [ctx.rng.choice(others)] if (others := [p for p in state.living() if p.seat not in exclude]) else []
     for target in targets:
         if not target.alive:
