@@ -735,8 +735,9 @@ def test_views_show_monsters_in_sight_own_blue_enemy_orange():
 
 
 def test_keen_ear_shows_every_monster_with_its_position_only():
-    """FL-VIS-6, FL-STS-17, FL-MON-22: under Keen Ear all monsters, own and enemy; outside sight
-    only where they are; a dead player hears nothing."""
+    """FL-VIS-6, FL-STS-17, FL-MON-22, FL-UI-2: under Keen Ear all monsters, own and enemy;
+    outside sight only where they are and whether they are the viewer's (for the colour), not
+    whose they are, nor their HP or statuses; a dead player hears nothing."""
     game = corridor("#1......#")
     near = put(game, 1, "slime", 2, 1)
     far_enemy = put(game, 1, "ghost", 7, 1)
@@ -750,7 +751,6 @@ def test_keen_ear_shows_every_monster_with_its_position_only():
         "id": far_enemy.id,
         "monster": "ghost",
         "glyph": "霊",
-        "owner": 1,
         "own": False,
         "tile": [7, 1],
         "in_sight": False,

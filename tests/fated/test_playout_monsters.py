@@ -94,7 +94,7 @@ def _check_view(state: GameState, seat: int) -> None:
         if m.pos in sight:
             assert shown[m.id]["in_sight"] and shown[m.id]["own"] == (m.owner == seat)
         elif keen:
-            assert not shown[m.id]["in_sight"] and "hp" not in shown[m.id]
+            assert not shown[m.id]["in_sight"] and not {"hp", "owner", "statuses"} & set(shown[m.id])
         else:
             assert m.id not in shown, f"monster {m.id} outside the sight of {viewer.number} is shown"
 

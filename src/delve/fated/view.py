@@ -162,13 +162,13 @@ def _monster(ctx: Ctx, monster: Monster, viewer: Player | None, *, in_sight: boo
         "id": monster.id,
         "monster": monster.kind,
         "glyph": definition.glyph,
-        "owner": monster.owner,
         "own": viewer is not None and monster.owner == viewer.seat,
         "tile": _xy(monster.pos, ctx.state.size),
         "in_sight": in_sight,
     }
-    if in_sight:  # details only for what the viewer can see (FL-UI-2)
+    if in_sight:  # details only for what the viewer can see (FL-UI-2); Keen Ear gives the place
         entry.update(
+            owner=monster.owner,
             hp=monster.hp,
             attack=monster.attack,
             defense=monster.defense,
