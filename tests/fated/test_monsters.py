@@ -597,6 +597,17 @@ def test_monsters_block_players_and_owners_neither_attack_them_nor_walk_into_the
     assert game.state.monster(enemy.id) is not None
 
 
+def test_a_cat_jumps_over_any_monster():
+    """FL-MON-20, FL-CORE-10: the tile jumped over may hold a monster, own or enemy."""
+    for owner in (0, 1):
+        game = corridor("#1......#", classes=["cat", "explorer", "explorer", "explorer"])
+        slime = put(game, owner, "slime", 2, 1)
+        game.to_core(0)
+        assert {"kind": "jump", "dir": "right"} in game.legal(0)
+        game.play(0, {"kind": "jump", "dir": "right"})
+        assert game.p(0).pos == game.at(3, 1) and xy_of(game, slime.id) == (2, 1)
+
+
 def test_monsters_have_no_max_hp():
     """FL-MON-16: a monster's HP is never capped (no max HP exists to clamp it)."""
     game = corridor("#.......#")
