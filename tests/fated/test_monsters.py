@@ -199,8 +199,11 @@ def test_summon_goes_to_an_adjacent_free_tile_heading_away_from_the_summoner():
     assert event.kind == "monster.summoned" and event.to is None
     assert event.data == {"owner": 0, "monster": "slime"}
     assert monsters.summon_tiles(ctx, owner) == {"right": game.at(3, 2)}  # monsters occupy tiles
-    with pytest.raises(ValueError, match="cannot summon"):
-        monsters.summon(ctx, owner, "slime", game.at(1, 2))
+    for tile in (game.at(1, 2), game.at(2, 1), game.at(4, 2), game.at(2, 3)):  # door, wall, player, monster
+        with pytest.raises(ValueError, match="cannot summon"):
+            monsters.summon(ctx, owner, "slime", tile)
+    far = monsters.summon(ctx, owner, "slime", game.at(7, 3))  # placing farther (tests only)
+    assert far.heading == "right"
     with pytest.raises(ValueError, match="roster"):
         monsters.summon(ctx, owner, "minotaur", game.at(3, 2))  # a Level D monster in FL
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from delve.fated import combat, statuses
 from delve.fated.content import IMP_FAKE, MonsterDef
 from delve.fated.ctx import Ctx
-from delve.fated.grid import DIRECTIONS, FAKE_EXIT, FAKE_TREASURE, FLOOR, ICE, OPPOSITE, PASSABLE, step
+from delve.fated.grid import DIRECTIONS, FAKE_EXIT, FAKE_TREASURE, FLOOR, ICE, OPPOSITE, PASSABLE, step, xy
 from delve.fated.state import Fake, Monster, Player, Trap
 
 IMP_CHANCE = (1, 4)  # FL-MON-23
@@ -53,18 +53,20 @@ def summon_tiles(ctx: Ctx, owner: Player) -> dict[str, int]:
 
 
 def summon(ctx: Ctx, owner: Player, kind: str, tile: int) -> Monster:
-    """FL-MON-1/3/4, AMB-45/46: ``owner`` summons a ``kind`` on the adjacent ``tile``. A Summoner's
-    monster has floor(1.5 x HP) and one more action, fixed now; its heading points away from
-    the summoner.
+    """FL-MON-1/3/4, AMB-45/46: ``owner`` summons a ``kind`` onto ``tile``. A Summoner's monster
+    has floor(1.5 x HP) and one more action, fixed now; its heading points away from the
+    summoner.
 
-    :raises ValueError: if ``kind`` is not in this game's roster or ``tile`` is not a tile
-        ``owner`` may summon to (the caller checks legality first; this guards the engine).
+    A summon card may only use the tiles of :func:`summon_tiles` (its legality is checked
+    there); tests also place monsters farther away through this function.
+
+    :raises ValueError: if ``kind`` is not in this game's roster, the owner is dead, or no
+        monster can stand on ``tile`` (outside the grid, a wall or a door, occupied).
     """
     roster = ctx.state.settings.monster_roster
     if kind not in roster:
         raise ValueError(f"monster {kind!r} is not in this game's roster {list(roster)}")
-    directions = [d for d, t in summon_tiles(ctx, owner).items() if t == tile]
-    if not owner.alive or not directions:
+    if not owner.alive or not 0 <= tile < len(ctx.state.grid) or not can_enter(ctx, tile):
         raise ValueError(f"player {owner.number} cannot summon onto tile {tile}")
     kind_def = ctx.content.monsters[kind]
     bonus = ctx.content.classes[owner.cls].has("summoner")
@@ -77,12 +79,24 @@ def summon(ctx: Ctx, owner: Player, kind: str, tile: int) -> Monster:
         attack=kind_def.attack,
         defense=kind_def.defense,
         evasion=kind_def.evasion,
-        heading=directions[0],
+        heading=away(ctx, owner.pos, tile),
         summoner_bonus=bonus,
     )
     ctx.state.monsters.append(monster)
     ctx.public("monster.summoned", owner=owner.seat, monster=kind)
     return monster
+
+
+def away(ctx: Ctx, origin: int, tile: int) -> str:
+    """The direction from ``origin`` towards ``tile`` (the longer axis; rows first on a tie)."""
+    ox, oy = xy(origin, ctx.state.size)
+    tx, ty = xy(tile, ctx.state.size)
+    dx, dy = tx - ox, ty - oy
+    if abs(dy) >= abs(dx) and dy:
+        return "down" if dy > 0 else "up"
+    if dx:
+        return "right" if dx > 0 else "left"
+    return "up"
 
 
 # ---------------------------------------------------------------- activation
