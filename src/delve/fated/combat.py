@@ -313,6 +313,7 @@ def _describe(item: Pending, player: Player) -> dict[str, Any]:
         data["monster"] = item.monster_kind
     if item.card is not None:
         data["card"] = item.card
+    if item.use is not None:
         data["use"] = item.use
     if item.reflected:
         data["reflected"] = True

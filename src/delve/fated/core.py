@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from delve.fated import cards, combat, death, effects, moves, turns
 from delve.fated.ctx import Ctx
-from delve.fated.grid import DOOR, EXIT, FAKE_EXIT, FAKE_TREASURE, FLOOR, TREASURE, step
+from delve.fated.grid import DOOR, EXIT, FAKE_EXIT, FAKE_TREASURE, FLOOR, TREASURE, WALL, step
 from delve.fated.state import Monster, Pending, Player
 from delve.fated.visibility import learn_fake, perceived
 
@@ -146,7 +146,7 @@ def jump(ctx: Ctx, player: Player, direction: str) -> None:
 def jump_landing(ctx: Ctx, player: Player, direction: str) -> int | None:
     n = ctx.state.size
     middle = step(player.pos, direction, n)
-    if middle is None or ctx.state.grid[middle] in {DOOR, "#"}:
+    if middle is None or ctx.state.grid[middle] in {DOOR, WALL}:
         return None
     landing = step(middle, direction, n)
     return landing if moves.can_enter(ctx, landing) else None
