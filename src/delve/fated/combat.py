@@ -228,7 +228,8 @@ def resolve(
     damage = 0
     special_lands = False
     nullified = method in {"complete", "parry", "trap"}
-    keep_trap = bool(card and card.keeps_trap)
+    keep_trap = bool(card and (card.keeps_trap or card.seize))
+    seize = bool(card and card.seize)
 
     if item.kind == "steal":
         if method == "none":
@@ -248,7 +249,7 @@ def resolve(
         report["counter"] = card.counter
         if card.counter != "both":
             ctx.public("defense.result", **report)
-            _finish_trap(ctx, player, item, keep_trap)
+            _finish_trap(ctx, player, item, keep_trap, seize)
             death.check_last_survivor(ctx)
             return
         method, cell = "none", symbol(item.row, "none")  # Drag Along: the defender suffers it too
@@ -263,25 +264,37 @@ def resolve(
             special_lands = cell == NO or (cell == PART and damage >= 1)
     if damage:
         player.hp = max(0, player.hp - damage)
-    report.setdefault("outcome", "blocked" if nullified else "hit")
+    blocked = nullified or (method == "special" and damage == 0)
+    report.setdefault("outcome", "blocked" if blocked else "hit")
     report["damage"] = damage
     if special_lands and item.special:
         report["special"] = item.special
         report["applied"] = effects.special_effect(ctx, player, item)
     ctx.public("defense.result", **report)
-    _finish_trap(ctx, player, item, keep_trap)
+    _finish_trap(ctx, player, item, keep_trap, seize)
     if player.hp == 0 and death_check:
         death.hp_zero(ctx, player, credit=item.source, cause=item.label or "attack")
     death.check_last_survivor(ctx)
 
 
-def _finish_trap(ctx: Ctx, player: Player, item: Pending, keep: bool) -> None:
+def _finish_trap(ctx: Ctx, player: Player, item: Pending, keep: bool, seize: bool = False) -> None:
     """FL-TRAP-6/FL-ATK-15: after the defense the trap disappears, unless the defense card
-    leaves it (then the player knows it)."""
+    leaves it (then the player knows it); a seizing card makes the defender its setter (the
+    old setter still knows where it is)."""
     if item.kind != "trap" or item.tile is None:
         return
+    trap = ctx.state.traps.get(item.tile)
+    if trap is None or trap.card != item.card or trap.setter != item.source:
+        return  # the trap is gone or another one was set there meanwhile
     if keep:
-        visibility.learn_trap(ctx.state, player.seat, item.tile)
+        if seize:
+            old = trap.setter
+            trap.setter = player.seat
+            trap.imp = False
+            trap.known = sorted({*trap.known, old} - {player.seat})
+            ctx.private(player.seat, "trap.seized", card=trap.card)
+        else:
+            visibility.learn_trap(ctx.state, player.seat, item.tile)
         return
     ctx.state.traps.pop(item.tile, None)
 
@@ -329,7 +342,9 @@ def reflect(ctx: Ctx, defender: Player, item: Pending, mode: str) -> None:
         if item.monster is not None:
             monster = state.monster(item.monster)
             if monster is not None:
-                hit_monster(ctx, defender.seat, monster, item.power, item.special, label="reflected")
+                hit_monster(
+                    ctx, defender.seat, monster, item.power, item.special, label="reflected", amount=item.amount
+                )
             return
         targets = [state.players[item.source]] if item.source is not None else []
     else:
@@ -360,21 +375,32 @@ def reflect(ctx: Ctx, defender: Player, item: Pending, mode: str) -> None:
 
 
 def hit_monster(
-    ctx: Ctx, attacker: int | None, monster: Monster, power: int, special: str | None, *, label: str
+    ctx: Ctx,
+    attacker: int | None,
+    monster: Monster,
+    power: int,
+    special: str | None,
+    *,
+    label: str,
+    amount: int = 0,
+    evadable: bool = True,
 ) -> dict[str, Any]:
-    """FL-ATK-19: resolve an attack on a monster immediately: its evasion, then damage reduced
-    by its base defense; only statuses that work on monsters apply; special effects do
-    nothing (AMB-35). At HP 0 it vanishes (FL-MON-15)."""
+    """FL-ATK-19: resolve an attack on a monster immediately: its evasion (not for terrain
+    damage, AMB-24), then damage reduced by its base defense; only statuses that work on
+    monsters apply (``amount`` > 1 stacks a poison); special effects do nothing (AMB-35).
+    At HP 0 it vanishes (FL-MON-15)."""
     report: dict[str, Any] = {"monster": monster.kind, "owner": monster.owner, "label": label}
     if attacker is not None:
         report["attacker"] = attacker
-    if ctx.rng.percent(statuses.evasion(ctx, monster)):
+    if evadable and ctx.rng.percent(statuses.evasion(ctx, monster)):
         ctx.public("monster.attacked", **report, outcome="evaded")
         return report
     damage = damage_of(ctx, monster, power, monster.defense)
     monster.hp -= damage
     report.update(outcome="hit", damage=damage)
-    if special and special in ctx.content.statuses and statuses.apply(ctx, monster, special):
+    if special and special in ctx.content.statuses and statuses.works_on(ctx, special, monster):
+        for _ in range(max(1, amount)):
+            statuses.apply(ctx, monster, special)
         report["special"] = special
     ctx.public("monster.attacked", **report)
     if monster.hp <= 0:

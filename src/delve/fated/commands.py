@@ -255,11 +255,8 @@ def _why_not(ctx: Ctx, player: Player, command: dict[str, Any]) -> IllegalComman
         return IllegalCommand("command/no_such_card", f"card {card} is not in your hand")
     if card is not None:
         definition = ctx.card(card)
-        cost = (
-            definition.use_cost(command.get("use"))
-            if command.get("use") in definition.uses or not definition.uses
-            else None
-        )
+        use = command.get("use")
+        cost = definition.use_cost(use) if use is None or use in definition.uses else None
         if cost is not None and cards.cp_cost(ctx, player, cost) > player.cp:
             return IllegalCommand(
                 "command/not_enough_cp",

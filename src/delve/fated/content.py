@@ -49,6 +49,7 @@ CATEGORIES: tuple[str, ...] = (
 USES = ("trap", "adjacent", "remote")
 DefenseClass = Literal["reduction", "trap", "special", "complete", "counter"]
 SPECIAL_EFFECTS = frozenset({"cp_drain", "loss", "misfortune", "treasure_toss", "steal_card"})
+ATTACK_CATEGORIES = frozenset({"damage", "special_attack", "special_utility"})
 CARDS_PER_SET = 500
 
 
@@ -96,22 +97,36 @@ class MonsterDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """One effect primitive of a card (see ``effects.py`` for the vocabulary)."""
+    """One effect primitive of a card (see ``effects.py`` for the vocabulary: ``effects.OPS``
+    names the ops and ``effects.OP_RULES`` the fields and targets each op needs)."""
 
     op: str
     amount: int = 0
     priest: int = 0
+    """Added to ``amount`` when the card's user is a Priest (FL-CLS-3)."""
     status: str | None = None
     statuses: tuple[str, ...] = ()
     radius: int = 0
     length: int = 0
     count: int = 0
+    stat: str | None = None
+    """For ``raise``: attack, defense, magic, evasion, max_hp, max_cp or max_cards."""
+    cap: int = 0
+    """For ``raise``: the stat never goes above this."""
+    terrain: str | None = None
+    """For ``terraform``: the new terrain (floor, ice, door)."""
+    only: tuple[str, ...] = ()
+    """For ``terraform``: the terrains it changes (floor, ice, wall, door)."""
 
 
 class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """A card kind. Attack cards (damage, special attack) have ``uses`` with a cost per use;
-    defense cards have a ``defense`` class; other cards have one ``cost``, a ``target`` and
-    ``effects``. ``copies`` is the number of this kind in one 500-card set."""
+    """A card kind (MC-18). Attack cards (damage, special attack) have ``uses`` with a cost per
+    use, a ``power`` and/or a ``special``; defense cards have a ``defense`` class and a ``cost``;
+    other cards have one ``cost``, a ``target`` (``effects.TARGETS``) and ``effects`` (a list
+    of primitives from ``effects.OPS``). Special attack / utility cards have both: ``uses`` for
+    the special attack and ``cost``/``target``/``effects`` for the utility use.
+    ``copies`` is the number of this kind in one 500-card set (0: only in presets whose
+    ``[deck]`` gives it copies); ``purpose`` says what the card is for (docs/cards.md)."""
 
     id: str
     name: Text
@@ -126,6 +141,8 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     defense: DefenseClass | None = None
     reduce: int = 0
     keeps_trap: bool = False
+    seize: bool = False
+    """Trap countermeasure: the trap stays and now belongs to the defender."""
     counter: Literal["return", "redirect", "both"] | None = None
     cost: int = 0
     target: str = "none"
@@ -136,6 +153,12 @@ class CardDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     def is_attack(self) -> bool:
         """Usable 《罠》/《隣接》/《遠隔》 against a player (damage and special attack cards)."""
         return bool(self.uses)
+
+    @property
+    def has_effects(self) -> bool:
+        """Usable through its ``effects`` list on its ``target`` (every non-attack core card,
+        and the utility use of a special attack / utility card)."""
+        return bool(self.effects)
 
     def use_cost(self, use: str | None) -> int:
         if use is None:
@@ -179,9 +202,14 @@ class Content(msgspec.Struct, frozen=True):
         return (override or self.classes[class_id].name)[lang]
 
 
+def _label(root: Traversable, name: str) -> str:
+    """How error messages name a content file: its package path, or its path under ``root``."""
+    return f"{root}/{name}" if root != _DEFAULT_ROOT else f"delve/fated/content/{name}"
+
+
 def _read(root: Traversable, name: str) -> tuple[str, dict[str, Any]]:
     ref = root.joinpath(*name.split("/"))
-    label = f"{root}/{name}" if root != _DEFAULT_ROOT else f"delve/fated/content/{name}"
+    label = _label(root, name)
     try:
         return label, tomllib.loads(ref.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -251,15 +279,17 @@ def _validate_cards(
     from delve.fated.effects import validate_card  # the effect vocabulary lives with its code
 
     for key, card in cards.items():
-        if card.copies < 1:
-            raise ContentError(label, key, "copies must be at least 1")
+        if card.copies < 0:
+            raise ContentError(label, key, "copies cannot be negative")
+        if not card.purpose.strip():
+            raise ContentError(label, key, "purpose is missing: say what the card is for")
         if card.special is not None and card.special not in statuses and card.special not in SPECIAL_EFFECTS:
             raise ContentError(label, key, f"special {card.special!r} is neither a status nor a special effect")
         if card.uses:
             bad = set(card.uses) - set(USES)
             if bad:
                 raise ContentError(label, key, f"unknown uses {sorted(bad)}; uses are {', '.join(USES)}")
-            if card.category not in {"damage", "special_attack", "special_utility"}:
+            if card.category not in ATTACK_CATEGORIES:
                 raise ContentError(label, key, f"a {card.category} card cannot have trap/adjacent/remote uses")
             costs = [card.uses[u] for u in USES if u in card.uses]
             if costs != sorted(costs) or len(set(costs)) != len(costs):
@@ -268,8 +298,10 @@ def _validate_cards(
                 raise ContentError(label, key, "costs cannot be negative")
         if card.category == "damage" and (card.power <= 0 or set(card.uses) != set(USES)):
             raise ContentError(label, key, "a damage card needs a power and all three uses (FL-USE-1)")
-        if card.category == "special_attack" and (card.special is None or not card.uses):
-            raise ContentError(label, key, "a special attack card needs a special and at least one use")
+        if card.category in {"special_attack", "special_utility"} and (card.special is None or not card.uses):
+            raise ContentError(label, key, f"a {card.category} card needs a special and at least one use")
+        if card.category in {"damage", "special_attack"} and (card.effects or card.cost):
+            raise ContentError(label, key, "an attack card has costs per use and no effects list")
         if card.category == "defense":
             if card.defense is None:
                 raise ContentError(label, key, "a defense card needs a defense class")
@@ -279,6 +311,8 @@ def _validate_cards(
             raise ContentError(label, key, "only defense cards have a defense class")
         if card.category == "summon" and card.monster not in monsters:
             raise ContentError(label, key, f"summon card names unknown monster {card.monster!r}")
+        if card.category != "summon" and card.monster is not None:
+            raise ContentError(label, key, "only summon cards name a monster")
         if card.cost < 0:
             raise ContentError(label, key, "cost cannot be negative")
         problem = validate_card(card, statuses)
@@ -388,10 +422,9 @@ def load_from(root: Traversable) -> Content:
             raise ContentError(label, str(data.get("id", name)), str(exc)) from None
         _check_texts(label, preset.id, preset)
         presets[preset.id] = preset
-    _validate_presets("delve/fated/content/presets", presets, classes, monsters)
+    _validate_presets(_label(root, "presets"), presets, classes, monsters)
     card_sets = {
-        key: _card_set(f"delve/fated/content/presets/{key}.toml", preset, cards, monsters)
-        for key, preset in presets.items()
+        key: _card_set(_label(root, f"presets/{key}.toml"), preset, cards, monsters) for key, preset in presets.items()
     }
     return Content(
         classes=classes, statuses=statuses, monsters=monsters, presets=presets, cards=cards, card_sets=card_sets

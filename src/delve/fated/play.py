@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from delve.fated import cards, combat, effects, statuses
+from delve.fated import cards, combat, effects
 from delve.fated.content import CardDef
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DIRECTIONS, DOOR, FLOOR, step
@@ -42,45 +42,48 @@ def adjacent_targets(ctx: Ctx, player: Player, card: CardDef | None) -> list[str
 
 def remote_targets(ctx: Ctx, player: Player) -> list[int]:
     """FL-USE-4, FL-STS-18: every other living player not under Stealth."""
-    return [p.seat for p in ctx.state.living() if p.seat != player.seat and not statuses.hidden_by_stealth(ctx, p)]
+    return effects.designatable(ctx, player)
 
 
 def legal_uses(ctx: Ctx, player: Player, card_id: int) -> list[dict[str, Any]]:
-    """Every legal way to play this card now (one command per use and target)."""
+    """Every legal way to play this card now: one command per use and target of an attack
+    card, and one per target of a card's effects (both for a special attack / utility card)."""
     card = ctx.card(card_id)
     if card.category == "defense":
         return []  # defense cards only in the defense phase (FL-CARD-2)
     commands: list[dict[str, Any]] = []
-    if card.is_attack:
-        for use, cost in card.uses.items():
-            if cards.cp_cost(ctx, player, cost) > player.cp:
-                continue
-            base = {"kind": "use_card", "card": card_id, "use": use}
-            if use == "trap":
-                if trap_allowed(ctx, player):
-                    commands.append(base)
-            elif use == "adjacent":
-                commands.extend({**base, "dir": d} for d in adjacent_targets(ctx, player, card))
-            else:
-                commands.extend({**base, "target": seat} for seat in remote_targets(ctx, player))
-        return commands
-    if cards.cp_cost(ctx, player, card.cost) > player.cp:
-        return []
-    return [{"kind": "use_card", "card": card_id, **target} for target in effects.card_targets(ctx, player, card)]
+    for use, cost in card.uses.items():
+        if cards.cp_cost(ctx, player, cost) > player.cp:
+            continue  # FL-CP-4: more than the current CP cannot be paid; equal can
+        base = {"kind": "use_card", "card": card_id, "use": use}
+        if use == "trap":
+            if trap_allowed(ctx, player):
+                commands.append(base)
+        elif use == "adjacent":
+            commands.extend({**base, "dir": d} for d in adjacent_targets(ctx, player, card))
+        else:
+            commands.extend({**base, "target": seat} for seat in remote_targets(ctx, player))
+    if card.has_effects and cards.cp_cost(ctx, player, card.cost) <= player.cp:
+        commands.extend(
+            {"kind": "use_card", "card": card_id, **target} for target in effects.card_targets(ctx, player, card)
+        )
+    return commands
 
 
 def use_card(ctx: Ctx, player: Player, command: dict[str, Any]) -> None:
+    """FL-CORE-1: pay CP, discard the card (FL-CARD-6, also for traps), create its effect, then
+    draw the replacement (FL-CARD-7; AMB-20: the used card is already on the discard pile)."""
     card_id: int = command["card"]
     card = ctx.card(card_id)
     use: str | None = command.get("use")
     player.cp -= cards.cp_cost(ctx, player, card.use_cost(use))
     cards.discard(ctx, player, card_id)
-    if card.is_attack:
-        assert use is not None
+    if use is not None:
         _attack_card(ctx, player, card, use, command)
     else:
         effects.run_card(ctx, player, card, command)
-    cards.draw(ctx, player, 1)  # the refill (FL-CARD-7)
+    if player.alive:
+        cards.draw(ctx, player, 1)  # the refill (FL-CARD-7)
 
 
 def _attack_card(ctx: Ctx, player: Player, card: CardDef, use: str, command: dict[str, Any]) -> None:
@@ -108,7 +111,7 @@ def _attack_card(ctx: Ctx, player: Player, card: CardDef, use: str, command: dic
         ctx.public("card.used", player=player.seat, card=card.id, use=use, target=occupant.seat)
     elif isinstance(occupant, Monster):
         ctx.public("card.used", player=player.seat, card=card.id, use=use, monster=occupant.kind, owner=occupant.owner)
-        combat.hit_monster(ctx, player.seat, occupant, power, card.special, label=use)
+        combat.hit_monster(ctx, player.seat, occupant, power, card.special, label=use, amount=card.amount)
     else:
         ctx.public("card.used", player=player.seat, card=card.id, use=use, door=True)
         combat.hit_door(ctx, player.seat, tile, power)

@@ -249,11 +249,10 @@ def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
                 "id": card_id,
                 "kind": (card := ctx.card(card_id)).id,
                 "category": card.category,
-                "cp": (
-                    {use: cards.cp_cost(ctx, player, cost) for use, cost in card.uses.items()}
-                    if card.uses
-                    else {"use": cards.cp_cost(ctx, player, card.cost)}
-                ),
+                "cp": {
+                    **{use: cards.cp_cost(ctx, player, cost) for use, cost in card.uses.items()},
+                    **({"use": cards.cp_cost(ctx, player, card.cost)} if card.has_effects or not card.uses else {}),
+                },
             }
             for card_id in player.hand
         ],
