@@ -8,6 +8,7 @@
     delve check   validate the configuration, the database connection and all game content
     delve manage  any Django management command (``delve manage createsuperuser``,
                   ``delve manage create_token <user>``)
+    delve cards   print the Fated Labyrinth / Level D card catalogue as a table
 
 Configuration errors are printed as one clear line and exit with status 2.
 """
@@ -186,6 +187,17 @@ def cmd_manage(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cards(args: argparse.Namespace) -> int:
+    """Print the card catalogue of a preset (no Django, no database needed)."""
+    from delve.fated import catalogue
+
+    if args.markdown:
+        print(catalogue.markdown(), end="")
+    else:
+        print(catalogue.table(args.preset, args.lang))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="delve", description="Delve game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -210,6 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="validate configuration, database and content")
     check.set_defaults(func=cmd_check)
+
+    cards = sub.add_parser("cards", help="print the card catalogue as a table")
+    cards.add_argument("--lang", choices=("en", "ja"), default="en", help="language of names and texts")
+    cards.add_argument("--preset", choices=("fated-labyrinth", "level-d"), default="fated-labyrinth")
+    cards.add_argument("--markdown", action="store_true", help="the catalogue section of docs/cards.md")
+    cards.set_defaults(func=cmd_cards)
 
     manage = sub.add_parser("manage", help="run a Django management command", add_help=False)
     manage.add_argument("rest", nargs=argparse.REMAINDER)
