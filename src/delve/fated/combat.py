@@ -311,7 +311,7 @@ def _steal(ctx: Ctx, victim: Player, item: Pending) -> None:
         thief.hand.append(card)
     else:
         state.removed.append(card)  # the thief died meanwhile: the card leaves with them (AMB-79)
-    ctx.private(_seats(victim, item), "steal.card", target=victim.seat, card=card, kind=ctx.card(card).id)
+    ctx.private(_seats(victim, item), "steal.card", target=victim.seat, card=card, card_kind=ctx.card(card).id)
 
 
 def _seats(player: Player, item: Pending) -> list[int]:
@@ -393,7 +393,8 @@ def hit_monster(
     if attacker is not None:
         report["attacker"] = attacker
     if evadable and ctx.rng.percent(statuses.evasion(ctx, monster)):
-        ctx.public("monster.attacked", **report, outcome="evaded")
+        report["outcome"] = "evaded"
+        ctx.public("monster.attacked", **report)
         return report
     damage = damage_of(ctx, monster, power, monster.defense)
     monster.hp -= damage

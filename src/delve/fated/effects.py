@@ -136,7 +136,7 @@ def _steal_card(ctx: Ctx, victim: Player, item: Pending) -> bool:
         thief.hand.append(card)
     else:
         ctx.state.removed.append(card)
-    ctx.private([victim.seat, item.source], "steal.card", target=victim.seat, card=card, kind=ctx.card(card).id)
+    ctx.private([victim.seat, item.source], "steal.card", target=victim.seat, card=card, card_kind=ctx.card(card).id)
     return True
 
 
@@ -655,7 +655,7 @@ def op_fake(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
     kind = FAKE_EXIT if state.exit is not None else FAKE_TREASURE
     change_terrain(ctx, user.pos, kind)
     state.fakes[user.pos] = Fake(setter=user.seat)
-    ctx.private(user.seat, "fake.made", kind="exit" if kind == FAKE_EXIT else "treasure")
+    ctx.private(user.seat, "fake.made", fake="exit" if kind == FAKE_EXIT else "treasure")
 
 
 OpFn = Callable[[Ctx, Player, Aim, Effect], None]

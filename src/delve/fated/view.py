@@ -220,7 +220,8 @@ def _visited(bits: int) -> list[list[bool]]:
 
 
 def _entry(entry: Entry) -> dict[str, Any]:
-    return {"time": entry.time, "kind": entry.kind, **entry.data}
+    """An event for the log or the messages; its own time and kind win over data fields."""
+    return {**entry.data, "time": entry.time, "kind": entry.kind}
 
 
 def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
