@@ -192,7 +192,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
     from delve.fated import catalogue
 
     if args.markdown:
-        print(catalogue.markdown(), end="")
+        print(catalogue.reference() + "\n" + catalogue.markdown(), end="")
     else:
         print(catalogue.table(args.preset, args.lang))
     return 0
@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     cards = sub.add_parser("cards", help="print the card catalogue as a table")
     cards.add_argument("--lang", choices=("en", "ja"), default="en", help="language of names and texts")
     cards.add_argument("--preset", choices=("fated-labyrinth", "level-d"), default="fated-labyrinth")
-    cards.add_argument("--markdown", action="store_true", help="the catalogue section of docs/cards.md")
+    cards.add_argument("--markdown", action="store_true", help="the generated sections of docs/cards.md")
     cards.set_defaults(func=cmd_cards)
 
     manage = sub.add_parser("manage", help="run a Django management command", add_help=False)

@@ -291,6 +291,9 @@ def test_delve_cards_in_japanese_for_level_d_uses_its_words_and_roster(capsys):
     assert out.rstrip().endswith(f"{len(kinds_in('level-d'))}種類、1組500枚")
 
 
-def test_docs_cards_md_holds_the_current_catalogue():
-    """docs/cards.md embeds ``delve cards --markdown``; regenerate it when the catalogue changes."""
-    assert catalogue.markdown() in DOCS.read_text(encoding="utf-8")
+def test_docs_cards_md_holds_the_current_catalogue_and_vocabulary():
+    """docs/cards.md embeds ``delve cards --markdown`` (the target words, the effect ops and the
+    catalogue); regenerate those sections when the catalogue or the effects change."""
+    text = DOCS.read_text(encoding="utf-8")
+    assert catalogue.reference() in text
+    assert catalogue.markdown() in text

@@ -119,13 +119,29 @@ def table(preset: str = "fated-labyrinth", lang: str = "en", content: Content | 
     return "\n".join(lines)
 
 
+def reference() -> str:
+    """The effect vocabulary section of docs/cards.md: the target words and the ops, from the
+    code (``effects.TARGET_HELP``, ``effects.OPS`` docstrings and ``effects.OP_RULES``)."""
+    from delve.fated import effects
+
+    lines = ["| target | what the card is aimed at (command parameter) |", "|---|---|"]
+    lines += [f"| `{word}` | {effects.TARGET_HELP[word]} |" for word in effects.TARGETS]
+    lines += ["", "| op | what it does | needs | works on targets |", "|---|---|---|---|"]
+    for name, function in effects.OPS.items():
+        rule = effects.OP_RULES[name]
+        doc = " ".join((function.__doc__ or "").split())
+        needs = ", ".join(f"`{n}`" for n in rule.needs) or "—"
+        lines.append(f"| `{name}` | {doc} | {needs} | {', '.join(rule.targets)} |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(content: Content | None = None) -> str:
     """The catalogue section of docs/cards.md: per category, every kind with its costs, copies
     in each preset, rules text and purpose (English)."""
     data = content or load()
     presets = list(data.presets)
     counts = {p: data.copies(p) for p in presets}
-    lines: list[str] = []
+    lines: list[str] = ["## The catalogue", ""]
     for category in CATEGORIES:
         cards = [c for c in data.cards.values() if c.category == category]
         lines.append(f"### {CATEGORY_NAMES[category]['en']} ({CATEGORY_NAMES[category]['ja']}) — {len(cards)} kinds")
