@@ -27,6 +27,18 @@ T0 = 1_800_000_000
 CLASSES = ("explorer", "warrior", "priest", "sorcerer", "summoner", "thief", "noble", "cat")
 ACTIVE = (READY, MOVE, CORE, DEFENSE)
 WEIGHTS = {"use_card": 8, "defend": 4, "parry": 2, "move": 3, "attack": 2, "steal": 2}
+TRAP_WEIGHT = 40  # set many traps, so that the random walkers step on some
+COUNTED_EVENTS = frozenset(
+    {
+        "trap.triggered",
+        "trap.evaded",
+        "trap.disarmed",
+        "defense.result",
+        "player.died",
+        "monster.summoned",
+        "deck.reshuffled",
+    }
+)
 SEEDS_PER_PRESET = 30
 COMMANDS_PER_GAME = 200
 
@@ -57,8 +69,14 @@ def check_invariants(state: GameState) -> None:
     assert fakes == set(state.fakes)
 
 
+def _weight(command: dict[str, Any]) -> int:
+    if command.get("use") == "trap":
+        return TRAP_WEIGHT
+    return WEIGHTS.get(command["kind"], 1)
+
+
 def _pick(chooser: Rng, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    weights = [WEIGHTS.get(c["kind"], 1) for c in legal]
+    weights = [_weight(c) for c in legal]
     roll = chooser.below(sum(weights))
     for command, weight in zip(legal, weights, strict=True):
         if roll < weight:
@@ -70,7 +88,7 @@ def _pick(chooser: Rng, legal: list[dict[str, Any]]) -> dict[str, Any]:
 def settings_for(preset: str, seed: int) -> dict[str, Any]:
     """Odd seeds play with 40 HP and a smaller maze, so that players meet, die and leave cards."""
     if seed % 2:
-        return {"preset": preset, "start_hp": 40, "maze_size": 11}
+        return {"preset": preset, "start_hp": 40, "maze_size": 9 if preset == "fated-labyrinth" else 11}
     return {"preset": preset}
 
 
@@ -104,7 +122,9 @@ def playout(preset: str, seed: int, budget: int) -> tuple[GameState, list[Any], 
         seat = chooser.choice(actors)
         legal = [c for c in RULESET.legal_commands(state, seat) if c["kind"] not in {"comment", "give_up"}]
         command = _pick(chooser, legal)
-        RULESET.apply(state, seat, command, now)
+        for event in RULESET.apply(state, seat, command, now):
+            if event.kind in COUNTED_EVENTS:
+                stats[event.kind] += 1
         log.append((now, seat, command))
         stats["commands"] += 1
         stats[command["kind"]] += 1
@@ -134,5 +154,6 @@ def test_card_conservation_and_invariants_over_random_playouts_of_both_presets()
     assert total["commands"] >= 10_000, total
     assert total["use:trap"] >= 100 and total["use:adjacent"] + total["use:remote"] >= 500, total
     assert total["use:effect"] >= 500 and total["defend"] >= 300, total
+    assert total["trap.triggered"] >= 20 and total["player.died"] >= 5, total  # traps stepped on; deaths
     categories = {k for k in total if k.startswith("category:")}
     assert len(categories) == 9, categories  # every core-phase category was played

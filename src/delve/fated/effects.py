@@ -300,19 +300,15 @@ def run_card(ctx: Ctx, player: Player, card: CardDef, command: dict[str, Any]) -
 
 
 def _described(aim: Aim, user: Player) -> dict[str, Any]:
-    """The public description of a card's target: a player number, "a monster", "self", or
-    the kind of place (never coordinates, FL-INFO-4)."""
-    card = aim.card
-    if card.target in {"player"} and aim.player is not None:
-        return {"target": aim.player.seat}
+    """The public description of a card's target: a player number, a monster (kind and owner),
+    "self", "area", "line" or "tile" (never coordinates, FL-INFO-4)."""
+    target = aim.card.target
+    if target in {"self", "area", "line"}:
+        return {"on": target}
     if aim.monster is not None:
         return {"monster": aim.monster.kind, "owner": aim.monster.owner}
-    if card.target == "adjacent_character" and aim.player is not None:
+    if aim.player is not None and target in {"player", "adjacent_character"}:
         return {"target": aim.player.seat}
-    if card.target in {"self"}:
-        return {"on": "self"}
-    if card.target in {"area", "line"}:
-        return {"on": card.target}
     return {"on": "tile"}
 
 
