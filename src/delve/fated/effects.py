@@ -215,6 +215,14 @@ def _is_enemy_character(ctx: Ctx, player: Player, tile: int) -> bool:
     return isinstance(occupant, Player) or (isinstance(occupant, Monster) and occupant.owner != player.seat)
 
 
+def _summon_tiles(ctx: Ctx, player: Player) -> dict[str, int]:
+    """AMB-46: the adjacent valid move destinations (where a summon card may put its monster,
+    and where a Dash may start)."""
+    from delve.fated import monsters
+
+    return monsters.summon_tiles(ctx, player)
+
+
 def _own_tile(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
     """FL-FAKE-8: the user's own tile, which must be normal floor (a trap there is allowed)."""
     return [{}] if ctx.state.grid[player.pos] == FLOOR else []
@@ -235,7 +243,7 @@ TARGETS: dict[str, Callable[[Ctx, Player], list[dict[str, Any]]]] = {
     "adjacent_floor": _adjacent(
         lambda ctx, player, tile: ctx.state.grid[tile] == FLOOR and ctx.state.occupant(tile) is None
     ),
-    "adjacent_free": _adjacent(lambda ctx, player, tile: _enterable(ctx, tile)),
+    "adjacent_free": lambda ctx, player: [{"dir": d} for d in _summon_tiles(ctx, player)],
     "adjacent_character": _adjacent(_is_enemy_character),
     "line": _adjacent(lambda ctx, player, tile: True),
 }
@@ -482,7 +490,7 @@ def op_terraform(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
             continue
         change_terrain(ctx, tile, new)
         changed += 1
-    ctx.public("terrain.changed", player=user.seat, terrain=effect.terrain, tiles=changed)
+    ctx.public("terrain.changed", player=user.seat, terrain=effect.terrain, count=changed)
 
 
 def op_blast(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
