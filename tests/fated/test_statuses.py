@@ -3,7 +3,7 @@ re-application, and what each status does, applied through the cards that give t
 
 from __future__ import annotations
 
-from delve.fated import clock, combat, content, death, effects, moves, statuses, visibility
+from delve.fated import clock, combat, content, death, effects, statuses, visibility
 from delve.fated.state import Status
 
 from .cardkit import arena, card_command, has_use, place_trap, use
@@ -318,4 +318,3 @@ def test_special_effects_are_not_statuses_and_do_nothing_to_monsters_AMB_35():
     zombie = game.state.monsters[0]
     report = combat.hit_monster(game.ctx, 1, zombie, 0, "misfortune", label="adjacent", evadable=False)
     assert "special" not in report and zombie.statuses == []
-    assert moves.DISARM == (1, 2)
