@@ -1,0 +1,844 @@
+"""Sentences for the game screen, in English and Japanese: events of the recent-events log
+(FL-INFO-4), private messages (FL-INFO-5), what a defense phase defends against (FL-DEF), the
+names and help texts of the commands of every phase (FL-UI-5, FL-UI-8) and a few labels.
+
+Pure functions of view data and content: no Django, no state. Player numbers are shown as
+"Player 03" (FL-REG-10); cards, monsters, statuses and classes take their names from content in
+the chosen language, with the preset's class names and words (Level D: 忍者, ワナ, 投了...).
+Every event or message kind the engine emits has a sentence here; an unknown kind falls back to
+a readable generic sentence, so a new kind never breaks the page (a test lists the missing ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from delve.fated import content
+
+LANGS = content.LANGS
+DIRECTIONS = ("up", "down", "left", "right")
+
+#: Names of the special effects (FL-ATK-3) that are not statuses.
+SPECIAL_EFFECT_NAMES: dict[str, dict[str, str]] = {
+    "cp_drain": {"en": "CP Drain", "ja": "ＣＰ減少"},
+    "loss": {"en": "Loss", "ja": "紛失"},
+    "misfortune": {"en": "Misfortune", "ja": "不幸"},
+    "treasure_toss": {"en": "Treasure Toss", "ja": "宝飛ばし"},
+    "steal_card": {"en": "Card theft", "ja": "カード奪取"},
+}
+
+CATEGORY_NAMES: dict[str, dict[str, str]] = {
+    "damage": {"en": "Damage card", "ja": "ダメージカード"},
+    "special_attack": {"en": "Special attack card", "ja": "特殊攻撃カード"},
+    "special_utility": {"en": "Special attack / utility card", "ja": "特殊攻撃／便利カード"},
+    "influence": {"en": "Influence card", "ja": "影響カード"},
+    "defense": {"en": "Defense card", "ja": "防御カード"},
+    "utility": {"en": "Utility card", "ja": "便利カード"},
+    "terrain": {"en": "Terrain-change card", "ja": "地形変化カード"},
+    "recovery": {"en": "Recovery card", "ja": "回復カード"},
+    "summon": {"en": "Summon card", "ja": "召喚カード"},
+    "unclassifiable": {"en": "Unclassifiable card", "ja": "分類不能カード"},
+}
+
+DIRECTION_NAMES: dict[str, dict[str, str]] = {
+    "up": {"en": "up", "ja": "上"},
+    "down": {"en": "down", "ja": "下"},
+    "left": {"en": "left", "ja": "左"},
+    "right": {"en": "right", "ja": "右"},
+}
+
+TERRAIN_NAMES: dict[str, dict[str, str]] = {
+    "?": {"en": "Unexplored", "ja": "未探査"},
+    ".": {"en": "Floor", "ja": "普通の床"},
+    "#": {"en": "Wall", "ja": "壁"},
+    "+": {"en": "Door", "ja": "扉"},
+    "~": {"en": "Frozen floor", "ja": "凍結した床"},
+    "C": {"en": "Checkpoint", "ja": "チェックポイント"},
+    "T": {"en": "Treasure", "ja": "財宝"},
+    "E": {"en": "Exit", "ja": "出口"},
+    "t": {"en": "Fake treasure", "ja": "ニセ物の財宝"},
+    "e": {"en": "Fake exit", "ja": "ニセ物の出口"},
+    "o": {"en": "Your trap", "ja": "自分が設置したワナ"},
+    "x": {"en": "Trap", "ja": "ワナ"},
+}
+
+_PHASES: dict[str, dict[str, str]] = {
+    "wait": {"en": "Wait", "ja": "待機"},
+    "ready": {"en": "Turn ready", "ja": "ターン開始待ち"},
+    "move": {"en": "Move", "ja": "移動"},
+    "core": {"en": "Core", "ja": "中心"},
+    "defense": {"en": "Defense", "ja": "防御"},
+    "dead": {"en": "Dead", "ja": "死亡"},
+}
+
+
+def _lang(lang: str) -> str:
+    lang = (lang or "en")[:2]
+    return lang if lang in LANGS else "en"
+
+
+def pick(texts: Mapping[str, str], lang: str) -> str:
+    return texts.get(_lang(lang)) or texts.get("en") or next(iter(texts.values()), "")
+
+
+def word(key: str, lang: str, preset: str) -> str:
+    """A display word of the preset (``maze``, ``trap``, ``give_up``...; FL-CFG-5)."""
+    data = content.load()
+    words = data.presets[preset].words if preset in data.presets else {}
+    if key in words:
+        return pick(words[key], lang)
+    fallback = content.load().presets.get("fated-labyrinth")
+    if fallback is not None and key in fallback.words:
+        return pick(fallback.words[key], lang)
+    return key
+
+
+_SHORT: dict[str, dict[str, str]] = {
+    "attack": {"en": "Atk", "ja": "攻"},
+    "defense": {"en": "Def", "ja": "防"},
+    "magic": {"en": "Mag", "ja": "魔"},
+    "evasion": {"en": "Eva", "ja": "回"},
+}
+
+
+def short_label(key: str, lang: str) -> str:
+    """A one-word label for compact lists (the all-players panel)."""
+    return pick(_SHORT.get(key, {"en": key}), lang)
+
+
+def number(seat: int) -> str:
+    """The two-digit player number of a seat (FL-REG-10)."""
+    return f"{seat + 1:02d}"
+
+
+def player_name(seat: int | None, lang: str, viewer: int | None = None) -> str:
+    """ "Player 03" / "プレイヤー03"; "you" / "あなた" for the viewer's own seat."""
+    if seat is None:
+        return pick({"en": "someone", "ja": "誰か"}, lang)
+    if viewer is not None and seat == viewer:
+        return pick({"en": "you", "ja": "あなた"}, lang)
+    return pick({"en": f"Player {number(seat)}", "ja": f"プレイヤー{number(seat)}"}, lang)
+
+
+def card_name(kind: str | None, lang: str) -> str:
+    cards = content.load().cards
+    if kind is None:
+        return pick({"en": "a card", "ja": "カード"}, lang)
+    return pick(cards[kind].name, lang) if kind in cards else kind
+
+
+def monster_name(kind: str | None, lang: str) -> str:
+    monsters = content.load().monsters
+    if kind is None:
+        return pick({"en": "a monster", "ja": "モンスター"}, lang)
+    return pick(monsters[kind].name, lang) if kind in monsters else kind
+
+
+def status_name(status_id: str, lang: str) -> str:
+    statuses = content.load().statuses
+    if status_id in statuses:
+        return pick(statuses[status_id].name, lang)
+    if status_id in SPECIAL_EFFECT_NAMES:
+        return pick(SPECIAL_EFFECT_NAMES[status_id], lang)
+    return status_id
+
+
+def class_name(class_id: str, lang: str, preset: str) -> str:
+    data = content.load()
+    if class_id not in data.classes:
+        return class_id
+    if preset in data.presets:
+        return data.class_name(class_id, preset, _lang(lang))
+    return pick(data.classes[class_id].name, lang)
+
+
+def category_name(category: str, lang: str) -> str:
+    return pick(CATEGORY_NAMES.get(category, {"en": category}), lang)
+
+
+def direction_name(direction: str, lang: str) -> str:
+    return pick(DIRECTION_NAMES.get(direction, {"en": direction}), lang)
+
+
+def terrain_name(code: str, lang: str, preset: str) -> str:
+    if code in {"o", "x"}:
+        trap = word("trap", lang, preset)
+        return pick({"en": f"Your {trap.lower()}", "ja": f"自分が設置した{trap}"}, lang) if code == "o" else trap
+    return pick(TERRAIN_NAMES.get(code, {"en": code}), lang)
+
+
+def use_name(use: str | None, lang: str, preset: str) -> str:
+    """《罠》/《ワナ》 (the preset's trap word), 《隣接》, 《遠隔》 (FL-USE)."""
+    if use == "trap":
+        return f"《{word('trap', lang, preset)}》"
+    names = {"adjacent": {"en": "Adjacent", "ja": "隣接"}, "remote": {"en": "Remote", "ja": "遠隔"}}
+    if use in names:
+        return f"《{pick(names[use], lang)}》"
+    return ""
+
+
+def phase_name(phase: str, lang: str, preset: str) -> str:
+    """ "Move phase" / "移動フェイズ"; Level D says "turn" / "移動ターン" (AMB-66)."""
+    base = pick(_PHASES.get(phase, {"en": phase}), lang)
+    if phase in {"dead", "ready"}:
+        return base
+    suffix = word("phase", lang, preset)
+    return f"{base}{suffix}" if _lang(lang) == "ja" else f"{base} {suffix}"
+
+
+def duration(seconds: int, lang: str) -> str:
+    """A short human duration: "2 h 05 min", "45 s" / "2時間5分", "45秒"."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if _lang(lang) == "ja":
+        if days:
+            return f"{days}日{hours}時間"
+        if hours:
+            return f"{hours}時間{minutes}分"
+        if minutes:
+            return f"{minutes}分{secs}秒" if minutes < 10 and secs else f"{minutes}分"
+        return f"{secs}秒"
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    if minutes:
+        return f"{minutes} min {secs:02d} s" if minutes < 10 and secs else f"{minutes} min"
+    return f"{secs} s"
+
+
+def join(items: Sequence[str], lang: str) -> str:
+    if _lang(lang) == "ja":
+        return "、".join(items)
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+# ---------------------------------------------------------------- events and messages
+
+
+class _T:
+    """Helpers bound to one language, preset and viewer."""
+
+    def __init__(self, lang: str, preset: str, viewer: int | None) -> None:
+        self.lang = _lang(lang)
+        self.preset = preset
+        self.viewer = viewer
+
+    def say(self, en: str, ja: str) -> str:
+        return ja if self.lang == "ja" else en
+
+    def p(self, seat: Any) -> str:
+        return player_name(seat if isinstance(seat, int) else None, self.lang, self.viewer)
+
+    def poss(self, seat: Any) -> str:
+        """ "Player 02's" / "your"; "プレイヤー02の" / "あなたの"."""
+        if isinstance(seat, int) and seat == self.viewer:
+            return self.say("your", "あなたの")
+        return self.say(f"{self.p(seat)}'s", f"{self.p(seat)}の")
+
+    def ps(self, seats: Any) -> str:
+        return join([self.p(s) for s in seats or []], self.lang)
+
+    def card(self, kind: Any) -> str:
+        return card_name(kind if isinstance(kind, str) else None, self.lang)
+
+    def status(self, status_id: Any) -> str:
+        return status_name(str(status_id), self.lang)
+
+    def owned(self, owner: Any, kind: Any) -> str:
+        """ "Player 02's Slime" / "your Slime" (FL-INFO-4)."""
+        name = monster_name(kind if isinstance(kind, str) else None, self.lang)
+        if isinstance(owner, int):
+            return self.say(f"{self.poss(owner)} {name}", f"{self.poss(owner)}{name}")
+        return name
+
+    def use(self, use: Any) -> str:
+        return use_name(use if isinstance(use, str) else None, self.lang, self.preset)
+
+    def trap(self) -> str:
+        return word("trap", self.lang, self.preset)
+
+    def cards(self, e: Mapping[str, Any], key: str = "cards") -> str:
+        value = e.get(key)
+        count = len(value) if isinstance(value, list) else int(value or 0)
+        return self.say(f"{count} card{'s' if count != 1 else ''}", f"{count}枚")
+
+    def attack(self, e: Mapping[str, Any]) -> str:
+        """What made a pending item: "Player 01's Attack 10 《Remote》", "a trap (Attack 20)",
+        "Player 02's Dragon's breath"... (FL-DEF: the source, card/label)."""
+        label = e.get("label")
+        source = e.get("source")
+        monster = e.get("monster") or e.get("monster_kind")
+        card = e.get("card")
+        if label == "trap":
+            text = self.say(f"a {self.trap().lower()} ({self.card(card)})", f"{self.trap()}（{self.card(card)}）")
+        elif label == "pass_by":
+            text = self.say(f"{self.poss(source)} pass-by request", f"{self.poss(source)}すれ違い要求")
+        elif label == "steal":
+            text = self.say(f"{self.poss(source)} attempt to steal", f"{self.poss(source)}盗み")
+        elif monster and label in {"monster", "magic", "breath"}:
+            what = {
+                "monster": ("attack", "攻撃"),
+                "magic": ("magic", "魔法"),
+                "breath": ("breath", "ブレス"),
+            }[str(label)]
+            mon = self.owned(source, monster)
+            text = self.say(f"{mon}'s {what[0]}", f"{mon}の{what[1]}")
+            if label == "magic" and card:
+                text += self.say(f" ({self.card(card)})", f"（{self.card(card)}）")
+        elif card:
+            text = self.say(
+                f"{self.poss(source)} {self.card(card)} {self.use(e.get('use'))}",
+                f"{self.poss(source)}{self.card(card)}{self.use(e.get('use'))}",
+            )
+        else:
+            text = self.say(f"{self.poss(source)} normal attack", f"{self.poss(source)}通常攻撃")
+        if e.get("reflected"):
+            text = self.say(f"{text} (reflected)", f"{text}（反撃）")
+        return text
+
+
+def _game_started(e: Mapping[str, Any], t: _T) -> str:
+    count = e.get("players") or len(e.get("seats") or [])
+    maze = word("maze", t.lang, t.preset)
+    return t.say(f"The game started with {count} players. Into the {maze}!", f"{count}人でゲーム開始。{maze}へ！")
+
+
+def _game_ended(e: Mapping[str, Any], t: _T) -> str:
+    winner = e.get("winner")
+    if winner is None and isinstance(e.get("winners"), list) and e["winners"]:
+        winner = e["winners"][0]
+    kind = e.get("kind")
+    if winner is None:
+        return t.say("The game ended with no winner.", "勝者なしでゲームが終了した。")
+    if kind == "survivor":
+        return t.say(
+            f"The game ended: {t.p(winner)} won as the last survivor.",
+            f"ゲーム終了：{t.p(winner)}が最後の生存者として勝利した。",
+        )
+    return t.say(f"The game ended: {t.p(winner)} won.", f"ゲーム終了：{t.p(winner)}の勝利。")
+
+
+def _card_used(e: Mapping[str, Any], t: _T) -> str:
+    who, card, use = t.p(e.get("player")), t.card(e.get("card")), t.use(e.get("use"))
+    if "target" in e:
+        target = t.p(e["target"])
+        if e.get("target") == e.get("player"):
+            return t.say(f"{who} used {card} {use} on themselves.", f"{who}が自分に{card}{use}を使った。")
+        return t.say(f"{who} used {card} {use} on {target}.", f"{who}が{target}に{card}{use}を使った。")
+    if "monster" in e:
+        mon = t.owned(e.get("owner"), e["monster"])
+        return t.say(f"{who} used {card} {use} on {mon}.", f"{who}が{mon}に{card}{use}を使った。")
+    if e.get("door"):
+        return t.say(f"{who} used {card} {use} on a door.", f"{who}が扉に{card}{use}を使った。")
+    return t.say(f"{who} used {card} {use}.", f"{who}が{card}{use}を使った。")
+
+
+def _attack_normal(e: Mapping[str, Any], t: _T) -> str:
+    who = t.p(e.get("attacker"))
+    if "target" in e:
+        return t.say(f"{who} attacked {t.p(e['target'])}.", f"{who}が{t.p(e['target'])}を攻撃した。")
+    if "monster" in e:
+        mon = t.owned(e.get("owner"), e["monster"])
+        return t.say(f"{who} attacked {mon}.", f"{who}が{mon}を攻撃した。")
+    return t.say(f"{who} attacked a door.", f"{who}が扉を攻撃した。")
+
+
+def _turn_passed(e: Mapping[str, Any], t: _T) -> str:
+    who = t.p(e.get("player"))
+    if e.get("reward") == "cards":
+        return t.say(
+            f"{who} passed the turn and took {t.cards(e, 'count')}.",
+            f"{who}がターンをパスしてカードを{t.cards(e, 'count')}得た。",
+        )
+    amount = int(e.get("amount") or 0)
+    return t.say(f"{who} passed the turn and recovered {amount} CP.", f"{who}がターンをパスしてCPを{amount}回復した。")
+
+
+def _defense_result(e: Mapping[str, Any], t: _T) -> str:
+    defender = t.p(e.get("defender"))
+    what = t.attack(e)
+    outcome = e.get("outcome")
+    method = e.get("method")
+    card = e.get("defense_card")
+    if outcome == "evaded":
+        return t.say(f"{defender} evaded {what}.", f"{defender}は{what}を回避した。")
+    if outcome == "stolen":
+        return t.say(
+            f"{t.p(e.get('source'))} stole a card from {defender}.",
+            f"{t.p(e.get('source'))}が{defender}からカードを1枚盗んだ。",
+        )
+    if outcome == "reflected":
+        return t.say(
+            f"{defender} turned back {what} with {t.card(card)}.", f"{defender}は{what}を{t.card(card)}で跳ね返した。"
+        )
+    if outcome == "blocked":
+        if method == "parry":
+            return t.say(f"{defender} parried {what}.", f"{defender}は{what}を打ち払った。")
+        if card:
+            return t.say(
+                f"{defender} blocked {what} with {t.card(card)}.", f"{defender}は{what}を{t.card(card)}で防いだ。"
+            )
+        return t.say(f"{defender} blocked {what}.", f"{defender}は{what}を防いだ。")
+    damage = int(e.get("damage") or 0)
+    en = f"{what} hit {defender}: {damage} damage"
+    ja = f"{what}が{defender}に命中：{damage}ダメージ"
+    if card:
+        en += f" (defended with {t.card(card)})"
+        ja += f"（{t.card(card)}で防御）"
+    if e.get("special") and e.get("applied"):
+        en += f", and {t.status(e['special'])}"
+        ja += f"、さらに{t.status(e['special'])}"
+    return t.say(en + ".", ja + "。")
+
+
+def _player_died(e: Mapping[str, Any], t: _T) -> str:
+    who = t.p(e.get("player"))
+    credited = e.get("credited") or []
+    if e.get("fate") == "abandoned" and e.get("cause") == "abandoned":
+        return t.say(f"{who} gave up the exploration and left the game.", f"{who}は探索を断念し、ゲームから退場した。")
+    causes = {
+        "poison": ("poison", "毒"),
+        "trap": ("a trap", "ワナ"),
+        "breath": ("breath", "ブレス"),
+        "magic": ("magic", "魔法"),
+        "monster": ("a monster", "モンスター"),
+    }
+    cause = causes.get(str(e.get("cause")), ("an attack", "攻撃"))
+    en = f"{who} died ({cause[0]})."
+    ja = f"{who}が死亡した（{cause[1]}）。"
+    if credited:
+        en += f" Kill credited to {t.ps(credited)}."
+        ja += f"撃破数：{t.ps(credited)}に+1。"
+    return t.say(en, ja)
+
+
+def _monster_attacked(e: Mapping[str, Any], t: _T) -> str:
+    mon = t.owned(e.get("owner"), e.get("monster"))
+    who = t.p(e.get("attacker")) if "attacker" in e else t.say("Something", "何か")
+    if e.get("outcome") == "evaded":
+        who = t.poss(e["attacker"]) if "attacker" in e else t.say("an", "")
+        return t.say(f"{mon} evaded {who} attack.", f"{mon}は{who}攻撃を回避した。")
+    damage = int(e.get("damage") or 0)
+    en = f"{who} hit {mon} for {damage} damage"
+    ja = f"{who}が{mon}に{damage}ダメージを与えた"
+    if e.get("special"):
+        en += f" and {t.status(e['special'])}"
+        ja += f"（{t.status(e['special'])}）"
+    return t.say(en + ".", ja + "。")
+
+
+def _monster_vanished(e: Mapping[str, Any], t: _T) -> str:
+    mon = t.owned(e.get("owner"), e.get("monster"))
+    reasons = {
+        "destroyed": ("was destroyed", "倒された"),
+        "owner_died": ("vanished with its owner", "所有者の死亡とともに消えた"),
+        "poison": ("died of poison", "毒で消滅した"),
+    }
+    en, ja = reasons.get(str(e.get("reason")), ("vanished", "消えた"))
+    return t.say(f"{mon[0].upper() + mon[1:]} {en}.", f"{mon}が{ja}。")
+
+
+def _status_lost(e: Mapping[str, Any], t: _T) -> str:
+    names = join([t.status(s) for s in e.get("statuses") or []], t.lang)
+    return t.say(f"Misfortune: you lost {names}.", f"不幸：{names}が消えた。")
+
+
+def _checkpoint(e: Mapping[str, Any], t: _T) -> str:
+    corners = {
+        1: ("top-left", "左上"),
+        2: ("top-right", "右上"),
+        4: ("bottom-left", "左下"),
+        8: ("bottom-right", "右下"),
+    }
+    en, ja = corners.get(int(e.get("corner") or 0), ("a", ""))
+    return t.say(f"You visited the {en} checkpoint.", f"{ja}のチェックポイントを踏破した。")
+
+
+def _steal_card(e: Mapping[str, Any], t: _T) -> str:
+    card = t.card(e.get("kind"))
+    if e.get("target") == t.viewer:
+        return t.say(f"Your {card} was stolen.", f"{card}を盗まれた。")
+    return t.say(f"You stole {card} from {t.p(e.get('target'))}.", f"{t.p(e.get('target'))}から{card}を盗んだ。")
+
+
+def _steal_failed(e: Mapping[str, Any], t: _T) -> str:
+    if e.get("target") == t.viewer:
+        return t.say("Nothing was stolen from you.", "何も盗まれなかった。")
+    return t.say(
+        f"Your attempt to steal from {t.p(e.get('target'))} failed.", f"{t.p(e.get('target'))}からの盗みは失敗した。"
+    )
+
+
+def _steal_empty(e: Mapping[str, Any], t: _T) -> str:
+    if e.get("target") == t.viewer:
+        return t.say("A thief found your hand empty.", "手札が無かったので何も盗まれなかった。")
+    return t.say(
+        f"{t.p(e.get('target'))} had no card to steal.", f"{t.p(e.get('target'))}は盗めるカードを持っていなかった。"
+    )
+
+
+def _pass_by(verb_en: str, verb_ja: str) -> Callable[[Mapping[str, Any], _T], str]:
+    def sentence(e: Mapping[str, Any], t: _T) -> str:
+        a, b = t.p(e.get("requester")), t.p(e.get("target"))
+        return t.say(verb_en.format(a=a, b=b), verb_ja.format(a=a, b=b))
+
+    return sentence
+
+
+def _simple(en: str, ja: str) -> Callable[[Mapping[str, Any], _T], str]:
+    """A sentence with {player} (the ``player`` field), {card}, {amount}, {status} slots."""
+
+    def sentence(e: Mapping[str, Any], t: _T) -> str:
+        values = {
+            "player": t.p(e.get("player")),
+            "card": t.card(e.get("card")),
+            "amount": e.get("amount", ""),
+            "status": t.status(e.get("status", "")),
+            "cards": t.cards(e),
+            "thief": t.p(e.get("thief")),
+            "target": t.p(e.get("target")),
+            "victim": t.p(e.get("victim")),
+            "attacker": t.p(e.get("attacker")),
+            "damage": e.get("damage", ""),
+            "monster": t.owned(e.get("owner"), e.get("monster")),
+            "owner": t.p(e.get("owner")),
+            "trap": t.trap() if t.lang == "ja" else t.trap().lower(),
+        }
+        return t.say(en.format(**values), ja.format(**values))
+
+    return sentence
+
+
+def _monster_breath(e: Mapping[str, Any], t: _T) -> str:
+    mon = t.owned(e.get("owner"), e.get("monster"))
+    targets = e.get("targets") or []
+    if not targets:
+        return t.say(f"{mon} breathed fire.", f"{mon}がブレスを吐いた。")
+    return t.say(f"{mon} breathed at {t.ps(targets)}.", f"{mon}が{t.ps(targets)}にブレスを吐いた。")
+
+
+def _monster_made_fake(e: Mapping[str, Any], t: _T) -> str:
+    mon = t.owned(e.get("owner"), e.get("monster"))
+    if e.get("fake") == "exit":
+        return t.say(f"{mon} made a fake exit.", f"{mon}がニセ物の出口を作った。")
+    return t.say(f"{mon} made a fake treasure.", f"{mon}がニセ物の財宝を作った。")
+
+
+def _player_abandoning(e: Mapping[str, Any], t: _T) -> str:
+    who = t.p(e.get("player"))
+    give_up = word("give_up", t.lang, t.preset)
+    if e.get("reason") == "timeout":
+        return t.say(
+            f"{who} did nothing for too long and is deemed to have abandoned the game.",
+            f"{who}は行動しないまま時間切れになり、ゲーム放棄と見なされた。",
+        )
+    return t.say(f"{who} chose “{give_up}”.", f"{who}が「{give_up}」を選んだ。")
+
+
+SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
+    # public events (FL-INFO-4)
+    "game.started": _game_started,
+    "game.ended": _game_ended,
+    "game.escaped": _simple("{player} escaped through the exit!", "{player}が出口から脱出した！"),
+    "card.used": _card_used,
+    "card.used_on_own_tile": _simple(
+        "{player} used a card on their own tile.", "{player}が自分のいるマスにカードを使った。"
+    ),
+    "card.drawn": _simple("{player} drew a card.", "{player}がカードを1枚引いた。"),
+    "attack.normal": _attack_normal,
+    "defense.result": _defense_result,
+    "turn.passed": _turn_passed,
+    "pass_by.requested": _pass_by("{a} asked {b} to pass by.", "{a}が{b}にすれ違いを求めた。"),
+    "pass_by.accepted": _pass_by("{b} let {a} pass by: they swapped places.", "{b}が{a}とすれ違った。"),
+    "pass_by.declined": _pass_by("{b} refused to let {a} pass by.", "{b}は{a}とすれ違わなかった。"),
+    "pass_by.cancelled": _pass_by(
+        "The pass-by request of {a} to {b} was cancelled.", "{a}から{b}へのすれ違い要求は取り消された。"
+    ),
+    "steal.attempted": _simple("{thief} tried to steal from {target}.", "{thief}が{target}から盗もうとした。"),
+    "jump": _simple("{player} jumped.", "{player}がジャンプした。"),
+    "treasure.found": _simple("{player} found a treasure.", "{player}が財宝を見つけた。"),
+    "treasure.tossed": _simple("A treasure of {victim} was sent flying.", "{victim}の財宝が飛ばされた。"),
+    "fake.fell": _simple("{player} fell for a fake.", "{player}がフェイクに引っかかった。"),
+    "exit.appeared": _simple("An exit has appeared somewhere.", "どこかに出口が出現した。"),
+    "exit.disappeared": _simple("The exit has disappeared.", "出口が消えた。"),
+    "death.survived": _simple(
+        "{player} rose from the brink of death (HP 10).", "{player}が死の淵から蘇った（HP 10）。"
+    ),
+    "player.died": _player_died,
+    "player.abandoning": _player_abandoning,
+    "monster.summoned": _simple("{owner} summoned a {monster}.", "{owner}が{monster}を召喚した。"),
+    "monster.attack": _simple("{monster} attacked {target}.", "{monster}が{target}を攻撃した。"),
+    "monster.magic": _simple("{monster} cast magic on {target}.", "{monster}が{target}に魔法を唱えた。"),
+    "monster.breath": _monster_breath,
+    "monster.attacked": _monster_attacked,
+    "monster.vanished": _monster_vanished,
+    "door.attacked": _simple(
+        "{attacker} hit a door for {damage} damage.", "{attacker}が扉に{damage}ダメージを与えた。"
+    ),
+    "door.destroyed": _simple("{attacker} broke a door down.", "{attacker}が扉を破壊した。"),
+    "deck.reshuffled": _simple("The discard pile was shuffled into a new draw pile.", "捨札を切り直して山札にした。"),
+    "comment": _simple("{player} updated their comment.", "{player}がコメントを更新した。"),
+    # private messages (FL-INFO-5)
+    "turn.ready": _simple("Your turn is ready.", "ターンが回ってきた。"),
+    "turn.lost": _simple(
+        "A turn was lost: you already held the most turns that can be stored.",
+        "蓄積できるターンが上限に達していたため、ターンが1つ失われた。",
+    ),
+    "cards.drawn": _simple("You drew {cards}.", "カードを{cards}引いた。"),
+    "cards.none_left": _simple("There was no card left to draw.", "引けるカードが残っていなかった。"),
+    "cards.over_limit": _simple(
+        "Too many cards: {cards} went to the discard pile.", "手札の上限を超えたので{cards}捨てられた。"
+    ),
+    "cards.lost": _simple("Loss: {cards} fell from your hand.", "紛失：手札から{cards}失った。"),
+    "cp.drained": _simple("CP Drain: you lost {amount} CP.", "ＣＰ減少：CPが{amount}減った。"),
+    "poison.hp": _simple("HP Poison: you lost {amount} HP.", "ＨＰ毒：HPが{amount}減った。"),
+    "poison.cp": _simple("CP Poison: you lost {amount} CP.", "ＣＰ毒：CPが{amount}減った。"),
+    "status.gained": _simple("You are now affected by {status}.", "{status}の状態になった。"),
+    "status.expired": _simple("{status} wore off.", "{status}の効果が切れた。"),
+    "status.lost": _status_lost,
+    "move.slipped": _simple("You slipped on the ice.", "凍結した床で滑った。"),
+    "trap.set": _simple("You set {card} as a {trap} on your tile.", "自分のいるマスに{card}の{trap}を仕掛けた。"),
+    "trap.triggered": _simple("You stepped on a {trap}!", "{trap}を踏んでしまった！"),
+    "trap.evaded": _simple(
+        "You barely avoided a {trap} ({card}). It is still there.",
+        "{trap}（{card}）をかろうじて避けた。{trap}はまだ残っている。",
+    ),
+    "trap.disarmed": _simple("You disarmed a {trap} ({card}).", "{trap}（{card}）を解除した。"),
+    "trap.cancelled": _simple(
+        "You were moved away: the {trap} you stepped on did not go off.",
+        "強制的に移動したので、踏んだ{trap}は発動しなかった。",
+    ),
+    "checkpoint.visited": _checkpoint,
+    "steal.card": _steal_card,
+    "steal.failed": _steal_failed,
+    "steal.empty": _steal_empty,
+    "monster.poisoned": _simple("HP Poison: {monster} lost {amount} HP.", "ＨＰ毒：{monster}のHPが{amount}減った。"),
+    "monster.made_fake": _monster_made_fake,
+    "monster.set_trap": _simple("{monster} set a {trap} ({card}).", "{monster}が{trap}（{card}）を仕掛けた。"),
+}
+
+
+def has_sentence(kind: str) -> bool:
+    return kind in SENTENCES
+
+
+def describe(entry: Mapping[str, Any], lang: str, preset: str, viewer: int | None = None) -> str:
+    """One event or message of a view (``{"kind": ..., "time": ..., **data}``) as a sentence.
+
+    Unknown kinds give a generic sentence naming the kind and its players, cards and monsters,
+    so the page keeps working when the engine learns a new kind before this module does."""
+    t = _T(lang, preset, viewer)
+    kind = str(entry.get("kind", ""))
+    sentence = SENTENCES.get(kind)
+    if sentence is not None:
+        try:
+            return capital(sentence(entry, t))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # unexpected data: fall back to the generic sentence rather than break the page
+    return capital(_generic(entry, t))
+
+
+def _generic(entry: Mapping[str, Any], t: _T) -> str:
+    parts = []
+    for key, value in entry.items():
+        if key in {"kind", "time"}:
+            continue
+        if key in {"player", "target", "source", "attacker", "defender", "owner", "victim", "thief", "requester"}:
+            parts.append(f"{key} {t.p(value)}" if t.lang == "en" else t.p(value))
+        elif key == "card" and isinstance(value, str):
+            parts.append(t.card(value))
+        elif key == "monster" and isinstance(value, str):
+            parts.append(monster_name(value, t.lang))
+        elif key == "status" and isinstance(value, str):
+            parts.append(t.status(value))
+        elif isinstance(value, (int, str)) and not isinstance(value, bool):
+            parts.append(f"{key} {value}")
+    kind = str(entry.get("kind", "?"))
+    details = ", ".join(parts) if t.lang == "en" else "、".join(parts)
+    if details:
+        return t.say(f"Event “{kind}”: {details}.", f"出来事「{kind}」：{details}。")
+    return t.say(f"Event “{kind}”.", f"出来事「{kind}」。")
+
+
+def capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:] if sentence else sentence
+
+
+def defending(item: Mapping[str, Any], lang: str, preset: str, viewer: int | None = None) -> str:
+    """What a defense phase defends against (FL-DEF): the source, the card or kind, the power."""
+    t = _T(lang, preset, viewer)
+    what = t.attack(item)
+    kind = item.get("kind")
+    if kind == "pass_by":
+        return capital(
+            t.say(
+                f"{t.p(item.get('source'))} asks to pass by you (swap places).",
+                f"{t.p(item.get('source'))}があなたとのすれ違いを求めています。",
+            )
+        )
+    text = t.say(f"Incoming: {what}", f"防御対象：{what}")
+    if "power" in item:
+        text += t.say(f", power {item['power']}", f"、威力{item['power']}")
+    if item.get("special"):
+        text += t.say(f", with {t.status(item['special'])}", f"、{t.status(item['special'])}付き")
+    return text + t.say(".", "。")
+
+
+# ---------------------------------------------------------------- commands (FL-UI-5, FL-UI-8)
+
+_COMMAND_NAMES: dict[str, dict[str, str]] = {
+    "start_turn": {"en": "Start your turn", "ja": "ターンを開始する"},
+    "move": {"en": "Move", "ja": "移動する"},
+    "stay": {"en": "Stay", "ja": "動かない"},
+    "pass": {"en": "Pass the turn", "ja": "ターンをパス"},
+    "swap": {"en": "Pass by your monster", "ja": "味方モンスターとすれ違う"},
+    "attack": {"en": "Attack", "ja": "攻撃する"},
+    "pass_by": {"en": "Ask to pass by", "ja": "すれ違う"},
+    "pick_up": {"en": "Pick up the treasure", "ja": "財宝を拾う"},
+    "escape": {"en": "Escape", "ja": "脱出する"},
+    "nothing": {"en": "Do nothing", "ja": "何もしない"},
+    "draw": {"en": "Draw a card", "ja": "カードを引く"},
+    "jump": {"en": "Jump", "ja": "ジャンプ"},
+    "steal": {"en": "Steal", "ja": "盗む"},
+    "use_card": {"en": "Use a card", "ja": "カードを使う"},
+    "defend": {"en": "Use a defense card", "ja": "防御カードを使う"},
+    "no_defense": {"en": "Don't use a defense card", "ja": "防御カードを使わない"},
+    "parry": {"en": "Parry", "ja": "打ち払う"},
+    "accept_pass_by": {"en": "Pass by", "ja": "すれ違う"},
+    "decline_pass_by": {"en": "Don't pass by", "ja": "すれ違わない"},
+    "comment": {"en": "Comment", "ja": "コメント"},
+    "refresh": {"en": "Refresh", "ja": "画面を更新"},
+}
+
+_COMMAND_HELP: dict[str, dict[str, str]] = {
+    "start_turn": {
+        "en": "Your wait is over and a turn is stored: start it. Defense phases for anything aimed at you come first, then the move phases.",
+        "ja": "待機時間が終わり、ターンが蓄積されています。開始すると、まず攻撃などへの防御、次に移動を行います。",
+    },
+    "move": {
+        "en": "Move one tile up, down, left or right. Walls, doors and occupied tiles block the way. On frozen floor you may slip one tile further; stepping on a hidden {trap} sets it off. Arrow keys or WASD also move.",
+        "ja": "上下左右に1マス移動します。壁・扉・他のキャラクターがいるマスには入れません。凍結した床では滑ることがあり、{trap}を踏むと発動します。矢印キーやWASDでも移動できます。",
+    },
+    "stay": {
+        "en": "Don't move: skip the remaining move {phase}s and go straight to the core {phase}.",
+        "ja": "移動しません。残りの移動を省略して中心{phase}に進みます。",
+    },
+    "pass": {
+        "en": "Pass the whole turn (only before doing anything but “Stay”) and take a reward: cards ({noble}: 2) or CP.",
+        "ja": "このターンの行動をすべてパスし、代わりにカード（{noble}は2枚）かCPの回復を得ます（「動かない」以外の行動をする前のみ）。",
+    },
+    "swap": {
+        "en": "Swap places with your own monster next to you. Uses this move phase; never sets off a {trap}.",
+        "ja": "隣にいる味方のモンスターと位置を入れ替えます。この移動を使います。{trap}は発動しません。",
+    },
+    "attack": {
+        "en": "A normal attack without a card on the adjacent player, enemy monster or door, with your base attack. A player defends in their own defense phase; monsters and doors take it at once.",
+        "ja": "隣接するプレイヤー・敵モンスター・扉をカードなしで攻撃します（基本攻撃力）。プレイヤーは自分の防御{phase}で防御し、モンスターと扉には即座に効きます。",
+    },
+    "pass_by": {
+        "en": "Ask the adjacent player to swap places with you. They decide in their defense phase; it is cancelled if either of you moves first.",
+        "ja": "隣接するプレイヤーに位置の入れ替えを求めます。相手が防御{phase}で決めます。どちらかが先に動くと取り消されます。",
+    },
+    "pick_up": {
+        "en": "Pick up the treasure on your tile. It might be a fake: falling for one gives you a random minus status.",
+        "ja": "自分のいるマスの財宝を拾います。ニセ物なら、ランダムなマイナス系状態変化を受けます。",
+    },
+    "escape": {
+        "en": "Escape through the exit on your tile and win. Only while you meet victory condition A or B; a fake exit gives a minus status instead.",
+        "ja": "出口から脱出して勝利します。勝利条件AかBを満たしているときのみ。ニセ物の出口ならマイナス系状態変化を受けます。",
+    },
+    "nothing": {
+        "en": "End the turn without doing anything. Drawing a card or passing is usually better.",
+        "ja": "何もせずにターンを終えます。カードを引くかパスする方が得なことが多いです。",
+    },
+    "draw": {
+        "en": "Draw one card (only while you hold 3 cards or fewer).",
+        "ja": "カードを1枚引きます（手札が3枚以下のときのみ）。",
+    },
+    "jump": {
+        "en": "Pay 20 CP and jump two tiles, over a player or a monster (not over walls or doors). Never sets off a {trap}.",
+        "ja": "CP20を払い、2マス先へ跳びます。プレイヤーやモンスターを跳び越えられます（壁・扉は不可）。{trap}は発動しません。",
+    },
+    "steal": {
+        "en": "Pay 20 CP to steal a random card from the adjacent player, when their defense phase comes.",
+        "ja": "CP20を払い、隣接するプレイヤーの手札からランダムに1枚盗みます（相手の防御{phase}で決まります）。",
+    },
+    "use_card": {
+        "en": "Use a card from your hand. Attack cards: 《{trap}》 sets a {trap} on your tile (cheapest), 《Adjacent》 hits a neighbour (adds your base attack), 《Remote》 hits any player (dearest). A new card is drawn afterwards.",
+        "ja": "手札のカードを使います。攻撃カードは《{trap}》（自分のマスに{trap}を仕掛ける・最も安い）、《隣接》（隣の相手・基本攻撃力を加える）、《遠隔》（任意のプレイヤー・最も高い）。使った後にカードを1枚引きます。",
+    },
+    "defend": {
+        "en": "Defend with a defense card that works against this attack. It costs its CP and no card is drawn to replace it.",
+        "ja": "この攻撃に有効な防御カードで防御します。消費CPを払い、補充のカードは引けません。",
+    },
+    "no_defense": {
+        "en": "Take it without a card: damage is reduced by your base defense; a special attack lands as it is.",
+        "ja": "カードを使わずに受けます。ダメージは基本防御力で軽減され、特殊攻撃はそのまま受けます。",
+    },
+    "parry": {
+        "en": "Warrior: pay 20 CP to nullify this 《Remote》 attack completely.",
+        "ja": "戦士のみ：CP20を払い、この《遠隔》攻撃を完全に無効にします。",
+    },
+    "accept_pass_by": {
+        "en": "Swap places with the player who asked. Your moves follow as usual, so it is like an extra step.",
+        "ja": "要求したプレイヤーと位置を入れ替えます。その後の移動は通常どおりなので、1歩多く進めます。",
+    },
+    "decline_pass_by": {
+        "en": "Refuse: both of you stay where you are.",
+        "ja": "断ります。二人とも今の位置にとどまります。",
+    },
+    "give_up": {
+        "en": "Leave the game for good: attacks still waiting for you hit you undefended, and you are out. Use it when you cannot go on.",
+        "ja": "ゲームから退場します。まだ防御していない攻撃は防御なしで受けます。続けられないときに使ってください。",
+    },
+    "comment": {
+        "en": "Replace your public comment (at most once a minute, up to 100 characters). Not a chat.",
+        "ja": "自分のコメントを書き換えます（1分に1回、100文字まで）。チャット代わりには使わないでください。",
+    },
+    "refresh": {
+        "en": "Update the remaining wait time and the map in sight.",
+        "ja": "待機の残り時間と視界内のマップを更新します。",
+    },
+}
+
+
+def command_name(kind: str, lang: str, preset: str) -> str:
+    if kind == "give_up":
+        return word("give_up", lang, preset)
+    return pick(_COMMAND_NAMES.get(kind, {"en": kind}), lang)
+
+
+def command_help(kind: str, lang: str, preset: str) -> str:
+    """The description shown in the command-help panel (FL-UI-8), with the preset's words."""
+    texts = _COMMAND_HELP.get(kind)
+    if texts is None:
+        return command_name(kind, lang, preset)
+    return pick(texts, lang).format(
+        trap=word("trap", lang, preset), phase=word("phase", lang, preset), noble=class_name("noble", lang, preset)
+    )
+
+
+def command_label(command: Mapping[str, Any], lang: str, preset: str, viewer: int | None = None) -> str:
+    """A button label for one legal command: "Move up", "Pass the turn: take cards"..."""
+    kind = str(command.get("kind", ""))
+    name = command_name(kind, lang, preset)
+    t = _T(lang, preset, viewer)
+    if kind == "pass":
+        reward = command.get("reward")
+        return t.say(
+            f"{name}: take {'cards' if reward == 'cards' else 'CP'}",
+            f"{name}（{'カードを得る' if reward == 'cards' else 'CPを回復'}）",
+        )
+    if "dir" in command and kind != "use_card":
+        return t.say(
+            f"{name} {direction_name(command['dir'], lang)}", f"{direction_name(command['dir'], lang)}へ{name}"
+        )
+    if kind == "defend":
+        return t.say(f"Defend with {t.card(command.get('card_kind'))}", f"{t.card(command.get('card_kind'))}で防御")
+    return name
