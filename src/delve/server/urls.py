@@ -3,6 +3,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from delve.server.health import healthz
+from delve.server.play.views import general_help
 
 admin.site.site_header = "Delve operator console"
 admin.site.site_title = "Delve"
@@ -14,6 +15,7 @@ urlpatterns = [
     path("accounts/", include("delve.server.accounts.urls")),
     path("games/", include("delve.server.play.urls")),
     path("records/", include("delve.server.records.urls")),
+    path("help/", general_help, name="help"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("delve.server.lobby.urls")),
 ]

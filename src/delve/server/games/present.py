@@ -58,6 +58,22 @@ def seat_dict(seat: Seat) -> dict[str, Any]:
     }
 
 
+def label_choices(game: Game, seats: list[Seat]) -> None:
+    """Give each seat ``choice_labels``: its registration choices by their labels in the active
+    language (a Level D Ninja, not ``cat``)."""
+    try:
+        options = ruleset_of(game).seat_options(game.settings)
+    except DelveError:
+        return
+    for seat in seats:
+        seat.choice_labels = [  # type: ignore[attr-defined]
+            text(choice.label)
+            for option in options
+            for choice in option.choices
+            if seat.options.get(option.key) == choice.value
+        ]
+
+
 def public_seats(game: Game) -> list[Seat]:
     return list(game.seats.order_by("index", "id"))
 
@@ -106,6 +122,20 @@ def legal_commands(game: Game, seat: int) -> list[dict[str, Any]]:
     state = load_state(game, ruleset)
     ruleset.advance(state, clock.now())
     return ruleset.legal_commands(state, seat)
+
+
+def view_and_commands(game: Game, seat: int | None) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The caller's view and legal commands from one decoding of the state (the game screen
+    needs both on every refresh): ``caller_view`` and ``legal_commands`` in one."""
+    if game.status == Game.Status.OPEN or not game.state:
+        return None, []
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    if game.status == Game.Status.RUNNING:
+        ruleset.advance(state, clock.now())
+    view = ruleset.view(state, seat)
+    legal = ruleset.legal_commands(state, seat) if seat is not None else []  # after the end: comments only
+    return view, legal
 
 
 def outcome_dict(game: Game) -> dict[str, Any] | None:

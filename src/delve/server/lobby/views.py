@@ -25,6 +25,7 @@ ENDED_SHOWN = 10
 
 def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None) -> dict[str, Any]:
     seats = present.public_seats(game)
+    present.label_choices(game, seats)
     mine = present.own_seat(seats, request.user)
     card: dict[str, Any] = {
         "game": game,

@@ -8,4 +8,8 @@ urlpatterns = [
     path("<int:game_id>/", views.game, name="game"),
     path("<int:game_id>/command/", views.command, name="command"),
     path("<int:game_id>/comment/", views.comment, name="comment"),
+    path("<int:game_id>/act/", views.act, name="act"),
+    path("<int:game_id>/poll/", views.poll, name="poll"),
+    path("<int:game_id>/panels/<slug:name>/", views.panel, name="panel"),
+    path("<int:game_id>/help/", views.game_help, name="help"),
 ]

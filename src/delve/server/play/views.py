@@ -1,22 +1,52 @@
-"""The game page: a placeholder screen that shows the caller's view (pretty-printed JSON), the
-players, the recent events the caller may see, and forms for the legal commands and the comment.
-Opening it applies the ruleset's command on open for the caller's seat (FL-LOGIN-3)."""
+"""The game page. Games of the ``fated`` ruleset get the Fated Labyrinth screen (nine panels,
+htmx, see docs/ui.md); other rulesets keep the generic page, which shows the caller's view as
+JSON with a form per legal command. Opening either applies the ruleset's command on open for
+the caller's seat (FL-LOGIN-3, FL-TURN-8), once per page load; panel refreshes never do.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from delve.fated import text
 from delve.kernel import DelveError
+from delve.server import clock
 from delve.server.games import engine, present
 from delve.server.games.models import Game
+from delve.server.play import fated_screen, help_page
+
+FATED = "fated"
+
+#: Refusals the screen words itself (the engine's English message stays in the title).
+FRIENDLY = {
+    "command/stale_version": gettext_lazy(
+        "The game changed while you were choosing (somebody acted, or the clock moved on). "
+        "The screen is up to date again: please choose again."
+    ),
+    "command/idempotency_key_reused": gettext_lazy("That choice was already sent. The screen is up to date again."),
+    "comment/too_soon": gettext_lazy("Comments can be changed once a minute. Please wait a little."),
+    "comment/too_long": gettext_lazy("A comment has at most 100 characters."),
+    "game/ended": gettext_lazy("The game has ended: only comments are still possible."),
+    "player/dead": gettext_lazy("You are dead: you can only change your comment."),
+    "auth/required": gettext_lazy("Log in to play."),
+    "seat/not_seated": gettext_lazy("You have no seat in this game."),
+}
+
+
+def refusal(error: DelveError) -> str:
+    friendly = FRIENDLY.get(error.code)
+    return str(friendly) if friendly is not None else f"{error.message} ({error.code})"
 
 
 @require_GET
@@ -27,6 +57,164 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             found.refresh_from_db()
     except DelveError as exc:
         messages.error(request, exc.message)
+    if found.ruleset == FATED:
+        return _fated_page(request, found)
+    return _generic_page(request, found)
+
+
+# ---------------------------------------------------------------- the Fated Labyrinth screen
+
+
+def _selected(data: QueryDict) -> tuple[int, int] | None:
+    raw = data.get("tile", "")
+    x, _, y = raw.partition(",")
+    if x.isdigit() and y.isdigit():
+        return int(x), int(y)
+    return None
+
+
+def _fated_game(game_id: int) -> Game:
+    found = get_object_or_404(Game, pk=game_id)
+    if found.ruleset != FATED:
+        raise Http404("this game has no Fated Labyrinth screen")
+    return found
+
+
+def _fated_page(request: HttpRequest, found: Game) -> HttpResponse:
+    screen = fated_screen.load(found, request.user)
+    summary = present.game_summary(found, seats=screen.seats)
+    return render(
+        request,
+        "play/fated/screen.html",
+        {
+            "game": found,
+            "s": screen,
+            "summary": summary,
+            "panels": fated_screen.all_panels(screen) if screen.view is not None else {},
+            "server_now": clock.now(),
+            "comment_help": text.command_help("comment", screen.lang, found.preset),
+        },
+    )
+
+
+@require_GET
+def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
+    """One panel alone (``hx-get``), e.g. the tile details after a click on the map (FL-UI-2)."""
+    if name not in fated_screen.PANELS:
+        raise Http404("no such panel")
+    found = _fated_game(game_id)
+    screen = fated_screen.load(found, request.user, selected=_selected(request.GET))
+    if screen.view is None:
+        return HttpResponse(status=204)
+    html, _sig = fated_screen.render_panel(screen, name)
+    return HttpResponse(html)
+
+
+@require_GET
+def poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The screen's refresh: 204 while nothing can have changed since ``version`` (one row read);
+    otherwise the panels whose content changed, as out-of-band swaps. ``force`` (the refresh
+    button, FL-WAIT-2) sends every panel."""
+    found = _fated_game(game_id)
+    version = request.GET.get("version", "")
+    force = request.GET.get("force") == "1"
+    if request.GET.get("status") == Game.Status.OPEN and found.status != Game.Status.OPEN:
+        response = HttpResponse("")  # the game started while the waiting page was open
+        response["HX-Refresh"] = "true"
+        return response
+    due = found.next_due_at is not None and found.next_due_at <= clock.now()
+    unchanged = version == str(found.version) and not due
+    if found.status == Game.Status.OPEN or (unchanged and not force):
+        return HttpResponse(status=204)
+    screen = fated_screen.load(found, request.user, selected=_selected(request.GET))
+    known = None if force else _signatures(request.GET.get("sigs", ""))
+    return HttpResponse(fated_screen.render_panels(screen, known=known))
+
+
+def _signatures(raw: str) -> dict[str, str] | None:
+    try:
+        value = json.loads(raw) if raw else None
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    return {str(k): str(v) for k, v in value.items()}
+
+
+def web_key(version: int | None, command: Any) -> str | None:
+    """The idempotency key of a decision made on the screen: the version the player saw and the
+    command chosen. A double click sends the same pair, so it applies once."""
+    if version is None:
+        return None
+    digest = hashlib.sha256(json.dumps(command, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:20]
+    return f"web:{version}:{digest}"
+
+
+@require_POST
+def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A command from the screen, through the same submit path as the API (same parsing, same
+    errors). htmx gets the changed panels with the refusal shown inline; a plain form post is
+    redirected back to the screen."""
+    found = _fated_game(game_id)
+    htmx = request.headers.get("HX-Request") == "true"
+    if not request.user.is_authenticated:
+        if htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = f"/accounts/login/?next=/games/{found.pk}/"
+            return response
+        return redirect(f"/accounts/login/?next=/games/{found.pk}/")
+    is_comment = "comment" in request.POST
+    command: Any
+    error = ""
+    if is_comment:
+        command = {"kind": engine.COMMENT, "text": request.POST.get("comment", "")}
+    else:
+        try:
+            command = json.loads(request.POST.get("command", ""))
+        except json.JSONDecodeError:
+            command = None
+            error = _("Choose a command first.")
+    version = _version(request.POST.get("version") or request.POST.get("form_version"))
+    done = False
+    if not error:
+        try:
+            engine.submit(found.pk, request.user, command, version=version, idempotency_key=web_key(version, command))
+            done = True
+        except DelveError as exc:
+            error = refusal(exc)
+    if not htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("play:game", game_id=found.pk)
+    found.refresh_from_db()
+    screen = fated_screen.load(found, request.user, selected=_selected(request.POST))
+    if is_comment:
+        screen.comment_note = error or (_("Your comment is updated.") if done else "")
+    else:
+        screen.error = error
+    return HttpResponse(fated_screen.render_panels(screen, known=_signatures(request.POST.get("sigs", ""))))
+
+
+def _version(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
+@require_GET
+def game_help(request: HttpRequest, game_id: int) -> HttpResponse:
+    found = _fated_game(game_id)
+    return render(request, "play/fated/help.html", help_page.context(found.preset, game=found))
+
+
+@require_GET
+def general_help(request: HttpRequest) -> HttpResponse:
+    preset = request.GET.get("preset", "fated-labyrinth")
+    return render(request, "play/fated/help.html", help_page.context(preset))
+
+
+# ---------------------------------------------------------------- the generic page (other rulesets)
+
+
+def _generic_page(request: HttpRequest, found: Game) -> HttpResponse:
     seats = present.public_seats(found)
     mine = present.own_seat(seats, request.user)
     index = None if mine is None else mine.index
@@ -54,11 +242,6 @@ def _label(command: dict[str, object]) -> str:
     return f"{command['kind']} {rest}".strip()
 
 
-def _version(request: HttpRequest) -> int | None:
-    raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
-
-
 @require_POST
 @login_required
 def command(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -81,7 +264,11 @@ def comment(request: HttpRequest, game_id: int) -> HttpResponse:
 def _submit(request: HttpRequest, game_id: int, parsed: object) -> None:
     try:
         engine.submit(
-            game_id, request.user, parsed, version=_version(request), idempotency_key=request.POST.get("key") or None
+            game_id,
+            request.user,
+            parsed,
+            version=_version(request.POST.get("version")),
+            idempotency_key=request.POST.get("key") or None,
         )
     except DelveError as exc:
         messages.error(request, f"{exc.message} ({exc.code})")

@@ -1,0 +1,621 @@
+"""The Fated Labyrinth game screen: turns a seat's view and its legal commands into what the nine
+panels of FL-UI show, in the active language and with the preset's names.
+
+Only views leave here (``present.caller_view``): nothing reads a state. Every choice the command
+panel offers is one of ``legal_commands`` as is (FL-UI-5); the text of events, messages, commands
+and help comes from :mod:`delve.fated.text`, names from the content.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from delve.fated import content, text
+from delve.server.games import present
+from delve.server.games.models import Game, Seat
+
+PANELS = ("map", "tile", "events", "piles", "commands", "quickmove", "status", "players", "comment")
+"""The refreshable panels (FL-UI-1..7, 9; the command help, panel 8, is filled in the browser),
+plus the comment state line."""
+
+#: Terrain character -> (css class, icon). Icons are language-neutral marks; the legend names them.
+TERRAIN: dict[str, tuple[str, str]] = {
+    "?": ("unknown", ""),
+    ".": ("floor", ""),
+    "#": ("wall", ""),
+    "+": ("door", ""),
+    "~": ("ice", "≈"),
+    "C": ("checkpoint", "⚑"),
+    "T": ("treasure", "◆"),
+    "E": ("exit", "▲"),
+    "t": ("fake-treasure", "◇"),
+    "e": ("fake-exit", "△"),
+    "o": ("own-trap", "◎"),
+    "x": ("enemy-trap", "✕"),
+}
+LEGEND = ("#", "+", "~", "C", "T", "E", "t", "e", "o", "x", "?")
+DIRECTION_ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+DIRECTION_KEYS = {"up": "W / ↑", "left": "A / ←", "down": "S / ↓", "right": "D / →"}
+
+
+def lang() -> str:
+    return (get_language() or "en")[:2]
+
+
+def as_json(command: dict[str, Any]) -> str:
+    return json.dumps(command, ensure_ascii=False, sort_keys=True)
+
+
+def signature(html: str) -> str:
+    return hashlib.sha1(html.encode(), usedforsecurity=False).hexdigest()[:12]
+
+
+def when(epoch: int | None) -> dt.datetime | None:
+    return None if epoch is None else dt.datetime.fromtimestamp(epoch, tz=dt.UTC)
+
+
+@dataclass
+class Screen:
+    """Everything one caller may see of one Fated game at one moment."""
+
+    game: Game
+    seats: list[Seat]
+    mine: Seat | None
+    view: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+    lang: str
+    selected: tuple[int, int] | None = None
+    error: str = ""
+    comment_note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.mine is None else self.mine.index
+
+    @property
+    def preset(self) -> str:
+        return self.game.preset
+
+    @property
+    def you(self) -> dict[str, Any] | None:
+        return None if self.view is None else self.view.get("you")
+
+    @property
+    def now(self) -> int:
+        return int(self.view["game"]["now"]) if self.view else 0
+
+
+def load(game: Game, user: Any, *, selected: tuple[int, int] | None = None) -> Screen:
+    seats = present.public_seats(game)
+    mine = present.own_seat(seats, user)
+    seat = None if mine is None else mine.index
+    view, legal = present.view_and_commands(game, seat)
+    return Screen(game=game, seats=seats, mine=mine, view=view, legal=legal, lang=lang(), selected=selected)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render_panel(screen: Screen, name: str, *, oob: bool = False) -> tuple[str, str]:
+    """One panel as its ``<section>`` (the unit htmx swaps) and the signature of its content."""
+    inner = render_to_string(f"play/fated/panels/{name}.html", {"s": screen, **panel_context(screen, name)})
+    sig = signature(inner)
+    html = render_to_string(
+        "play/fated/panel.html",
+        {"name": name, "sig": sig, "inner": mark_safe(inner), "oob": oob},
+    )
+    return html, sig
+
+
+def render_panels(screen: Screen, *, known: dict[str, str] | None = None, oob: bool = True) -> str:
+    """The panels whose content differs from the signatures the browser sent (all without
+    ``known``), as out-of-band swaps, plus the version the next command must carry."""
+    parts = [f'<input type="hidden" id="game-version" name="version" value="{screen.game.version}" hx-swap-oob="true">']
+    for name in PANELS:
+        html, sig = render_panel(screen, name, oob=oob)
+        if known is None or known.get(name) != sig:
+            parts.append(html)
+    return "\n".join(parts)
+
+
+def all_panels(screen: Screen) -> dict[str, SafeString]:
+    return {name: mark_safe(render_panel(screen, name)[0]) for name in PANELS}
+
+
+def panel_context(screen: Screen, name: str) -> dict[str, Any]:
+    builder = _BUILDERS.get(name)
+    return builder(screen) if builder is not None else {}
+
+
+# ---------------------------------------------------------------- (1) the whole map
+
+
+def _map(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    if view is None:
+        return {"rows": [], "size": 0}
+    m = view["map"]
+    n = int(m["size"])
+    tiles, lit = m["tiles"], m["lit"]
+    preset = screen.preset
+    by_tile: dict[tuple[int, int], dict[str, Any]] = {}
+    for char in view["characters"]:
+        by_tile[(char["tile"][0], char["tile"][1])] = char
+    rows = []
+    for y in range(n):
+        row = []
+        for x in range(n):
+            code = tiles[y * n + x]
+            bright = lit[y * n + x] == "1"
+            css, icon = TERRAIN.get(code, ("unknown", ""))
+            char = by_tile.get((x, y))
+            label = [f"{x + 1},{y + 1}", text.terrain_name(code, screen.lang, preset)]
+            if code != "?" and not bright:
+                label.append(_t(screen, "remembered", "記憶"))
+            token = None
+            if char is not None:
+                token = _token(screen, char)
+                label.append(token["label"])
+            row.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "css": f"t-{css} {'lit' if bright else 'dark'}",
+                    "icon": icon,
+                    "lit": bright,
+                    "token": token,
+                    "label": ", ".join(label),
+                    "selected": screen.selected == (x, y),
+                }
+            )
+        rows.append(row)
+    legend = [
+        {"css": f"t-{TERRAIN[c][0]}", "icon": TERRAIN[c][1], "label": text.terrain_name(c, screen.lang, preset)}
+        for c in LEGEND
+    ]
+    return {"rows": rows, "size": n, "legend": legend}
+
+
+def _token(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
+    """FL-VIS-7: own position ●, other players by number, monsters by glyph, blue own and
+    orange enemy."""
+    lang_ = screen.lang
+    if char["type"] == "player":
+        if char.get("you"):
+            return {"css": "you", "text": "●", "label": _t(screen, "you", "あなた")}
+        number = char["number"]
+        return {"css": "player", "text": number, "label": text.player_name(char["seat"], lang_)}
+    name = text.monster_name(char["monster"], lang_)
+    owner = char.get("owner")
+    if char.get("own"):
+        label = _t(screen, f"your {name}", f"あなたの{name}")
+    else:
+        label = _t(screen, f"{name} of Player {text.number(owner)}", f"プレイヤー{text.number(owner)}の{name}")
+    return {"css": "monster own" if char.get("own") else "monster enemy", "text": char["glyph"], "label": label}
+
+
+# ---------------------------------------------------------------- (2) tile details
+
+
+def _tile(screen: Screen) -> dict[str, Any]:
+    if screen.view is None or screen.selected is None:
+        return {"state": "none"}
+    x, y = screen.selected
+    m = screen.view["map"]
+    n = int(m["size"])
+    if not (0 <= x < n and 0 <= y < n):
+        return {"state": "none"}
+    if m["lit"][y * n + x] != "1":  # FL-UI-2, FL-INFO-6: only tiles in sight
+        return {"state": "out_of_sight", "x": x + 1, "y": y + 1}
+    code = m["tiles"][y * n + x]
+    key = f"{x},{y}"
+    details: dict[str, Any] = {
+        "state": "shown",
+        "x": x + 1,
+        "y": y + 1,
+        "terrain": text.terrain_name(code, screen.lang, screen.preset),
+        "css": "t-" + TERRAIN.get(code, ("unknown", ""))[0],
+        "icon": TERRAIN.get(code, ("", ""))[1],
+        "labels": _labels(screen),
+    }
+    if key in m.get("doors", {}) or code == "+":
+        details["door_hp"] = m.get("doors", {}).get(key, 100)
+    trap = m.get("traps", {}).get(key)
+    if trap is not None:
+        details["trap"] = {
+            "card": text.card_name(trap["card"], screen.lang),
+            "use": text.use_name("trap", screen.lang, screen.preset),
+            "own": trap.get("own", False),
+        }
+    for char in screen.view["characters"]:
+        if tuple(char["tile"]) != (x, y):
+            continue
+        if char["type"] == "player":
+            public = next((p for p in screen.view["players"] if p["seat"] == char["seat"]), None)
+            if public is not None:
+                details["player"] = _public_player(screen, public)
+        else:
+            details["monster"] = _monster(screen, char)
+    return details
+
+
+def _monster(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
+    owner = char.get("owner")
+    return {
+        "name": text.monster_name(char["monster"], screen.lang),
+        "glyph": char["glyph"],
+        "own": bool(char.get("own")),
+        "owner": text.player_name(owner, screen.lang, screen.seat) if isinstance(owner, int) else "",
+        "hp": char.get("hp"),
+        "attack": char.get("attack"),
+        "defense": char.get("defense"),
+        "evasion": char.get("evasion"),
+        "statuses": _statuses(screen, char.get("statuses") or []),
+    }
+
+
+# ---------------------------------------------------------------- (3) recent events, (4) piles
+
+
+def _events(screen: Screen) -> dict[str, Any]:
+    if screen.view is None:
+        return {"events": [], "messages": []}
+    lang_, preset, seat = screen.lang, screen.preset, screen.seat
+    events = [
+        {"time": when(e.get("time")), "text": text.describe(e, lang_, preset, seat)} for e in screen.view["events"]
+    ]
+    messages = [
+        {"time": when(e.get("time")), "text": text.describe(e, lang_, preset, seat)}
+        for e in (screen.you or {}).get("messages", [])
+    ]
+    return {"events": events, "messages": messages}
+
+
+def _piles(screen: Screen) -> dict[str, Any]:
+    return {"piles": None if screen.view is None else screen.view["piles"]}
+
+
+# ---------------------------------------------------------------- (5) commands, (6) quick moves
+
+
+def _commands(screen: Screen) -> dict[str, Any]:
+    you = screen.you
+    lang_, preset = screen.lang, screen.preset
+    ctx: dict[str, Any] = {"you": you, "ended": screen.game.status == Game.Status.ENDED}
+    if screen.view is not None and screen.view["game"].get("ended"):
+        ctx["ended"] = True
+        ctx["result"] = _result(screen)
+    if you is None:
+        return ctx
+    phase = you["phase"]
+    legal = [c for c in screen.legal if c["kind"] not in {"comment"}]
+    ctx["phase"] = phase
+    ctx["phase_name"] = text.phase_name(phase, lang_, preset)
+    if phase == "move" and "move" in you:
+        ctx["move_of"] = you["move"]
+    hand = {card["id"]: card for card in you.get("hand", [])}
+    simple, card_uses, defenses = [], [], []
+    give_up = None
+    for command in legal:
+        kind = command["kind"]
+        if kind == "give_up":
+            give_up = _button(screen, command)
+        elif kind == "use_card":
+            card_uses.append(command)
+        elif kind == "defend":
+            card = hand.get(command["card"])
+            label = text.command_label({**command, "card_kind": card and card["kind"]}, lang_, preset, screen.seat)
+            entry = _button(screen, command, label=label)
+            entry["cp"] = _single_cp(card)
+            entry["help"] = _card_help(card, lang_) if card else entry["help"]
+            defenses.append(entry)
+        else:
+            simple.append(_button(screen, command))
+    ctx["buttons"] = simple
+    ctx["defenses"] = defenses
+    ctx["give_up"] = give_up
+    ctx["hand"] = _hand(screen, you, card_uses)
+    if phase == "defense" and you.get("defending"):
+        ctx["defending"] = text.defending(you["defending"], lang_, preset, screen.seat)
+        ctx["waiting_items"] = you.get("waiting_items", 0)
+    if phase == "wait":
+        ctx["next_turn_at"] = you.get("next_turn_at")
+        ctx["next_turn_when"] = when(you.get("next_turn_at"))
+    ctx["stored"] = you.get("stored_turns", 0)
+    if you.get("abandon_at") is not None and phase != "wait":  # FL-ABN-1, FL-UI-5
+        ctx["abandon_at"] = you["abandon_at"]
+        notice = text.word("give_up_notice", lang_, preset)
+        before, _, after = notice.partition("{time}")
+        ctx["abandon_notice"] = {"before": before, "after": after, "when": when(you["abandon_at"])}
+        ctx["abandon_left"] = text.duration(int(you["abandon_at"]) - screen.now, lang_)
+    ctx["refresh_help"] = text.command_help("refresh", lang_, preset)
+    ctx["refresh_name"] = text.command_name("refresh", lang_, preset)
+    ctx["start_help"] = text.command_help("start_turn", lang_, preset)
+    return ctx
+
+
+def _button(screen: Screen, command: dict[str, Any], *, label: str | None = None) -> dict[str, Any]:
+    kind = command["kind"]
+    return {
+        "kind": kind,
+        "json": as_json(command),
+        "label": label or text.command_label(command, screen.lang, screen.preset, screen.seat),
+        "help": text.command_help(kind, screen.lang, screen.preset),
+        "arrow": DIRECTION_ARROWS.get(command.get("dir", ""), ""),
+    }
+
+
+def _single_cp(card: dict[str, Any] | None) -> int | None:
+    if not card:
+        return None
+    cp = card.get("cp", {})
+    return cp.get("use") if "use" in cp else (min(cp.values()) if cp else None)
+
+
+def _card_help(card: dict[str, Any], lang_: str) -> str:
+    definition = content.load().cards.get(card["kind"])
+    return text.pick(definition.text, lang_) if definition else card["kind"]
+
+
+def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """FL-UI-14, FL-CP-3: the own hand with the CP consumption per use; in the core phase each
+    card lists its legal uses and targets (FL-CORE-1) taken from ``legal_commands``."""
+    lang_, preset = screen.lang, screen.preset
+    by_card: dict[int, list[dict[str, Any]]] = {}
+    for command in uses:
+        by_card.setdefault(command["card"], []).append(command)
+    cards = []
+    for card in you.get("hand", []):
+        definition = content.load().cards.get(card["kind"])
+        cp = card.get("cp", {})
+        costs = [
+            {"use": text.use_name(use, lang_, preset) if use != "use" else "", "cp": value}
+            for use, value in sorted(cp.items(), key=lambda item: ("trap", "adjacent", "remote", "use").index(item[0]))
+        ]
+        choices = [{"json": as_json(c), "label": _use_label(screen, c, cp)} for c in by_card.get(card["id"], [])]
+        cards.append(
+            {
+                "id": card["id"],
+                "name": text.card_name(card["kind"], lang_),
+                "category": text.category_name(card["category"], lang_),
+                "category_id": card["category"],
+                "costs": costs,
+                "text": text.pick(definition.text, lang_) if definition else "",
+                "choices": choices,
+            }
+        )
+    return cards
+
+
+def _use_label(screen: Screen, command: dict[str, Any], cp: dict[str, int]) -> str:
+    """One legal use of a card: "《Adjacent》 right: Player 02 — 9 CP"."""
+    lang_, preset = screen.lang, screen.preset
+    use = command.get("use")
+    parts = [text.use_name(use, lang_, preset)] if use else []
+    if use == "trap":
+        parts.append(_t(screen, "on your tile", "自分のマスに"))
+    if "dir" in command:
+        parts.append(f"{DIRECTION_ARROWS[command['dir']]} {text.direction_name(command['dir'], lang_)}")
+        what = _neighbour(screen, command["dir"])
+        if what:
+            parts.append(f"({what})")
+    if "target" in command:
+        parts.append("→ " + text.player_name(command["target"], lang_, screen.seat))
+    if "monster" in command:
+        parts.append("→ " + _monster_by_id(screen, command["monster"]))
+    cost = cp.get(use or "use", cp.get("use"))
+    label = " ".join(p for p in parts if p) or text.command_name("use_card", lang_, preset)
+    return f"{label} — {cost} CP" if cost is not None else label
+
+
+def _neighbour(screen: Screen, direction: str) -> str:
+    """What stands on the adjacent tile in that direction, as the view shows it."""
+    you = screen.you
+    if not you or not you.get("tile") or screen.view is None:
+        return ""
+    dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}[direction]
+    x, y = you["tile"][0] + dx, you["tile"][1] + dy
+    for char in screen.view["characters"]:
+        if tuple(char["tile"]) == (x, y):
+            return _token(screen, char)["label"]
+    n = int(screen.view["map"]["size"])
+    if 0 <= x < n and 0 <= y < n and screen.view["map"]["tiles"][y * n + x] == "+":
+        return text.terrain_name("+", screen.lang, screen.preset)
+    return ""
+
+
+def _monster_by_id(screen: Screen, monster_id: int) -> str:
+    for char in (screen.view or {}).get("characters", []):
+        if char["type"] == "monster" and char.get("id") == monster_id:
+            return _token(screen, char)["label"]
+    return _t(screen, "a monster", "モンスター")
+
+
+def _quickmove(screen: Screen) -> dict[str, Any]:
+    """FL-UI-6, FL-MOVE-8: one button per direction, active only when that move is legal."""
+    legal = {c.get("dir"): c for c in screen.legal if c["kind"] == "move"}
+    stay = next((c for c in screen.legal if c["kind"] == "stay"), None)
+    pad = {}
+    for direction in text.DIRECTIONS:
+        command = legal.get(direction)
+        pad[direction] = {
+            "dir": direction,
+            "arrow": DIRECTION_ARROWS[direction],
+            "label": text.command_label({"kind": "move", "dir": direction}, screen.lang, screen.preset),
+            "json": as_json(command) if command else "",
+            "keys": DIRECTION_KEYS[direction],
+        }
+    return {
+        "pad": pad,
+        "stay": _button(screen, stay) if stay else None,
+        "active": bool(legal) or stay is not None,
+        "move_help": text.command_help("move", screen.lang, screen.preset),
+        "seated": screen.you is not None,
+    }
+
+
+# ---------------------------------------------------------------- (7) own status, (9) players
+
+
+def _statuses(screen: Screen, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """FL-VIS-11, FL-UI-11: plus statuses light blue, minus red; turns left for one's own."""
+    out = []
+    for item in items:
+        definition = content.load().statuses.get(item["id"])
+        out.append(
+            {
+                "name": text.status_name(item["id"], screen.lang),
+                "kind": item.get("kind", "minus"),
+                "turns": item.get("turns"),
+                "strength": item.get("strength"),
+                "text": text.pick(definition.text, screen.lang) if definition else "",
+            }
+        )
+    return out
+
+
+def _public_player(screen: Screen, p: dict[str, Any]) -> dict[str, Any]:
+    lang_, preset = screen.lang, screen.preset
+    entry: dict[str, Any] = {
+        "seat": p["seat"],
+        "number": p["number"],
+        "name": p["name"],
+        "class": text.class_name(p["class"], lang_, preset),
+        "alive": p["alive"],
+        "fate": _fate(screen, p.get("fate")),
+        "comment": p.get("comment", ""),
+        "practice": p.get("practice", False),
+        "hand_size": p.get("hand_size"),
+        "hidden": bool(p.get("hidden")),
+        "mine": p["seat"] == screen.seat,
+    }
+    if not p.get("hidden"):
+        entry.update(
+            hp=p["hp"],
+            max_hp=p["max_hp"],
+            cp=p["cp"],
+            max_cp=p["max_cp"],
+            hp_pct=_pct(p["hp"], p["max_hp"]),
+            cp_pct=_pct(p["cp"], p["max_cp"]),
+            attack=p["attack"],
+            defense=p["defense"],
+            magic=p["magic"],
+            evasion=p["evasion"],
+            statuses=_statuses(screen, p.get("statuses") or []),
+            treasures=p["treasures"],
+            kills=p["kills"],
+            visited=p["visited"],
+        )
+    return entry
+
+
+def _pct(value: int, top: int) -> int:
+    return max(0, min(100, round(100 * value / top))) if top else 0
+
+
+def _fate(screen: Screen, fate: str | None) -> str:
+    names = {
+        "died": ("dead", "死亡"),
+        "abandoned": ("abandoned", "放棄"),
+        "gave_up": ("gave up", "放棄"),
+        "escaped": ("escaped", "脱出"),
+        "survived": ("last survivor", "最後の生存者"),
+    }
+    if not fate:
+        return ""
+    en, ja = names.get(fate, (fate, fate))
+    if fate == "abandoned":
+        ja = "投了" if screen.preset == "level-d" else ja
+    return _t(screen, en, ja)
+
+
+def _labels(screen: Screen) -> dict[str, str]:
+    """The preset's ability labels (P-24): 基本攻撃力 / 攻撃..."""
+    return {key: text.word(key, screen.lang, screen.preset) for key in ("attack", "defense", "magic", "evasion")}
+
+
+def _status(screen: Screen) -> dict[str, Any]:
+    you = screen.you
+    if you is None or screen.view is None:
+        return {"me": None}
+    public = next(p for p in screen.view["players"] if p["seat"] == you["seat"])
+    me = _public_player(screen, public)
+    game = screen.view["game"]
+    return {
+        "me": me,
+        "labels": _labels(screen),
+        "treasure_quota": game["treasure_quota"],
+        "kill_quota": game["kill_quota"],
+        "qualifies": you.get("qualifies"),
+        "stored": you.get("stored_turns", 0),
+        "max_cards": you.get("max_cards"),
+        "sight": you.get("sight_radius"),
+        "effective_evasion": you.get("effective_evasion"),
+        "exit_open": game.get("exit_open"),
+    }
+
+
+def _players(screen: Screen) -> dict[str, Any]:
+    if screen.view is None:
+        return {"players": [], "labels": _labels(screen)}
+    return {
+        "players": [_public_player(screen, p) for p in screen.view["players"]],
+        "labels": _labels(screen),
+        "short": {key: text.short_label(key, screen.lang) for key in ("attack", "defense", "magic", "evasion")},
+    }
+
+
+def _comment(screen: Screen) -> dict[str, Any]:
+    allowed = any(c["kind"] == "comment" for c in screen.legal)
+    return {"allowed": allowed, "note": screen.comment_note, "seated": screen.mine is not None}
+
+
+def _result(screen: Screen) -> str:
+    game = screen.view["game"] if screen.view else {}
+    winner = game.get("winner")
+    if winner is None:
+        return _t(screen, "The game has ended with no winner.", "勝者なしでゲームが終了しました。")
+    kind = game.get("win_kind")
+    name = text.player_name(winner, screen.lang, screen.seat)
+    if kind == "escape":
+        return text.capital(
+            _t(screen, f"The game has ended: {name} escaped and won.", f"ゲーム終了：{name}が脱出して勝利しました。")
+        )
+    return text.capital(
+        _t(
+            screen,
+            f"The game has ended: {name} won as the last survivor.",
+            f"ゲーム終了：{name}が最後の生存者として勝利しました。",
+        )
+    )
+
+
+def _t(screen: Screen, en: str, ja: str) -> str:
+    return ja if screen.lang == "ja" else en
+
+
+_BUILDERS = {
+    "map": _map,
+    "tile": _tile,
+    "events": _events,
+    "piles": _piles,
+    "commands": _commands,
+    "quickmove": _quickmove,
+    "status": _status,
+    "players": _players,
+    "comment": _comment,
+}
+
+
+def local(moment: dt.datetime | None) -> dt.datetime | None:
+    return None if moment is None else timezone.localtime(moment)

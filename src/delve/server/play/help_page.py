@@ -1,0 +1,125 @@
+"""The help page, generated from the content data in the active language: the classes with the
+preset's names, every card of the preset's card set (category, uses and costs, text), the
+monsters of its roster, the statuses, the active settings of the game (or the preset's basic
+rules), the map legend and the commands of each phase (FL-UI-8, FL-CFG-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+
+from delve.fated import content, text
+from delve.server.games.engine import ruleset_of
+from delve.server.games.models import Game
+from delve.server.games.present import settings_lines
+from delve.server.play.fated_screen import LEGEND, TERRAIN, lang
+
+PHASE_COMMANDS = (
+    ("move", ("move", "stay", "pass", "swap")),
+    ("core", ("attack", "use_card", "pass_by", "pick_up", "escape", "draw", "pass", "nothing", "jump", "steal")),
+    ("defense", ("defend", "no_defense", "parry", "accept_pass_by", "decline_pass_by")),
+    ("wait", ("refresh", "comment")),
+)
+ALWAYS = ("give_up", "comment")
+
+
+def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
+    data = content.load()
+    if preset not in data.presets:
+        raise Http404("no such preset")
+    lang_ = lang()
+    definition = data.presets[preset]
+    labels = {key: text.word(key, lang_, preset) for key in ("attack", "defense", "magic", "evasion")}
+    classes = [
+        {
+            "name": text.class_name(c.id, lang_, preset),
+            "attack": c.attack,
+            "defense": c.defense,
+            "magic": c.magic,
+            "evasion": c.evasion,
+            "max_cards": c.max_cards,
+            "description": text.pick(c.description, lang_),
+        }
+        for c in data.classes.values()
+    ]
+    copies = data.copies(preset)
+    cards = []
+    for kind in sorted(copies, key=lambda k: (content.CATEGORIES.index(data.cards[k].category), k)):
+        card = data.cards[kind]
+        uses = (
+            [{"use": text.use_name(use, lang_, preset), "cost": cost} for use, cost in card.uses.items()]
+            if card.uses
+            else [{"use": "", "cost": card.cost}]
+        )
+        cards.append(
+            {
+                "name": text.pick(card.name, lang_),
+                "category": text.category_name(card.category, lang_),
+                "uses": uses,
+                "text": text.pick(card.text, lang_),
+                "copies": copies[kind],
+            }
+        )
+    roster = definition.settings.get("monster_roster", [])
+    monsters = [
+        {
+            "glyph": m.glyph,
+            "name": text.pick(m.name, lang_),
+            "hp": m.hp,
+            "attack": m.attack,
+            "defense": m.defense,
+            "evasion": m.evasion,
+            "actions": f"{m.actions[0]}" if m.actions[0] == m.actions[1] else f"{m.actions[0]}–{m.actions[1]}",
+            "description": text.pick(m.description, lang_),
+        }
+        for key in roster
+        if (m := data.monsters.get(key)) is not None
+    ]
+    statuses = [
+        {"name": text.pick(s.name, lang_), "kind": s.kind, "text": text.pick(s.text, lang_)}
+        for s in data.statuses.values()
+    ]
+    if game is not None:
+        rules = settings_lines(game)
+    else:
+        ruleset = ruleset_of(Game(ruleset="fated", preset=preset))
+        rules = [
+            {"key": line.key, "label": text.pick(line.label, lang_), "value": line.value}
+            for line in ruleset.describe_settings({"preset": preset})
+        ]
+    phases = [
+        {
+            "name": text.phase_name(phase, lang_, preset),
+            "commands": [
+                {"name": text.command_name(kind, lang_, preset), "help": text.command_help(kind, lang_, preset)}
+                for kind in kinds
+            ],
+        }
+        for phase, kinds in PHASE_COMMANDS
+    ]
+    always = [
+        {"name": text.command_name(kind, lang_, preset), "help": text.command_help(kind, lang_, preset)}
+        for kind in ALWAYS
+    ]
+    legend = [
+        {"css": f"t-{TERRAIN[c][0]}", "icon": TERRAIN[c][1], "label": text.terrain_name(c, lang_, preset)}
+        for c in LEGEND
+    ]
+    return {
+        "preset": preset,
+        "preset_title": text.pick(definition.title, lang_),
+        "story": text.pick(definition.story, lang_),
+        "presets": [(key, text.pick(p.title, lang_)) for key, p in data.presets.items()],
+        "game": game,
+        "labels": labels,
+        "classes": classes,
+        "cards": cards,
+        "monsters": monsters,
+        "statuses": statuses,
+        "rules": rules,
+        "phases": phases,
+        "always": always,
+        "legend": legend,
+        "trap_word": text.word("trap", lang_, preset),
+    }

@@ -1,0 +1,128 @@
+/* The Fated Labyrinth screen: keyboard moves, tile selection, countdowns, command help and the
+ * panel signatures sent with each refresh. Plain JavaScript; htmx does the requests. */
+(function () {
+  "use strict";
+
+  var root = null;
+  var offset = 0; // server clock minus browser clock, in seconds
+  var lastFocus = null;
+  var KEYS = {
+    ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
+    w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right"
+  };
+
+  window.Delve = {
+    /* The signature of every panel on the page, so the server sends only the changed ones. */
+    sigs: function () {
+      var out = {};
+      document.querySelectorAll("[data-panel][data-sig]").forEach(function (el) {
+        out[el.getAttribute("data-panel")] = el.getAttribute("data-sig");
+      });
+      return JSON.stringify(out);
+    }
+  };
+
+  function typing(target) {
+    if (!target) return false;
+    var tag = target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
+  }
+
+  /* FL-UI-6, FL-MOVE-8: arrow keys and WASD press the quick-move buttons (never while typing). */
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey && event.key.length > 1) return;
+    if (typing(event.target)) return;
+    var dir = KEYS[event.key];
+    if (!dir) return;
+    var button = document.getElementById("qm-" + dir);
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    button.focus();
+    button.click();
+  });
+
+  /* FL-UI-1/2: a click on a tile in sight loads its details. */
+  document.addEventListener("click", function (event) {
+    var cell = event.target.closest && event.target.closest("button.cell[data-x]");
+    if (!cell || !root) return;
+    var value = cell.getAttribute("data-x") + "," + cell.getAttribute("data-y");
+    document.getElementById("selected-tile").value = value;
+    document.querySelectorAll(".map .cell.selected").forEach(function (el) { el.classList.remove("selected"); });
+    cell.classList.add("selected");
+    if (window.htmx) {
+      htmx.ajax("GET", root.getAttribute("data-tile-url") + "?tile=" + value, { target: "#panel-tile", swap: "outerHTML" });
+    }
+  });
+
+  /* FL-UI-8: the help of the command under the pointer or the keyboard focus. */
+  function showHelp(event) {
+    var el = event.target.closest && event.target.closest("[data-help]");
+    if (!el) return;
+    var help = el.getAttribute("data-help");
+    var box = document.getElementById("help-text");
+    if (!box || !help) return;
+    var label = el.getAttribute("data-help-title") ||
+      (el.tagName === "SELECT" ? (el.options[el.selectedIndex] || {}).text : (el.getAttribute("aria-label") || el.textContent));
+    box.innerHTML = "";
+    var title = document.createElement("p");
+    title.className = "help-title";
+    title.textContent = (label || "").trim();
+    var body = document.createElement("p");
+    body.textContent = help;
+    box.appendChild(title);
+    box.appendChild(body);
+  }
+  document.addEventListener("mouseover", showHelp);
+  document.addEventListener("focusin", showHelp);
+
+  /* Countdowns (FL-UI-13 wait time, FL-ABN-1 abandonment) from the server's clock. */
+  function format(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    var d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600);
+    var m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+    var ja = document.documentElement.lang === "ja";
+    if (d > 0) return ja ? d + "日" + h + "時間" : d + " d " + h + " h";
+    var mm = (m < 10 ? "0" : "") + m, ss = (s < 10 ? "0" : "") + s;
+    return h > 0 ? h + ":" + mm + ":" + ss : m + ":" + ss;
+  }
+  function tick() {
+    var now = Date.now() / 1000 + offset;
+    document.querySelectorAll("time.countdown[data-deadline]").forEach(function (el) {
+      var left = Number(el.getAttribute("data-deadline")) - now;
+      el.textContent = format(left);
+      if (left <= 0 && el.hasAttribute("data-refresh-at-zero") && !el.hasAttribute("data-fired")) {
+        el.setAttribute("data-fired", "1");
+        setTimeout(function () { document.body.dispatchEvent(new Event("delve:refresh")); }, 800);
+      }
+    });
+  }
+
+  /* Keep the keyboard focus where it was when a panel is swapped. */
+  document.addEventListener("htmx:beforeRequest", function () {
+    var active = document.activeElement;
+    lastFocus = active && active.id ? active.id : null;
+  });
+  function markPhase() {
+    var mark = document.querySelector("[data-phase-mark]");
+    var board = document.getElementById("board");
+    if (mark && board) board.setAttribute("data-phase", mark.getAttribute("data-phase-mark"));
+  }
+  document.addEventListener("htmx:oobAfterSwap", markPhase);
+  document.addEventListener("htmx:afterSettle", function () {
+    markPhase();
+    if (!lastFocus) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    var again = document.getElementById(lastFocus);
+    if (again && !again.disabled) again.focus();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    root = document.getElementById("fated");
+    if (!root) return;
+    var serverNow = Number(root.getAttribute("data-server-now"));
+    if (serverNow) offset = serverNow - Date.now() / 1000;
+    tick();
+    setInterval(tick, 1000);
+  });
+})();
