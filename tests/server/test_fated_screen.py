@@ -1,0 +1,519 @@
+"""The Fated Labyrinth game screen: each of the nine panels (FL-UI-1..14) for the player, an
+opponent, a spectator and an anonymous visitor; no hidden information in any partial (another
+seat's hand, positions out of sight, unknown traps: FL-INFO-3, FL-VIS-8); commands only from
+legal_commands, sent through the server's submit path (FL-UI-5); refreshes that never consume a
+turn (FL-LOGIN-3); comments (FL-COM); Japanese and the Level D words (AMB-66)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from delve.fated import text
+from delve.server.games import engine
+from delve.server.games.models import CommandEntry, Game
+from delve.server.play import fated_screen
+from tests.server.conftest import session_client
+from tests.server.fated_kit import arrange, fated_game, rewrite
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def others(make_user: Any) -> list[Any]:
+    return [make_user("dee"), make_user("eve")]
+
+
+@pytest.fixture
+def fated(db: None, clock: Any, player: Any, opponent: Any, others: list[Any]) -> Game:
+    """Seat 0 (the player, a Warrior) has a turn stored; seat 1 (the opponent, a Thief) stands
+    two tiles to the right; seats 2 and 3 are out of seat 0's sight. Seat 0 knows the trap of
+    seat 3 at (1,4); nobody but seat 3 knows its trap at (4,3). Seat 2 keeps no record."""
+    game = fated_game([player, opponent, *others], practice=[2])
+    return arrange(
+        game,
+        hands={0: ["attack-10", "deflect", "defense-10"], 1: ["drag-along", "attack-20"], 2: ["counter"]},
+        ready=[0],
+        statuses={0: ["light", "stripped"]},
+        traps=[(1, 4, "hp-poison", 3, (0,)), (4, 3, "attack-40", 3, ()), (0, 2, "attack-20", 0, ())],
+    )
+
+
+def personas(player: Any, opponent: Any, spectator: Any) -> dict[str, Client]:
+    return {
+        "player": session_client(player),
+        "opponent": session_client(opponent),
+        "spectator": session_client(spectator),
+        "outsider": Client(),
+    }
+
+
+def page(client: Client, game: Game, **extra: Any) -> str:
+    return client.get(f"/games/{game.pk}/", **extra).content.decode()
+
+
+def panel(client: Client, game: Game, name: str, **query: str) -> str:
+    response = client.get(f"/games/{game.pk}/panels/{name}/", query)
+    assert response.status_code == 200, response.content
+    return response.content.decode()
+
+
+def commands_in(html: str) -> list[dict[str, Any]]:
+    """Every command a form of the page offers (hidden inputs and select options)."""
+    found = re.findall(r'name="command" value="([^"]+)"', html)
+    found += re.findall(r'<option value="(\{[^"]+)"', html)
+    return [json.loads(value.replace("&quot;", '"')) for value in found if value]
+
+
+def legal(game: Game, seat: int) -> list[dict[str, Any]]:
+    game.refresh_from_db()
+    from delve.server.games import present
+
+    return present.view_and_commands(game, seat)[1]
+
+
+# ---------------------------------------------------------------- opening the screen
+
+
+def test_opening_the_screen_starts_the_stored_turn_exactly_once(fated, player):
+    """FL-LOGIN-3, FL-TURN-8, AMB-4: a page load consumes the stored turn; another load, the
+    panels and the refreshes do not."""
+    browser = session_client(player)
+    html = page(browser, fated)
+    assert 'data-phase-mark="move"' in html
+    page(browser, fated)
+    panel(browser, fated, "commands")
+    browser.get(f"/games/{fated.pk}/poll/", {"version": "0"})
+    assert CommandEntry.objects.filter(game=fated, source="open").count() == 1
+
+
+def test_panels_and_polls_never_start_a_turn(fated, player):
+    browser = session_client(player)
+    panel(browser, fated, "commands")
+    browser.get(f"/games/{fated.pk}/poll/", {"version": "0", "force": "1"})
+    assert not CommandEntry.objects.filter(game=fated).exists()
+    assert 'data-phase-mark="ready"' in panel(browser, fated, "commands")
+
+
+@pytest.mark.parametrize("who", ["player", "opponent", "spectator", "outsider"])
+def test_every_panel_renders_for_every_persona(fated, player, opponent, spectator, who):
+    """FL-UI-1..9: the screen and each partial answer for a seat, another seat, a logged-in
+    spectator and an anonymous visitor."""
+    client = personas(player, opponent, spectator)[who]
+    html = page(client, fated)
+    for name in fated_screen.PANELS:
+        assert f'id="panel-{name}"' in html
+        assert f'id="panel-{name}"' in panel(client, fated, name)
+    assert 'id="panel-help"' in html
+
+
+# ---------------------------------------------------------------- no hidden information leaks
+
+
+@pytest.mark.parametrize("who", ["opponent", "spectator", "outsider"])
+def test_no_partial_shows_another_seats_hand_or_messages(fated, player, opponent, spectator, who):
+    """FL-UI-14, FL-CARD-13, FL-INFO-3/5: the hand and the private messages of seat 0 appear on
+    nobody else's screen, in no panel."""
+    page(session_client(player), fated)  # seat 0 starts its turn: a private message
+    client = personas(player, opponent, spectator)[who]
+    everything = page(client, fated) + "".join(panel(client, fated, name, tile="2,2") for name in fated_screen.PANELS)
+    assert "Deflect" not in everything
+    assert "Your turn is ready" not in everything
+
+
+def test_the_player_sees_their_own_hand_with_cp_per_use(fated, player):
+    """FL-UI-14, FL-CP-3: names, categories and the CP consumption of each use (a Warrior has
+    magic 0: consumption = cost)."""
+    html = panel(session_client(player), fated, "commands")
+    assert "Deflect" in html and "Attack 10" in html and "Damage card" in html
+    assert "《Trap》 2 CP" in html and "《Adjacent》 5 CP" in html and "《Remote》 9 CP" in html
+    assert "Drag Along" not in html
+
+
+@pytest.mark.parametrize("who", ["player", "opponent", "spectator", "outsider"])
+def test_positions_out_of_sight_and_unknown_traps_never_show(fated, player, opponent, spectator, who):
+    """FL-VIS-3/4/6/8, FL-INFO-3: seats 2 and 3 stand outside the viewers' sight; the trap at
+    (4,3) is known to nobody looking; spectators see an unexplored maze."""
+    client = personas(player, opponent, spectator)[who]
+    html = panel(client, fated, "map") + panel(client, fated, "tile", tile="4,3")
+    assert '<span class="tok player" aria-hidden="true">03</span>' not in html
+    assert '<span class="tok player" aria-hidden="true">04</span>' not in html
+    assert "Attack 40" not in html
+    assert 'data-x="4" data-y="3"' not in html or "t-enemy-trap" not in _cell(html, 4, 3)
+    if who in {"spectator", "outsider"}:
+        assert "lit" not in re.sub(r"legend.*", "", html, flags=re.S)
+        assert "tok" not in re.sub(r"<details.*", "", html, flags=re.S)
+
+
+def _cell(html: str, x: int, y: int) -> str:
+    match = re.search(rf'<button type="button" class="cell ([^"]*)" data-x="{x}" data-y="{y}"', html)
+    return match.group(1) if match else ""
+
+
+# ---------------------------------------------------------------- (1) map, (2) tile details
+
+
+def test_the_map_draws_terrain_characters_and_known_traps(fated, player):
+    """FL-UI-1, FL-VIS-2..4, FL-VIS-7, FL-VIS-9/10, FL-VIS-11, AMB-67: bright tiles in sight,
+    black unexplored; ● for oneself, 02 for the other player, the enemy Slime orange and the
+    own Imp blue; the own trap violet, the known enemy trap red."""
+    html = panel(session_client(player), fated, "map")
+    assert html.count('<span class="tok you" aria-hidden="true">●</span>') == 1
+    assert '<span class="tok player" aria-hidden="true">02</span>' in html
+    assert '<span class="tok monster enemy" aria-hidden="true">粘</span>' in html
+    assert '<span class="tok monster own" aria-hidden="true">妖</span>' in html
+    assert "t-own-trap lit" in _cell(html, 0, 2)
+    assert "t-enemy-trap lit" in _cell(html, 1, 4)
+    assert "t-floor lit" in _cell(html, 4, 3)  # the unknown trap looks like floor (FL-VIS-8)
+    assert 'class="cell t-unknown dark"' in html
+    assert "t-checkpoint lit" in _cell(html, 0, 0)
+
+
+def test_remembered_tiles_are_dark(fated, player):
+    """FL-VIS-3: a tile seen before and now out of sight is drawn dark, without characters."""
+    browser = session_client(player)
+    page(browser, fated)
+    for step in ({"kind": "move", "dir": "down"}, {"kind": "move", "dir": "down"}):
+        engine.submit(fated.pk, player, step)
+    html = panel(browser, fated, "map")
+    assert 'class="cell t-checkpoint dark"' in html  # (0,0) was in sight, is not now
+    assert "t-own-trap lit" in _cell(html, 0, 2)
+
+
+def test_tile_details_only_for_tiles_in_sight(fated, player):
+    """FL-UI-2, FL-INFO-6: the monster's name, owner and values, the known trap's card and use;
+    nothing for a tile out of sight."""
+    browser = session_client(player)
+    slime = panel(browser, fated, "tile", tile="4,4")
+    assert "Slime" in slime and "owner: Player 03" in slime and "Base attack" in slime
+    trap = panel(browser, fated, "tile", tile="1,4")
+    assert "Discovered trap" in trap and "HP Poison" in trap and "《Trap》" in trap
+    far = panel(browser, fated, "tile", tile="6,8")
+    assert "out of sight" in far and "Player 04" not in far
+
+
+def test_tile_details_of_a_player_show_their_values_unless_under_stealth(fated, player):
+    """FL-UI-2, FL-STS-18: another player's values; none under Stealth."""
+    browser = session_client(player)
+    shown = panel(browser, fated, "tile", tile="4,2")
+    assert "Ben" in shown and "120／120" in shown and "Base evasion" in shown
+    rewrite(
+        fated,
+        lambda s: setattr(
+            s.p(1), "statuses", [__import__("delve.fated.state", fromlist=["Status"]).Status(id="stealth", turns=7)]
+        ),
+    )
+    hidden = panel(browser, fated, "tile", tile="4,2")
+    assert "Under Stealth" in hidden and "120／120" not in hidden
+
+
+# ---------------------------------------------------------------- (3) events, (4) piles
+
+
+def test_recent_events_are_sentences_and_messages_stay_private(fated, player, opponent):
+    """FL-UI-3, FL-INFO-4/5: the public log in words; own messages only on the own screen."""
+    page(session_client(player), fated)
+    engine.submit(fated.pk, player, {"kind": "stay"})
+    engine.submit(fated.pk, player, {"kind": "pass", "reward": "cards"})
+    mine = panel(session_client(player), fated, "events")
+    theirs = panel(session_client(opponent), fated, "events")
+    assert "You passed the turn and took 1 card." in mine
+    assert "Player 01 passed the turn and took 1 card." in theirs
+    assert "You drew 1 card." in mine and "drew 1 card" not in theirs
+
+
+def test_the_piles_panel_counts_the_draw_and_discard_piles(fated, spectator):
+    """FL-UI-4, FL-CARD-12."""
+    fated.refresh_from_db()
+    state = engine.load_state(fated)
+    html = panel(session_client(spectator), fated, "piles")
+    assert f"<strong>{len(state.deck)}</strong>" in html and f"<strong>{len(state.discard)}</strong>" in html
+
+
+# ---------------------------------------------------------------- (5) commands, (6) quick moves
+
+
+@pytest.mark.parametrize("phase", ["move", "core"])
+def test_the_command_panel_offers_exactly_the_legal_commands(fated, player, phase):
+    """FL-UI-5, FL-CORE-11: every form's command is one of legal_commands, and every legal
+    command but the comment (its own form) is offered."""
+    browser = session_client(player)
+    page(browser, fated)
+    if phase == "core":
+        engine.submit(fated.pk, player, {"kind": "stay"})
+    offered = commands_in(panel(browser, fated, "commands"))
+    allowed = [c for c in legal(fated, 0) if c["kind"] != "comment"]
+    assert all(c in allowed for c in offered)
+    assert all(c in offered for c in allowed)
+    if phase == "core":
+        assert {
+            "kind": "use_card",
+            "card": _card_id(fated, 0, "attack-10"),
+            "use": "adjacent",
+            "dir": "right",
+        } not in offered
+        assert any(c["kind"] == "use_card" and c.get("use") == "remote" and c.get("target") == 1 for c in offered)
+
+
+def _card_id(game: Game, seat: int, kind: str) -> int:
+    game.refresh_from_db()
+    state = engine.load_state(game)
+    from delve.fated.content import load
+
+    return next(c for c in state.players[seat].hand if load().card(c, state.settings.preset).id == kind)
+
+
+def test_the_abandonment_notice_shows_outside_the_wait_phase(fated, player, opponent):
+    """FL-ABN-1, FL-UI-5: the preset's notice with a countdown in move/core/defense phases,
+    none while waiting."""
+    browser = session_client(player)
+    page(browser, fated)
+    html = panel(browser, fated, "commands")
+    assert "If you do nothing within" in html and "deemed to have abandoned the game" in html
+    assert 'class="countdown" data-deadline=' in html
+    waiting = panel(session_client(opponent), fated, "commands")
+    assert "deemed to have abandoned" not in waiting
+
+
+def test_the_wait_phase_shows_the_countdown_and_a_refresh(fated, opponent):
+    """FL-UI-13, FL-WAIT-2: the remaining wait time and 「画面を更新」."""
+    html = panel(session_client(opponent), fated, "commands")
+    assert "Next turn in" in html and 'data-refresh-at-zero="1"' in html
+    assert "poll/?force=1" in html and "Refresh" in html
+
+
+def test_quick_move_buttons_follow_the_legal_moves(fated, player):
+    """FL-UI-6, FL-MOVE-8: a button per direction, enabled only for a legal move."""
+    browser = session_client(player)
+    page(browser, fated)
+    html = panel(browser, fated, "quickmove")
+    moves = {c["dir"] for c in legal(fated, 0) if c["kind"] == "move"}
+    for direction in text.DIRECTIONS:
+        button = re.search(rf'<button type="submit" id="qm-{direction}"[^>]*>', html).group(0)
+        assert ("disabled" not in button) == (direction in moves)
+    assert moves == {"up", "down", "left", "right"} - {"right"} or moves
+
+
+def test_a_quick_move_applies_the_move(fated, player):
+    """FL-MOVE-8: the button posts the move through the server's submit path."""
+    browser = session_client(player)
+    page(browser, fated)
+    response = browser.post(
+        f"/games/{fated.pk}/act/",
+        {"command": '{"dir": "right", "kind": "move"}', "version": str(_version(fated))},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert "2／3" in response.content.decode()
+    assert CommandEntry.objects.filter(game=fated, source="player").count() == 1
+
+
+def _version(game: Game) -> int:
+    game.refresh_from_db()
+    return game.version
+
+
+def test_a_double_click_applies_once(fated, player):
+    """The version and the derived idempotency key make the second identical post a replay."""
+    browser = session_client(player)
+    page(browser, fated)
+    data = {"command": '{"dir": "right", "kind": "move"}', "version": str(_version(fated))}
+    first = browser.post(f"/games/{fated.pk}/act/", data, **HTMX)
+    second = browser.post(f"/games/{fated.pk}/act/", data, **HTMX)
+    assert first.status_code == second.status_code == 200
+    assert CommandEntry.objects.filter(game=fated, source="player").count() == 1
+    assert 'class="refusal"' not in second.content.decode()
+
+
+def test_refusals_show_inline(fated, player):
+    """Rejections are explicit: a stale version and an illegal command say why, in the panel."""
+    browser = session_client(player)
+    page(browser, fated)
+    stale = browser.post(f"/games/{fated.pk}/act/", {"command": '{"kind": "stay"}', "version": "1"}, **HTMX)
+    assert 'class="refusal" role="alert"' in stale.content.decode() and "please choose again" in stale.content.decode()
+    illegal = browser.post(f"/games/{fated.pk}/act/", {"command": '{"kind": "draw"}'}, **HTMX).content.decode()
+    assert 'class="refusal"' in illegal and "command/not_your_phase" in illegal
+    empty = browser.post(f"/games/{fated.pk}/act/", {}, **HTMX).content.decode()
+    assert "Choose a command first." in empty
+    assert not CommandEntry.objects.filter(game=fated, source="player").exists()
+
+
+def test_without_htmx_a_post_redirects_back_with_the_message(fated, player):
+    browser = session_client(player)
+    page(browser, fated)
+    response = browser.post(f"/games/{fated.pk}/act/", {"command": '{"kind": "draw"}'}, follow=True)
+    assert "command/not_your_phase" in response.content.decode()
+
+
+def test_the_defense_phase_shows_what_is_defended_and_only_the_offered_defenses(fated, player, opponent):
+    """FL-DEF, FL-ATK-8: source, card and use, power; defense cards only when effective."""
+    page(session_client(player), fated)
+    for step in ({"kind": "move", "dir": "right"}, {"kind": "stay"}):
+        engine.submit(fated.pk, player, step)
+    engine.submit(fated.pk, player, {"kind": "attack", "dir": "right"})
+    rewrite(
+        fated,
+        lambda s: (
+            s.make_ready(1),
+            s.p(1).statuses.append(__import__("delve.fated.state", fromlist=["Status"]).Status(id="sluggish", turns=7)),
+        ),
+    )
+    html = page(session_client(opponent), fated)
+    assert "Incoming: Player 01's normal attack, power 18." in unescape(html)
+    offered = commands_in(html)
+    assert {"kind": "no_defense"} in offered
+    assert all(c in legal(fated, 1) for c in offered)
+
+
+def test_the_own_status_panel(fated, player):
+    """FL-UI-7, FL-UI-10..12, FL-VIS-11: name, class, HP/CP current／max, the abilities, plus
+    statuses light blue and minus red, treasures, kills and the 2x2 checks."""
+    html = panel(session_client(player), fated, "status")
+    assert "01 Aki" in html and "Warrior" in html
+    assert "120／120" in html and "Base attack" in html and "Base evasion" in html
+    assert '<li class="status plus"' in html and "Light" in html
+    assert '<li class="status minus"' in html and "Stripped" in html
+    assert "Treasures" in html and "0／1" in html and "Kills" in html
+    assert html.count("−</b>") == 4 and 'class="checks"' in html
+
+
+def test_every_command_has_its_help(fated, player):
+    """FL-UI-8: each button names its help text, shown in the help panel on hover or focus."""
+    browser = session_client(player)
+    page(browser, fated)
+    html = panel(browser, fated, "commands") + panel(browser, fated, "quickmove")
+    buttons = re.findall(r"<button type=\"submit\"[^>]*>", html)
+    assert buttons and all("data-help=" in b for b in buttons)
+    assert text.command_help("stay", "en", "fated-labyrinth") in unescape(html)
+
+
+def test_all_players_panel_shows_statuses_comments_and_the_practice_mark(fated, player, spectator, others):
+    """FL-UI-9, FL-REC-3, FL-INFO-1/2, FL-COM-2: every player, 練 for seat 2, comments for all;
+    a player under Stealth shows no values."""
+    engine.submit(fated.pk, others[0], {"kind": "comment", "text": "Hello from Chie"})
+    html = panel(session_client(spectator), fated, "players")
+    assert html.count('<li class="pl') == 4
+    chie = html.split("Chie")[0].rsplit('<li class="pl', 1)[1]
+    assert "練" in chie
+    assert "Hello from Chie" in html
+    rewrite(
+        fated,
+        lambda s: s.p(1).statuses.append(
+            __import__("delve.fated.state", fromlist=["Status"]).Status(id="stealth", turns=7)
+        ),
+    )
+    html = panel(session_client(spectator), fated, "players")
+    ben = html.split("Ben")[1].split('<li class="pl')[0]
+    assert "Stealth: status hidden." in ben and "HP" not in ben
+
+
+# ---------------------------------------------------------------- comments (FL-COM)
+
+
+def test_commenting_from_the_screen(fated, player, others):
+    """FL-COM-1/3, AMB-62: allowed in any phase; a second change within a minute is refused
+    inline."""
+    browser = session_client(others[1])
+    first = browser.post(f"/games/{fated.pk}/act/", {"comment": "On my way"}, **HTMX).content.decode()
+    assert "Your comment is updated." in first and "On my way" in first
+    again = browser.post(f"/games/{fated.pk}/act/", {"comment": "Again"}, **HTMX).content.decode()
+    assert "once a minute" in again
+
+
+# ---------------------------------------------------------------- refreshing
+
+
+def test_a_poll_answers_204_while_nothing_changed(fated, player):
+    browser = session_client(player)
+    version = str(_version(fated))
+    assert browser.get(f"/games/{fated.pk}/poll/", {"version": version}).status_code == 204
+
+
+def test_a_poll_sends_only_the_panels_that_changed(fated, player, opponent):
+    """Panels carry signatures; after another player's comment only the players panel (and
+    the events) come back, as out-of-band swaps."""
+    browser = session_client(player)
+    html = page(browser, fated)
+    sigs = dict(re.findall(r'data-panel="(\w+)" data-sig="(\w+)"', html))
+    version = str(_version(fated))
+    engine.submit(fated.pk, opponent, {"kind": "comment", "text": "hi"})
+    answer = browser.get(f"/games/{fated.pk}/poll/", {"version": version, "sigs": json.dumps(sigs)}).content.decode()
+    swapped = set(re.findall(r'id="panel-(\w+)"', answer))
+    assert "players" in swapped and "events" in swapped
+    assert "map" not in swapped and "commands" not in swapped
+    assert 'hx-swap-oob="true"' in answer and f'value="{_version(fated)}"' in answer
+
+
+def test_the_waiting_page_reloads_once_the_game_starts(db, clock, player, opponent, others):
+    game = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
+    engine.register(game.pk, player, "Aki", {"class": "warrior"})
+    browser = session_client(player)
+    assert "Waiting for players" in page(browser, game)
+    assert browser.get(f"/games/{game.pk}/poll/", {"status": "open"}).status_code == 204
+    for name, user in zip(("Ben", "Chie", "Dan"), [opponent, *others], strict=True):
+        engine.register(game.pk, user, name, {"class": "thief"})
+    assert browser.get(f"/games/{game.pk}/poll/", {"status": "open"}).headers.get("HX-Refresh") == "true"
+
+
+# ---------------------------------------------------------------- languages and presets
+
+
+def test_the_screen_in_japanese(fated, player):
+    """i18n: the catalogue is compiled and the game texts come in Japanese too."""
+    html = page(session_client(player), fated, HTTP_ACCEPT_LANGUAGE="ja")
+    assert '<html lang="ja">' in html
+    for words in (
+        "全体マップ",
+        "自分のステータス",
+        "移動フェイズ",
+        "戦士",
+        "基本攻撃力",
+        "最近の出来事",
+        "ゲーム放棄と見なされます",
+    ):
+        assert words in html, words
+
+
+def test_level_d_uses_its_own_names(db, clock, player, opponent, others, make_user):
+    """P-20..P-33, AMB-66: 忍者 and 商人, the phase word ターン, 投了, ワナ."""
+    users = [player, opponent, *others, *(make_user(f"u{i}") for i in range(4))]
+    game = engine.create_game("fated", "level-d", {"maze_size": 9})
+    names = ("Aki", "Ben", "Chie", "Dan", "Eri", "Fumi", "Gen", "Hana")
+    classes = ("cat", "noble", "sorcerer", "thief", "warrior", "priest", "explorer", "summoner")
+    for user, name, cls in zip(users, names, classes, strict=True):
+        engine.register(game.pk, user, name, {"class": cls})
+    rewrite(game, lambda s: s.make_ready(0))
+    html = page(session_client(player), game, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "忍者" in html and "商人" in html and "魔法使い" in html
+    assert "移動ターン" in html and "投了" in html
+
+
+# ---------------------------------------------------------------- help pages
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_help_page_is_generated_from_the_content(fated, client, lang):
+    """FL-UI-8, FL-CFG-1: classes, cards (category, uses and costs, text), monsters, statuses,
+    the game's settings and the commands of each phase, in both languages."""
+    html = client.get(f"/games/{fated.pk}/help/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    ja = lang == "ja"
+    for expected in (
+        ("戦士", "攻撃１０", "ダメージカード", "スライム", "鉄壁", "待機時間", "1h", "移動フェイズ", "動かない")
+        if ja
+        else ("Warrior", "Attack 10", "Damage card", "Slime", "Ironwall", "Wait time", "1h", "Move phase", "Stay")
+    ):
+        assert expected in html, expected
+    assert "《Trap》 2" in html or "《罠》 2" in html
+
+
+def test_the_general_help_shows_each_presets_roster(client):
+    html = client.get("/help/?preset=level-d", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "ミノタウロス" in html and "忍者" in html and "《ワナ》" in html and "ゾンビ" not in html
+    assert client.get("/help/?preset=nope").status_code == 404
