@@ -104,7 +104,7 @@ def test_panels_and_polls_never_start_a_turn(fated, player):
 
 @pytest.mark.parametrize("who", ["player", "opponent", "spectator", "outsider"])
 def test_every_panel_renders_for_every_persona(fated, player, opponent, spectator, who):
-    """FL-UI-1..9: the screen and each partial answer for a seat, another seat, a logged-in
+    """FL-UI-1 to FL-UI-9 (each panel): the screen and each partial answer for a seat, another seat, a logged-in
     spectator and an anonymous visitor."""
     client = personas(player, opponent, spectator)[who]
     html = page(client, fated)
@@ -373,7 +373,7 @@ def test_the_defense_phase_shows_what_is_defended_and_only_the_offered_defenses(
 
 
 def test_the_own_status_panel(fated, player):
-    """FL-UI-7, FL-UI-10..12, FL-VIS-11: name, class, HP/CP current／max, the abilities, plus
+    """FL-UI-7, FL-UI-10, FL-UI-11, FL-UI-12, FL-VIS-11: name, class, HP/CP current／max, the abilities, plus
     statuses light blue and minus red, treasures, kills and the 2x2 checks."""
     html = panel(session_client(player), fated, "status")
     assert "01 Aki" in html and "Warrior" in html

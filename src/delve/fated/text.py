@@ -770,7 +770,7 @@ _COMMAND_HELP: dict[str, dict[str, str]] = {
         "ja": "CP20を払い、隣接するプレイヤーの手札からランダムに1枚盗みます（相手の防御{phase}で決まります）。",
     },
     "use_card": {
-        "en": "Use a card from your hand. Attack cards: 《{trap}》 sets a {trap} on your tile (cheapest), 《Adjacent》 hits a neighbour (adds your base attack), 《Remote》 hits any player (dearest). A new card is drawn afterwards.",
+        "en": "Use a card from your hand. Attack cards: 《{Trap}》 sets a {trap} on your tile (cheapest), 《Adjacent》 hits a neighbour (adds your base attack), 《Remote》 hits any player (dearest). A new card is drawn afterwards.",
         "ja": "手札のカードを使います。攻撃カードは《{trap}》（自分のマスに{trap}を仕掛ける・最も安い）、《隣接》（隣の相手・基本攻撃力を加える）、《遠隔》（任意のプレイヤー・最も高い）。使った後にカードを1枚引きます。",
     },
     "defend": {
@@ -819,8 +819,12 @@ def command_help(kind: str, lang: str, preset: str) -> str:
     texts = _COMMAND_HELP.get(kind)
     if texts is None:
         return command_name(kind, lang, preset)
+    trap = word("trap", lang, preset)
     return pick(texts, lang).format(
-        trap=word("trap", lang, preset), phase=word("phase", lang, preset), noble=class_name("noble", lang, preset)
+        Trap=trap,
+        trap=trap if _lang(lang) == "ja" else trap.lower(),
+        phase=word("phase", lang, preset),
+        noble=class_name("noble", lang, preset),
     )
 
 

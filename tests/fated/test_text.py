@@ -1,0 +1,142 @@
+"""The screen's sentences (FL-INFO-4/5, FL-UI-3, FL-UI-8): every event and message kind the engine
+emits has a sentence in English and Japanese; unknown kinds fall back to a readable sentence;
+names come from the content with the preset's words (AMB-66)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from delve.fated import text
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "delve" / "fated"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _arguments(source: str, start: int) -> str:
+    """The text between the parenthesis opened just before ``start`` and its match."""
+    depth = 1
+    for position in range(start, len(source)):
+        depth += {"(": 1, ")": -1}.get(source[position], 0)
+        if depth == 0:
+            return source[start:position]
+    return source[start:]
+
+
+def emitted_kinds() -> set[str]:
+    """Every kind passed to ctx.public(...) or ctx.private(...) anywhere in src/delve/fated."""
+    kinds: set[str] = set()
+    for path in SOURCE.glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"ctx\.(public|private)\(", source):
+            call = _arguments(source, match.end())
+            if match.group(1) == "private":  # the seats come first: a name, an expression or a list
+                call = call.split("]", 1)[1] if call.lstrip().startswith("[") else call.split(",", 1)[1]
+            head = re.split(r"\b\w+=|\*\*", call, maxsplit=1)[0]
+            kinds.update(re.findall(r'"([a-z_.]+)"', head))
+    return kinds
+
+
+def test_the_source_scan_finds_the_kinds():
+    kinds = emitted_kinds()
+    assert {
+        "card.used",
+        "defense.result",
+        "turn.passed",
+        "steal.card",
+        "pass_by.declined",
+        "pass_by.cancelled",
+    } <= kinds
+    assert "jump" in kinds and "comment" in kinds
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_emitted_kind_has_a_sentence(lang):
+    """New kinds from the card and monster work show up here until they get their words."""
+    missing = sorted(kind for kind in emitted_kinds() if not text.has_sentence(kind))
+    assert not missing, f"no sentence in delve/fated/text.py for: {', '.join(missing)}"
+    for kind in emitted_kinds():
+        sentence = text.describe({"kind": kind, "time": 0}, lang, "fated-labyrinth", 0)
+        assert sentence and "“" + kind + "”" not in sentence and "「" + kind + "」" not in sentence
+
+
+def test_an_unknown_kind_falls_back_to_a_readable_sentence():
+    entry = {"kind": "card.teleported", "time": 1, "player": 2, "card": "attack-10", "amount": 3}
+    assert (
+        text.describe(entry, "en", "fated-labyrinth")
+        == "Event “card.teleported”: player Player 03, Attack 10, amount 3."
+    )
+    assert text.describe(entry, "ja", "level-d") == "出来事「card.teleported」：プレイヤー03、攻撃１０、amount 3。"
+
+
+def test_bad_data_in_a_known_kind_still_gives_a_sentence():
+    assert text.describe({"kind": "turn.passed", "reward": "cp", "amount": "lots"}, "en", "fated-labyrinth")
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.json")), ids=lambda p: p.stem)
+def test_every_golden_event_and_message_reads_as_a_sentence(path):
+    """Real views: no entry needs the generic fallback, in either language."""
+    for snapshot in json.loads(path.read_text(encoding="utf-8")):
+        for number, view in snapshot["views"].items():
+            seat = None if number == "spectator" else int(number) - 1 if number.isdigit() else None
+            preset = view["game"]["preset"]
+            entries = view["events"] + view.get("you", {}).get("messages", [])
+            for entry in entries:
+                for lang in ("en", "ja"):
+                    sentence = text.describe(entry, lang, preset, seat)
+                    assert not sentence.startswith(("Event “", "出来事「")), (entry, sentence)
+
+
+def test_sentences_name_players_cards_and_monsters():
+    used = {"kind": "card.used", "player": 0, "card": "attack-20", "use": "remote", "target": 2}
+    assert text.describe(used, "en", "fated-labyrinth") == "Player 01 used Attack 20 《Remote》 on Player 03."
+    assert text.describe(used, "en", "fated-labyrinth", viewer=0) == "You used Attack 20 《Remote》 on Player 03."
+    assert text.describe(used, "ja", "fated-labyrinth") == "プレイヤー01がプレイヤー03に攻撃２０《遠隔》を使った。"
+    monster = {"kind": "monster.attack", "owner": 1, "monster": "gargoyle", "target": 0}
+    assert text.describe(monster, "en", "level-d", viewer=0) == "Player 02's Gargoyle attacked you."
+    assert text.describe(monster, "ja", "level-d", viewer=1) == "あなたのガーゴイルがプレイヤー01を攻撃した。"
+    trap = {
+        "kind": "defense.result",
+        "defender": 1,
+        "label": "trap",
+        "source": 0,
+        "card": "hp-poison",
+        "use": "trap",
+        "method": "none",
+        "outcome": "hit",
+        "damage": 0,
+        "special": "hp_poison",
+        "applied": True,
+    }
+    assert text.describe(trap, "ja", "level-d") == "ワナ（ＨＰ毒）がプレイヤー02に命中：0ダメージ、さらにＨＰ毒。"
+
+
+def test_the_presets_words():
+    """AMB-66, P-20..P-33: Level D says ターン for phases, ワナ for traps, 投了 for giving up."""
+    assert text.phase_name("move", "ja", "fated-labyrinth") == "移動フェイズ"
+    assert text.phase_name("move", "ja", "level-d") == "移動ターン"
+    assert text.phase_name("core", "en", "level-d") == "Core turn"
+    assert text.use_name("trap", "ja", "level-d") == "《ワナ》"
+    assert text.use_name("trap", "ja", "fated-labyrinth") == "《罠》"
+    assert text.command_name("give_up", "ja", "level-d") == "投了"
+    assert text.class_name("cat", "ja", "level-d") == "忍者"
+    assert text.class_name("cat", "en", "fated-labyrinth") == "Cat"
+    assert "商人" in text.command_help("pass", "ja", "level-d")
+
+
+def test_what_a_defense_phase_defends_against():
+    """FL-DEF: the source, the card and use, the power."""
+    item = {"kind": "attack", "label": "adjacent", "source": 0, "card": "attack-10", "use": "adjacent", "power": 28}
+    assert text.defending(item, "en", "fated-labyrinth", 1) == "Incoming: Player 01's Attack 10 《Adjacent》, power 28."
+    breath = {"kind": "attack", "label": "breath", "source": 2, "monster_kind": "dragon", "power": 17}
+    assert text.defending(breath, "ja", "fated-labyrinth", 1) == "防御対象：プレイヤー03のドラゴンのブレス、威力17。"
+    assert "pass by" in text.defending({"kind": "pass_by", "label": "pass_by", "source": 3}, "en", "fated-labyrinth", 1)
+
+
+def test_durations():
+    assert text.duration(45, "en") == "45 s"
+    assert text.duration(3 * 3600 + 5 * 60, "en") == "3 h 05 min"
+    assert text.duration(360000, "ja") == "4日4時間"
