@@ -37,6 +37,9 @@
     var button = document.getElementById("qm-" + dir);
     if (!button || button.disabled) return;
     event.preventDefault();
+    // A panel swapped a moment ago may not be wired to htmx yet: wire it first, so the press
+    // never falls back to a plain form post.
+    if (window.htmx && button.form) htmx.process(button.form);
     button.focus();
     button.click();
   });
