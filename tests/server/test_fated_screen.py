@@ -133,7 +133,11 @@ def test_the_player_sees_their_own_hand_with_cp_per_use(fated, player):
     magic 0: consumption = cost)."""
     html = panel(session_client(player), fated, "commands")
     assert "Deflect" in html and "Attack 10" in html and "Damage card" in html
-    assert "《Trap》 2 CP" in html and "《Adjacent》 5 CP" in html and "《Remote》 9 CP" in html
+    from delve.fated.content import load
+
+    uses = load().cards["attack-10"].uses
+    for use, name in (("trap", "《Trap》"), ("adjacent", "《Adjacent》"), ("remote", "《Remote》")):
+        assert f"{name} {uses[use]} CP" in html
     assert "Drag Along" not in html
 
 
@@ -510,7 +514,10 @@ def test_the_help_page_is_generated_from_the_content(fated, client, lang):
         else ("Warrior", "Attack 10", "Damage card", "Slime", "Ironwall", "Wait time", "1h", "Move phase", "Stay")
     ):
         assert expected in html, expected
-    assert "《Trap》 2" in html or "《罠》 2" in html
+    from delve.fated.content import load
+
+    trap_cost = load().cards["attack-10"].uses["trap"]
+    assert f"《Trap》 {trap_cost}" in html or f"《罠》 {trap_cost}" in html
 
 
 def test_the_general_help_shows_each_presets_roster(client):

@@ -325,18 +325,28 @@ def _game_ended(e: Mapping[str, Any], t: _T) -> str:
 
 
 def _card_used(e: Mapping[str, Any], t: _T) -> str:
-    who, card, use = t.p(e.get("player")), t.card(e.get("card")), t.use(e.get("use"))
+    who, use = t.p(e.get("player")), t.use(e.get("use"))
+    card = f"{t.card(e.get('card'))} {use}" if use and t.lang == "en" else f"{t.card(e.get('card'))}{use}"
     if "target" in e:
         target = t.p(e["target"])
         if e.get("target") == e.get("player"):
-            return t.say(f"{who} used {card} {use} on themselves.", f"{who}が自分に{card}{use}を使った。")
-        return t.say(f"{who} used {card} {use} on {target}.", f"{who}が{target}に{card}{use}を使った。")
+            return t.say(f"{who} used {card} on themselves.", f"{who}が自分に{card}を使った。")
+        return t.say(f"{who} used {card} on {target}.", f"{who}が{target}に{card}を使った。")
     if "monster" in e:
         mon = t.owned(e.get("owner"), e["monster"])
-        return t.say(f"{who} used {card} {use} on {mon}.", f"{who}が{mon}に{card}{use}を使った。")
+        return t.say(f"{who} used {card} on {mon}.", f"{who}が{mon}に{card}を使った。")
     if e.get("door"):
-        return t.say(f"{who} used {card} {use} on a door.", f"{who}が扉に{card}{use}を使った。")
-    return t.say(f"{who} used {card} {use}.", f"{who}が{card}{use}を使った。")
+        return t.say(f"{who} used {card} on a door.", f"{who}が扉に{card}を使った。")
+    on = e.get("on")
+    if on == "self":
+        return t.say(f"{who} used {card} on themselves.", f"{who}が自分に{card}を使った。")
+    if on == "area":
+        return t.say(f"{who} used {card} all around.", f"{who}が周囲に{card}を使った。")
+    if on == "line":
+        return t.say(f"{who} used {card} in a straight line.", f"{who}が一直線に{card}を使った。")
+    if on == "tile":
+        return t.say(f"{who} used {card} on a nearby tile.", f"{who}が近くのマスに{card}を使った。")
+    return t.say(f"{who} used {card}.", f"{who}が{card}を使った。")
 
 
 def _attack_normal(e: Mapping[str, Any], t: _T) -> str:
@@ -509,6 +519,7 @@ def _simple(en: str, ja: str) -> Callable[[Mapping[str, Any], _T], str]:
             "monster": t.owned(e.get("owner"), e.get("monster")),
             "owner": t.p(e.get("owner")),
             "trap": t.trap() if t.lang == "ja" else t.trap().lower(),
+            "by": t.p(e.get("by")),
         }
         return t.say(en.format(**values), ja.format(**values))
 
@@ -539,6 +550,81 @@ def _player_abandoning(e: Mapping[str, Any], t: _T) -> str:
             f"{who}は行動しないまま時間切れになり、ゲーム放棄と見なされた。",
         )
     return t.say(f"{who} chose “{give_up}”.", f"{who}が「{give_up}」を選んだ。")
+
+
+_STATS: dict[str, dict[str, str]] = {
+    "max_hp": {"en": "max HP", "ja": "最大HP"},
+    "max_cp": {"en": "max CP", "ja": "最大CP"},
+    "max_cards": {"en": "max cards", "ja": "最大カード"},
+}
+_TERRAINS: dict[str, dict[str, str]] = {
+    "floor": {"en": "floor", "ja": "普通の床"},
+    "ice": {"en": "frozen floor", "ja": "凍結した床"},
+    "door": {"en": "a door", "ja": "扉"},
+    "wall": {"en": "a wall", "ja": "壁"},
+}
+
+
+def _stat_raised(e: Mapping[str, Any], t: _T) -> str:
+    stat = str(e.get("stat"))
+    name = (
+        word(stat, t.lang, t.preset)
+        if stat in {"attack", "defense", "magic", "evasion"}
+        else pick(_STATS.get(stat, {"en": stat}), t.lang)
+    )
+    amount = e.get("amount", 0)
+    return t.say(f"Your {name[:1].lower() + name[1:]} rose by {amount}.", f"{name}が{amount}上がった。")
+
+
+def _terrain_changed(e: Mapping[str, Any], t: _T) -> str:
+    count = int(e.get("count") or 0)
+    terrain = pick(_TERRAINS.get(str(e.get("terrain")), {"en": str(e.get("terrain"))}), t.lang)
+    who = t.p(e.get("player"))
+    tiles = t.say(f"{count} tile{'s' if count != 1 else ''}", f"{count}マス")
+    return t.say(
+        f"{who} changed the terrain: {tiles} became {terrain}.", f"{who}が地形を変えた：{tiles}が{terrain}になった。"
+    )
+
+
+def _cp_siphoned(e: Mapping[str, Any], t: _T) -> str:
+    amount = e.get("amount", 0)
+    if "by" in e:
+        return t.say(f"{t.p(e['by'])} siphoned {amount} CP from you.", f"{t.p(e['by'])}にCPを{amount}吸い取られた。")
+    return t.say(
+        f"You siphoned {amount} CP from {t.p(e.get('target'))}.", f"{t.p(e.get('target'))}からCPを{amount}吸い取った。"
+    )
+
+
+def _barter_done(e: Mapping[str, Any], t: _T) -> str:
+    other = t.p(e.get("target"))
+    gave, got = t.card(e.get("gave")), t.card(e.get("got"))
+    return t.say(f"You traded your {gave} for {other}'s {got}.", f"{other}と取引し、{gave}を渡して{got}を得た。")
+
+
+def _hand_seen(e: Mapping[str, Any], t: _T) -> str:
+    kinds = [t.card(k) for k in e.get("kinds") or []]
+    other = t.p(e.get("target"))
+    if not kinds:
+        return t.say(f"{other}'s hand is empty.", f"{other}の手札は空だった。")
+    return t.say(f"{other}'s hand: {', '.join(kinds)}.", f"{other}の手札：{'、'.join(kinds)}。")
+
+
+def _treasure_sensed(e: Mapping[str, Any], t: _T) -> str:
+    if not e.get("found"):
+        return t.say("You sense no treasure anywhere.", "財宝の気配はどこにもない。")
+    x, y = int(e.get("x") or 0) + 1, int(e.get("y") or 0) + 1
+    return t.say(
+        f"You sense a treasure at {x},{y}: it is marked on your map.", f"{x},{y}に財宝の気配がする（マップに表示）。"
+    )
+
+
+def _monster_charmed(e: Mapping[str, Any], t: _T) -> str:
+    mon = t.owned(e.get("owner"), e.get("monster"))
+    return t.say(f"{t.p(e.get('by'))} won {mon} over: it follows them now.", f"{t.p(e.get('by'))}が{mon}を味方にした。")
+
+
+def _names(e: Mapping[str, Any], t: _T) -> str:
+    return join([t.status(s) for s in e.get("statuses") or []], t.lang)
 
 
 SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
@@ -572,7 +658,10 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     ),
     "player.died": _player_died,
     "player.abandoning": _player_abandoning,
-    "monster.summoned": _simple("{owner} summoned a {monster}.", "{owner}が{monster}を召喚した。"),
+    "monster.summoned": lambda e, t: t.say(
+        f"{t.p(e.get('owner'))} summoned a {monster_name(e.get('monster'), t.lang)}.",
+        f"{t.p(e.get('owner'))}が{monster_name(e.get('monster'), t.lang)}を召喚した。",
+    ),
     "monster.attack": _simple("{monster} attacked {target}.", "{monster}が{target}を攻撃した。"),
     "monster.magic": _simple("{monster} cast magic on {target}.", "{monster}が{target}に魔法を唱えた。"),
     "monster.breath": _monster_breath,
@@ -621,6 +710,47 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "monster.poisoned": _simple("HP Poison: {monster} lost {amount} HP.", "ＨＰ毒：{monster}のHPが{amount}減った。"),
     "monster.made_fake": _monster_made_fake,
     "monster.set_trap": _simple("{monster} set a {trap} ({card}).", "{monster}が{trap}（{card}）を仕掛けた。"),
+    # card effects (effects.py)
+    "hp.recovered": _simple("You recovered {amount} HP.", "HPが{amount}回復した。"),
+    "cp.recovered": _simple("You recovered {amount} CP.", "CPが{amount}回復した。"),
+    "cp.siphoned": _cp_siphoned,
+    "status.cured": lambda e, t: t.say(f"Cured: {_names(e, t)}.", f"{_names(e, t)}が治った。"),
+    "stat.raised": _stat_raised,
+    "monster.status": _simple("{monster} is now affected by {status}.", "{monster}が{status}の状態になった。"),
+    "monster.status_removed": lambda e, t: t.say(
+        f"{t.owned(e.get('owner'), e.get('monster'))} lost {_names(e, t)}.",
+        f"{t.owned(e.get('owner'), e.get('monster'))}の{_names(e, t)}が消えた。",
+    ),
+    "monster.healed": _simple("{monster} recovered {amount} HP.", "{monster}のHPが{amount}回復した。"),
+    "monster.charmed": _monster_charmed,
+    "monster.pushed": _simple("{monster} was pushed away.", "{monster}が押し出された。"),
+    "moved.pushed": _simple("{by} pushed you away.", "{by}に押し出された。"),
+    "moved.swapped": _simple("{by} swapped places with you.", "{by}と位置が入れ替わった。"),
+    "moved.teleported": _simple("You were whisked away to another place.", "別の場所へ飛ばされた。"),
+    "terrain.changed": _terrain_changed,
+    "terrain.hit": lambda e, t: t.say(
+        f"{t.p(e.get('target'))} is caught in {t.poss(e.get('player'))} {t.card(e.get('card'))}.",
+        f"{t.p(e.get('target'))}が{t.poss(e.get('player'))}{t.card(e.get('card'))}に巻き込まれた。",
+    ),
+    "traps.cleared": lambda e, t: t.say(
+        f"You cleared {int(e.get('count') or 0)} {t.trap().lower()}{'s' if int(e.get('count') or 0) != 1 else ''} around you.",
+        f"周囲の{t.trap()}を{int(e.get('count') or 0)}個取り除いた。",
+    ),
+    "trap.seized": _simple(
+        "You took over the {trap} ({card}): it is yours now.", "{trap}（{card}）を奪い、自分のものにした。"
+    ),
+    "fake.made": lambda e, t: t.say(
+        f"You made a fake {'exit' if e.get('fake') == 'exit' else 'treasure'} on your tile.",
+        f"自分のマスにニセ物の{'出口' if e.get('fake') == 'exit' else '財宝'}を作った。",
+    ),
+    "hand.peeked": _simple("{by} looked at your hand.", "{by}に手札を見られた。"),
+    "hand.seen": _hand_seen,
+    "barter.done": _barter_done,
+    "barter.nothing": _simple(
+        "The trade with {target} came to nothing: a hand was empty.", "{target}との取引は成立しなかった（手札が空）。"
+    ),
+    "map.revealed": _simple("The map around you is revealed.", "周囲のマップが明らかになった。"),
+    "treasure.sensed": _treasure_sensed,
 }
 
 
