@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from delve.server.accounts.models import ApiToken
+from delve.server.games import engine
 from delve.server.games.models import CommandEntry, Game
 from tests.server.conftest import PASSWORD, session_client, token_client
 
@@ -54,6 +55,7 @@ def test_legal_commands_are_the_rulesets(game, personas, clock):
         "version": 1,
         "seat": 0,
         "commands": [{"kind": "wait"}],
+        "choices": engine.choices_digest([{"kind": "wait"}]),
     }
     clock.tick(60)  # the view advances the clock up to now before asking the ruleset
     commands = personas["opponent"].get(f"/api/v1/games/{game.pk}/commands").json()["commands"]
@@ -243,3 +245,27 @@ def test_a_session_user_may_use_the_api_like_a_bot(game, opponent):
     browser = session_client(opponent)
     assert browser.get(f"/api/v1/games/{game.pk}").json()["seat"] == 1
     assert token_client(opponent).get(f"/api/v1/games/{game.pk}").json()["seat"] == 1
+
+
+def test_a_choices_digest_guards_a_decision_without_tripping_on_other_seats(game, personas, clock):
+    """A command sent with the ``choices`` digest of the legal commands it was decided on is
+    applied while those choices still hold, whatever else moved the version; it answers 409
+    ``command/choices_changed`` once they differ."""
+    clock.tick(60)
+    mine = personas["player"].get(f"/api/v1/games/{game.pk}/commands").json()
+    assert {"kind": "roll"} in mine["commands"]
+    theirs = post(personas["opponent"], f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "roll"}})
+    assert theirs.status_code == 200  # the game's version moved on
+    ok = post(
+        personas["player"],
+        f"/api/v1/games/{game.pk}/commands",
+        {"command": {"kind": "wait"}, "choices": mine["choices"]},
+    )
+    assert ok.status_code == 200, ok.json()
+    stale = post(
+        personas["player"],
+        f"/api/v1/games/{game.pk}/commands",
+        {"command": {"kind": "wait"}, "choices": "0000000000000000"},
+    )
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "command/choices_changed"

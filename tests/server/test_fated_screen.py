@@ -337,10 +337,12 @@ def test_a_double_click_applies_once(fated, player):
 
 
 def test_refusals_show_inline(fated, player):
-    """Rejections are explicit: a stale version and an illegal command say why, in the panel."""
+    """Rejections are explicit: choices that changed and an illegal command say why, in the panel."""
     browser = session_client(player)
     page(browser, fated)
-    stale = browser.post(f"/games/{fated.pk}/act/", {"command": '{"kind": "stay"}', "version": "1"}, **HTMX)
+    stale = browser.post(
+        f"/games/{fated.pk}/act/", {"command": '{"kind": "stay"}', "choices": "0000000000000000"}, **HTMX
+    )
     assert 'class="refusal" role="alert"' in stale.content.decode() and "please choose again" in stale.content.decode()
     illegal = browser.post(f"/games/{fated.pk}/act/", {"command": '{"kind": "draw"}'}, **HTMX).content.decode()
     assert 'class="refusal"' in illegal and "command/not_your_phase" in illegal
@@ -524,3 +526,20 @@ def test_the_general_help_shows_each_presets_roster(client):
     html = client.get("/help/?preset=level-d", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "ミノタウロス" in html and "忍者" in html and "《ワナ》" in html and "ゾンビ" not in html
     assert client.get("/help/?preset=nope").status_code == 404
+
+
+def test_other_players_acting_do_not_void_a_decision_made_on_the_screen(fated, player, opponent):
+    """FL-UI-5: the screen guards a command with the digest of the choices it showed, not the
+    game's version: another seat's command in between leaves this player's move valid."""
+    browser = session_client(player)
+    html = page(browser, fated)
+    choices = html.split('id="game-choices" name="choices" value="')[1].split('"')[0]
+    version = html.split('id="game-version" name="version" value="')[1].split('"')[0]
+    engine.submit(fated.pk, opponent, {"kind": "comment", "text": "meanwhile"})  # the version moves on
+    response = browser.post(
+        f"/games/{fated.pk}/act/",
+        {"command": '{"kind": "stay"}', "choices": choices, "version": version},
+        **HTMX,
+    )
+    assert 'class="refusal"' not in response.content.decode()
+    assert CommandEntry.objects.filter(game=fated, seat=0, command={"kind": "stay"}).exists()

@@ -256,6 +256,10 @@ def openapi() -> dict[str, Any]:
                                     "version": {"type": "integer"},
                                     "seat": {"type": ["integer", "null"]},
                                     "commands": {"type": "array", "items": _ref("Command")},
+                                    "choices": {
+                                        "type": "string",
+                                        "description": "digest of these commands; send it back as `choices`",
+                                    },
                                 },
                             },
                             "Legal commands",
@@ -268,7 +272,8 @@ def openapi() -> dict[str, Any]:
             },
             "post": {
                 "summary": "Submit a command for the caller's own seat",
-                "description": "One transaction. A stale `version` answers 409; a repeated idempotency key "
+                "description": "One transaction. A stale `version`, or a `choices` digest that no longer matches "
+                "the caller's legal commands, answers 409; a repeated idempotency key "
                 "returns the first answer (header `Idempotent-Replayed: true`) and applies nothing.",
                 "parameters": [GAME_ID, IDEMPOTENCY],
                 **write,
@@ -277,6 +282,11 @@ def openapi() -> dict[str, Any]:
                     {
                         "command": _ref("Command"),
                         **VERSIONED,
+                        "choices": {
+                            "type": "string",
+                            "description": "the `choices` digest of the legal commands you decided on; 409 "
+                            "(`command/choices_changed`) if your options changed meanwhile",
+                        },
                     },
                 ),
                 "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),

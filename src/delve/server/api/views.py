@@ -31,6 +31,7 @@ class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
     command: dict[str, Any]
     version: int | None = None
+    choices: str | None = None
     idempotency_key: str | None = None
 
 
@@ -113,17 +114,19 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
     if request.method == "POST":
         body = parse_body(request, CommandBody)
         answer = engine.submit(
-            found.pk, user, body.command, version=body.version, idempotency_key=_key(request, body.idempotency_key)
+            found.pk,
+            user,
+            body.command,
+            version=body.version,
+            choices=body.choices,
+            idempotency_key=_key(request, body.idempotency_key),
         )
         return _answer(answer)
     seat = engine.seat_of(found, user)
     if seat is None:
         raise not_seated()
-    return {
-        "version": found.version,
-        "seat": seat.index,
-        "commands": present.legal_commands(found, seat.index) if seat.index is not None else [],
-    }
+    legal = present.legal_commands(found, seat.index) if seat.index is not None else []
+    return {"version": found.version, "seat": seat.index, "commands": legal, "choices": engine.choices_digest(legal)}
 
 
 @endpoint("POST")

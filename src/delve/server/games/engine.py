@@ -11,6 +11,8 @@ Only the kernel's ``Ruleset`` protocol is used; this module knows no game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -259,18 +261,28 @@ def check_key(key: Any) -> str | None:
     return key
 
 
+def choices_digest(commands: Sequence[Mapping[str, Any]]) -> str:
+    """A short digest of a seat's legal commands: what a player saw when deciding."""
+    canonical = json.dumps(sorted(json.dumps(c, sort_keys=True) for c in commands))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
 def submit(
     game_id: int,
     user: Any,
     command: Any,
     *,
     version: int | None = None,
+    choices: str | None = None,
     idempotency_key: str | None = None,
 ) -> Answer:
     """Apply ``user``'s command to their own seat in one transaction.
 
     A repeated ``idempotency_key`` returns the first answer and applies nothing (a key is spent
     only by an accepted command). ``version``, when given, must be the game's current version.
+    ``choices``, when given, must be the digest (``choices_digest``) of the seat's legal commands
+    now: a guard against deciding on stale options that, unlike ``version``, is not tripped by
+    other players acting elsewhere in the game.
 
     :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422).
     :raises IllegalCommand: from the ruleset (422); nothing is saved.
@@ -306,6 +318,16 @@ def submit(
         ruleset = ruleset_of(game)
         state = load_state(game, ruleset)
         events = ruleset.advance(state, now) if game.status == Game.Status.RUNNING else []
+        if choices is not None and command["kind"] != COMMENT:
+            current = choices_digest(ruleset.legal_commands(state, seat.index))
+            if current != choices:
+                raise Rejected(
+                    "command/choices_changed",
+                    "your choices changed since you looked (something happened): look again and decide",
+                    status=409,
+                    current_version=game.version,
+                    current_choices=current,
+                )
         events += ruleset.apply(state, seat.index, command, now)
         answer = _commit(game, ruleset, state, events, now, seat=seat.index, command=command, key=idempotency_key)
         if command["kind"] == COMMENT and isinstance(command.get("text"), str):

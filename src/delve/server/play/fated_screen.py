@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from delve.fated import content, text
-from delve.server.games import present
+from delve.server.games import engine, present
 from delve.server.games.models import Game, Seat
 
 PANELS = ("map", "tile", "events", "piles", "commands", "quickmove", "status", "players", "comment")
@@ -94,6 +94,11 @@ class Screen:
     def now(self) -> int:
         return int(self.view["game"]["now"]) if self.view else 0
 
+    @property
+    def choices(self) -> str:
+        """The digest of the legal commands shown: a command is refused if they changed."""
+        return engine.choices_digest(self.legal)
+
 
 def load(game: Game, user: Any, *, selected: tuple[int, int] | None = None) -> Screen:
     seats = present.public_seats(game)
@@ -120,7 +125,10 @@ def render_panel(screen: Screen, name: str, *, oob: bool = False) -> tuple[str, 
 def render_panels(screen: Screen, *, known: dict[str, str] | None = None, oob: bool = True) -> str:
     """The panels whose content differs from the signatures the browser sent (all without
     ``known``), as out-of-band swaps, plus the version the next command must carry."""
-    parts = [f'<input type="hidden" id="game-version" name="version" value="{screen.game.version}" hx-swap-oob="true">']
+    parts = [
+        f'<input type="hidden" id="game-version" name="version" value="{screen.game.version}" hx-swap-oob="true">',
+        f'<input type="hidden" id="game-choices" name="choices" value="{screen.choices}" hx-swap-oob="true">',
+    ]
     for name in PANELS:
         html, sig = render_panel(screen, name, oob=oob)
         if known is None or known.get(name) != sig:

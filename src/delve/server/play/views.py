@@ -35,6 +35,9 @@ FRIENDLY = {
         "The screen is up to date again: please choose again."
     ),
     "command/idempotency_key_reused": gettext_lazy("That choice was already sent. The screen is up to date again."),
+    "command/choices_changed": gettext_lazy(
+        "Something happened that changed your choices. The screen is up to date again: please choose again."
+    ),
     "comment/too_soon": gettext_lazy("Comments can be changed once a minute. Please wait a little."),
     "comment/too_long": gettext_lazy("A comment has at most 100 characters."),
     "game/ended": gettext_lazy("The game has ended: only comments are still possible."),
@@ -175,10 +178,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             command = None
             error = _("Choose a command first.")
     version = _version(request.POST.get("version") or request.POST.get("form_version"))
+    choices = request.POST.get("choices") or None
     done = False
     if not error:
         try:
-            engine.submit(found.pk, request.user, command, version=version, idempotency_key=web_key(version, command))
+            # Guard with the player's own choices, not the game's version: bots and other players
+            # acting elsewhere change the version every few seconds without changing this decision.
+            engine.submit(found.pk, request.user, command, choices=choices, idempotency_key=web_key(version, command))
             done = True
         except DelveError as exc:
             error = refusal(exc)
