@@ -5,29 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from delve.fated import content
 from delve.kernel import SeatInfo, SettingsError
 
 from .scenario import RULESET, Scenario
-
-TABLE = {
-    "explorer": (14, 2, 30, 12, 13),
-    "warrior": (18, 3, 0, 8, 14),
-    "priest": (10, 1, 50, 8, 12),
-    "sorcerer": (5, 0, 70, 6, 10),
-    "summoner": (9, 0, 50, 6, 12),
-    "thief": (12, 1, 20, 20, 14),
-    "noble": (15, 2, 10, 10, 14),
-    "cat": (10, 0, 30, 20, 13),
-}
-
-
-def test_the_class_table_is_data_with_the_manual_values():
-    """FL-CLS-1, FL-STAT-11, FL-CFG-6: base attack/defense/magic/evasion and max cards per class."""
-    data = content.load()
-    assert {c.id: (c.attack, c.defense, c.magic, c.evasion, c.max_cards) for c in data.classes.values()} == TABLE
-    assert data.classes["explorer"].abilities == frozenset()
-    assert data.classes["sorcerer"].abilities == frozenset()
+from .test_classes import TABLE  # FL-CLS-1: the manual's class table
 
 
 def test_everyone_starts_with_120_and_max_cards_minus_3():

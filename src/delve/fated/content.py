@@ -11,7 +11,7 @@ import functools
 import tomllib
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -34,18 +34,7 @@ CardCategory = Literal[
     "summon",
     "unclassifiable",
 ]
-CATEGORIES: tuple[str, ...] = (
-    "damage",
-    "special_attack",
-    "special_utility",
-    "influence",
-    "defense",
-    "utility",
-    "terrain",
-    "recovery",
-    "summon",
-    "unclassifiable",
-)
+CATEGORIES: tuple[str, ...] = get_args(CardCategory)
 USES = ("trap", "adjacent", "remote")
 DefenseClass = Literal["reduction", "trap", "special", "complete", "counter"]
 SPECIAL_EFFECTS = frozenset({"cp_drain", "loss", "misfortune", "treasure_toss", "steal_card"})
