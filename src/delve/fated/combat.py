@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from delve.fated import statuses, visibility
+import msgspec
+
+from delve.fated import cards, statuses, visibility
 from delve.fated.content import CardDef
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DOOR, FLOOR
@@ -149,7 +151,7 @@ def defense_options(ctx: Ctx, player: Player, item: Pending) -> list[dict[str, A
             continue
         if card.defense == "counter" and item.reflected:
             continue  # reflected attacks cannot be reflected again (AMB-30)
-        if cp_cost(ctx, player, card.cost) > player.cp:
+        if cards.cp_cost(ctx, player, card.cost) > player.cp:
             continue
         options.append({"kind": "defend", "card": card_id})
     if (
@@ -160,12 +162,6 @@ def defense_options(ctx: Ctx, player: Player, item: Pending) -> list[dict[str, A
     ):
         options.append({"kind": "parry"})
     return options
-
-
-def cp_cost(ctx: Ctx, player: Player, cost: int) -> int:
-    from delve.fated.cards import cp_cost as _cp_cost
-
-    return _cp_cost(ctx, player, cost)
 
 
 # ---------------------------------------------------------------- evasion at the phase start
@@ -214,7 +210,7 @@ def resolve(
     card: CardDef | None = None
     if card_id is not None:
         card = ctx.card(card_id)
-        player.cp -= cp_cost(ctx, player, card.cost)
+        player.cp -= cards.cp_cost(ctx, player, card.cost)
         player.hand.remove(card_id)
         ctx.state.discard.append(card_id)  # no replacement is drawn (FL-DEF-1)
         method = card.defense or method
@@ -354,19 +350,16 @@ def reflect(ctx: Ctx, defender: Player, item: Pending, mode: str) -> None:
     for target in targets:
         if not target.alive:
             continue
-        copy = Pending(
+        copy = msgspec.structs.replace(
+            item,
             id=state.new_id(),
-            kind="attack",
             created=ctx.now,
-            row=item.row,
             source=defender.seat,
-            card=item.card,
-            use=item.use,
-            label=item.label,
-            power=item.power,
-            special=item.special,
-            amount=item.amount,
+            monster=None,
+            monster_kind=None,
+            tile=None,
             reflected=True,
+            evasion_rolled=False,
         )
         queue(ctx, target, copy)
 

@@ -93,7 +93,7 @@ def _move_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
     n = ctx.state.size
     out: list[dict[str, Any]] = []
     for d in DIRECTIONS:
-        if moves.can_enter(ctx, step(player.pos, d, n)):
+        if ctx.state.enterable(step(player.pos, d, n)):
             out.append({"kind": "move", "dir": d})
     out.append({"kind": "stay"})
     if player.move_no == 1 and not player.moved:  # AMB-6

@@ -149,7 +149,7 @@ def jump_landing(ctx: Ctx, player: Player, direction: str) -> int | None:
     if middle is None or ctx.state.grid[middle] in {DOOR, WALL}:
         return None
     landing = step(middle, direction, n)
-    return landing if moves.can_enter(ctx, landing) else None
+    return landing if ctx.state.enterable(landing) else None
 
 
 def steal(ctx: Ctx, player: Player, direction: str) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from delve.fated import combat, statuses
 from delve.fated.content import IMP_FAKE, MonsterDef
 from delve.fated.ctx import Ctx
-from delve.fated.grid import DIRECTIONS, FAKE_EXIT, FAKE_TREASURE, FLOOR, ICE, OPPOSITE, PASSABLE, step, xy
+from delve.fated.grid import DIRECTIONS, FAKE_EXIT, FAKE_TREASURE, FLOOR, ICE, OPPOSITE, step, xy
 from delve.fated.state import Fake, Monster, Player, Trap
 
 IMP_CHANCE = (1, 4)  # FL-MON-23
@@ -49,7 +49,7 @@ def summon_tiles(ctx: Ctx, owner: Player) -> dict[str, int]:
     """AMB-46: where ``owner`` may summon: each orthogonally adjacent tile that is a valid move
     destination (inside the grid, not wall or door, nobody there), by direction."""
     n = ctx.state.size
-    return {d: tile for d in DIRECTIONS if can_enter(ctx, tile := step(owner.pos, d, n)) and tile is not None}
+    return {d: tile for d in DIRECTIONS if ctx.state.enterable(tile := step(owner.pos, d, n)) and tile is not None}
 
 
 def summon(ctx: Ctx, owner: Player, kind: str, tile: int) -> Monster:
@@ -66,7 +66,7 @@ def summon(ctx: Ctx, owner: Player, kind: str, tile: int) -> Monster:
     roster = ctx.state.settings.monster_roster
     if kind not in roster:
         raise ValueError(f"monster {kind!r} is not in this game's roster {list(roster)}")
-    if not owner.alive or not 0 <= tile < len(ctx.state.grid) or not can_enter(ctx, tile):
+    if not owner.alive or not 0 <= tile < len(ctx.state.grid) or not ctx.state.enterable(tile):
         raise ValueError(f"player {owner.number} cannot summon onto tile {tile}")
     kind_def = ctx.content.monsters[kind]
     bonus = ctx.content.classes[owner.cls].has("summoner")
@@ -259,17 +259,11 @@ def imp_sets(ctx: Ctx, monster: Monster) -> bool:
 # ---------------------------------------------------------------- moving
 
 
-def can_enter(ctx: Ctx, tile: int | None) -> bool:
-    """Monsters walk on any passable tile without effect (ice, traps, treasures, exits, fakes,
-    checkpoints); never onto a wall, a door or a character (FL-MON-9/10/11/13, AMB-39/47)."""
-    return tile is not None and ctx.state.grid[tile] in PASSABLE and ctx.state.occupant(tile) is None
-
-
 def move(ctx: Ctx, monster: Monster) -> None:
     """AMB-39: keep going; at a fork pick at random; never turn back unless it is the only way;
     stay when boxed in (FL-MON-12). The heading becomes the direction moved."""
     n = ctx.state.size
-    options = [d for d in DIRECTIONS if can_enter(ctx, step(monster.pos, d, n))]
+    options = [d for d in DIRECTIONS if ctx.state.enterable(step(monster.pos, d, n))]
     forward = [d for d in options if d != OPPOSITE[monster.heading]]
     if forward:
         direction = forward[0] if len(forward) == 1 else ctx.rng.choice(forward)

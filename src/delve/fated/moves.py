@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from delve.fated import cards, combat, death, statuses, turns, visibility
 from delve.fated.ctx import Ctx
-from delve.fated.grid import ICE, PASSABLE, step
+from delve.fated.grid import ICE, step
 from delve.fated.state import Player
 
 SLIP = (1, 2)  # 50% (FL-MAP-9)
 DISARM = (1, 2)  # 50% (FL-CLS-5)
-
-
-def can_enter(ctx: Ctx, tile: int | None) -> bool:
-    """FL-MOVE-1: inside the grid, not wall or door, nobody standing there."""
-    return tile is not None and ctx.state.grid[tile] in PASSABLE and ctx.state.occupant(tile) is None
 
 
 def relocate(ctx: Ctx, player: Player, tile: int, *, forced: bool = False) -> None:
@@ -40,7 +35,7 @@ def move(ctx: Ctx, player: Player, direction: str) -> None:
     floating = statuses.active(player, "float", ctx)
     while ctx.state.grid[player.pos] == ICE and not floating and ctx.rng.chance(*SLIP):
         onward = step(player.pos, direction, n)
-        if not can_enter(ctx, onward):
+        if not ctx.state.enterable(onward):
             break
         assert onward is not None
         relocate(ctx, player, onward)

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from delve.fated.grid import PASSABLE
 from delve.kernel import Rng
 
 # Phases of a player (FL-TURN-2). "ready": a turn is stored and its turn-start event fired,
@@ -246,6 +247,11 @@ class GameState(msgspec.Struct, omit_defaults=True):
             if monster.pos == index:
                 return monster
         return None
+
+    def enterable(self, index: int | None) -> bool:
+        """Whether a character may step onto ``index``: inside the grid, passable terrain (not a
+        wall or a door) and nobody standing there (FL-MOVE-1, FL-MAP-5, AMB-39)."""
+        return index is not None and self.grid[index] in PASSABLE and self.occupant(index) is None
 
     def living(self) -> list[Player]:
         return [p for p in self.players if p.alive]
