@@ -1,0 +1,1055 @@
+"""Exact odds of White Maiden checks: dice, ascension, slate (spec §4.6-§4.8, §6.3, §8).
+
+Everything here is a pure function of its arguments and returns exact ``Fraction``s. Nothing is
+sampled. Three kinds of question are answered:
+
+* **A rolled pool** (the board screen and the engine, mid-check): :func:`best_ap`,
+  :func:`best_plan`, :func:`ascension_plans` (every legal way to ascend, with its AP, success and
+  slate damage), :func:`ascension_options` (the next choice the player can make, each with the
+  outcome of the best follow-up), :func:`slate_damage`, and the skills that touch one die:
+  :func:`reroll_odds` (reroll one die, then play optimally) and :func:`adjust_options` (±1).
+* **Before the roll** (the screen's odds, the bots, the lab): :func:`check_odds` (P(success),
+  AP, slate damage, their joint distribution and the total damage for one check),
+  :func:`ap_distribution`, :func:`success_probability`, :func:`slate_joint`, :func:`odds_table`.
+* **Small helpers**: :func:`die_size` (MV-CHECK-4), :func:`pool_colours` (MV-CHECK-5),
+  :func:`target_number` (MV-CHECK-3), :func:`ascension_bonus` (MV-ASC-1, CHG-11).
+
+Optimal play (the objective), documented in docs/maiden-odds.md:
+
+* A normal check maximises AP (MV-ASC-9); that maximises P(success) for every target at once.
+* A slate check removes every disjoint non-slate pair: each pair raises AP (or leaves it, with a
+  bonus of 0) *and* removes two damage dice, so "most success" and "least damage" never disagree.
+* With ``multi_die_checks`` the "AP" of a pool is the highest target that ``required_count``
+  remaining dice can all reach once the bonuses are placed, one bonus per die, optimally.
+* Where the player has a real trade-off (``allow_smaller_die``: a smaller die pairs more often
+  but rolls lower), :func:`check_odds` maximises P(success), then minimises the expected total
+  damage (``objective="success"``), or the reverse (``objective="damage"``); it also returns the
+  odds of every size it compared, so a caller can choose otherwise.
+
+Method: the pool's AP depends only on how many dice show each face, so the distributions are
+computed by a dynamic programme over the faces (highest first) whose state is a few small
+integers; each state carries the number of ordered rolls that reach it (a product of binomial
+coefficients), so ``3d20 + 6 white`` costs a few thousand steps instead of 20**9 rolls. Results
+are cached per (die size, pool size, bonus, ...).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Final, Literal, NamedTuple, cast, get_args
+
+from delve.kernel.errors import DelveError
+
+Colour = Literal["red", "blue", "black", "white"]
+SlateColour = Literal["red", "blue", "black"]
+AscensionBonus = Literal["one_plus_pie", "pie"]
+PieMode = Literal["ascension", "boost"]
+SlateDamagePerDie = Literal["1", "danger_level"]
+Objective = Literal["success", "damage"]
+
+DIE_SIZES: Final = (4, 6, 8, 12, 20)
+"""Die size by Wil 0, 1, 2, 3, 4+ (MV-CHECK-4)."""
+COLOURS: Final[tuple[Colour, ...]] = ("red", "blue", "black", "white")
+SLATE_COLOURS: Final[tuple[SlateColour, ...]] = ("red", "blue", "black")
+
+_IMPOSSIBLE: Final = 1 << 30
+
+
+class OddsError(DelveError):
+    """A question the odds cannot answer as asked; ``argument`` names the bad argument."""
+
+    code = "odds/invalid"
+
+    def __init__(self, argument: str, reason: str) -> None:
+        super().__init__(f"{argument}: {reason}", argument=argument)
+        self.argument = argument
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------------------------
+# Variants and small rules
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The toggles of spec §6.3 that change the dice (defaults: the rulebook).
+
+    :raises OddsError: for a value the toggle does not have.
+    """
+
+    ascension_bonus: AscensionBonus = "one_plus_pie"  # CHG-11
+    pie_mode: PieMode = "ascension"  # CHG-17
+    slate_damage_per_die: SlateDamagePerDie = "1"  # CHG-4b
+    multi_die_checks: bool = False  # CHG-12
+    allow_smaller_die: bool = False  # CHG-10 (simulation only)
+    slate_roll_restricted: bool = False  # CHG-18 (simulation only)
+
+    def __post_init__(self) -> None:
+        for name, allowed in (
+            ("ascension_bonus", get_args(AscensionBonus)),
+            ("pie_mode", get_args(PieMode)),
+            ("slate_damage_per_die", get_args(SlateDamagePerDie)),
+        ):
+            if getattr(self, name) not in allowed:
+                raise OddsError(name, f"{getattr(self, name)!r} is not one of {', '.join(allowed)}")
+        for name in ("multi_die_checks", "allow_smaller_die", "slate_roll_restricted"):
+            if not isinstance(getattr(self, name), bool):
+                raise OddsError(name, f"{getattr(self, name)!r} is not true or false")
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, object]) -> Variant:
+        """The dice toggles out of a game's settings (other keys are ignored; ``1`` may be an int)."""
+        values: dict[str, object] = {}
+        for name in cls.__dataclass_fields__:
+            if name in settings:
+                value = settings[name]
+                values[name] = "1" if name == "slate_damage_per_die" and value == 1 else value
+        return cls(**values)  # type: ignore[arg-type]  # validated in __post_init__
+
+    def bonus(self, pie: int) -> int:
+        """AP added by one ascension (MV-ASC-1, CHG-11; with ``pie_mode=boost`` computed with Pie 0)."""
+        return ascension_bonus(0 if self.pie_mode == "boost" else pie, self.ascension_bonus)
+
+    def boost(self, pie: int) -> int:
+        """Points added to remaining dice after the roll (``pie_mode=boost``, CHG-17), else 0."""
+        return pie if self.pie_mode == "boost" else 0
+
+    def per_die(self, danger_level: int) -> int:
+        """Slate damage per remaining non-slate die (MV-SLATE-6, CHG-4b)."""
+        return 1 if self.slate_damage_per_die == "1" else danger_level
+
+
+DEFAULT: Final = Variant()
+
+
+def die_size(wil: int) -> int:
+    """The die size rolled with this Wil: d4, d6, d8, d12, d20 for 0, 1, 2, 3, 4+ (MV-CHECK-4)."""
+    _need_int("wil", wil, minimum=0)
+    return DIE_SIZES[min(wil, 4)]
+
+
+def ascension_bonus(pie: int, rule: AscensionBonus = "one_plus_pie") -> int:
+    """AP per ascension: ``1 + Pie`` (MV-ASC-1) or ``Pie`` (CHG-11)."""
+    _need_int("pie", pie, minimum=0)
+    if rule not in get_args(AscensionBonus):
+        raise OddsError("ascension_bonus", f"{rule!r} is not one of one_plus_pie, pie")
+    return pie + 1 if rule == "one_plus_pie" else pie
+
+
+def target_number(base: int, difficulty: int) -> int:
+    """Target = action markers + difficulty, at least 1 (MV-CHECK-3, OQ-36)."""
+    return max(1, base + difficulty)
+
+
+def pool_colours(
+    pie: int, slate: SlateColour | None = None, *, restricted: bool = False, white: int | None = None
+) -> tuple[Colour, ...]:
+    """The colours rolled: red, blue, black and Pie white dice (MV-CHECK-5).
+
+    With ``restricted`` (``slate_roll_restricted``, CHG-18) a slate check rolls only the slate
+    colour and the white dice. ``white`` overrides the number of white dice (effects that add or
+    remove white dice); it defaults to Pie.
+    """
+    _need_int("pie", pie, minimum=0)
+    whites = pie if white is None else _need_int("white", white, minimum=0)
+    if slate is not None and slate not in SLATE_COLOURS:
+        raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
+    coloured: tuple[Colour, ...] = (slate,) if restricted and slate is not None else ("red", "blue", "black")
+    return coloured + cast(tuple[Colour, ...], ("white",) * whites)
+
+
+def slate_damage(remaining_non_slate: int, agi: int, per_die: int = 1) -> int:
+    """Slate damage = max(0, remaining non-slate dice − Agi) × per-die damage (MV-SLATE-4..6)."""
+    _need_int("remaining_non_slate", remaining_non_slate, minimum=0)
+    _need_int("agi", agi, minimum=0)
+    _need_int("per_die", per_die, minimum=0)
+    return max(0, remaining_non_slate - agi) * per_die
+
+
+def _need_int(argument: str, value: object, *, minimum: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise OddsError(argument, f"{value!r} is not a whole number")
+    if value < minimum:
+        raise OddsError(argument, f"{value} is below {minimum}")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Distributions
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """An exact distribution over integers: ``outcomes`` in increasing order, probabilities sum to 1."""
+
+    outcomes: tuple[tuple[int, Fraction], ...]
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[int, int], total: int) -> Distribution:
+        return cls(tuple((k, Fraction(v, total)) for k, v in sorted(counts.items()) if v))
+
+    @classmethod
+    def certain(cls, value: int) -> Distribution:
+        return cls(((value, Fraction(1)),))
+
+    def probability(self, value: int) -> Fraction:
+        return next((p for k, p in self.outcomes if k == value), Fraction(0))
+
+    def at_least(self, value: int) -> Fraction:
+        return sum((p for k, p in self.outcomes if k >= value), Fraction(0))
+
+    def at_most(self, value: int) -> Fraction:
+        return sum((p for k, p in self.outcomes if k <= value), Fraction(0))
+
+    def mean(self) -> Fraction:
+        return sum((k * p for k, p in self.outcomes), Fraction(0))
+
+    def mode(self) -> int:
+        return max(self.outcomes, key=lambda kp: (kp[1], -kp[0]))[0]
+
+    def min(self) -> int:
+        return self.outcomes[0][0]
+
+    def max(self) -> int:
+        return self.outcomes[-1][0]
+
+    def as_dict(self) -> dict[int, Fraction]:
+        return dict(self.outcomes)
+
+
+@dataclass(frozen=True)
+class JointDistribution:
+    """The exact joint distribution of (AP, slate damage) of one check."""
+
+    outcomes: tuple[tuple[tuple[int, int], Fraction], ...]
+
+    def ap(self) -> Distribution:
+        return self._marginal(0)
+
+    def damage(self) -> Distribution:
+        return self._marginal(1)
+
+    def _marginal(self, axis: int) -> Distribution:
+        acc: dict[int, Fraction] = {}
+        for key, p in self.outcomes:
+            acc[key[axis]] = acc.get(key[axis], Fraction(0)) + p
+        return Distribution(tuple(sorted(acc.items())))
+
+    def probability(self, ap: int, damage: int) -> Fraction:
+        return next((p for k, p in self.outcomes if k == (ap, damage)), Fraction(0))
+
+    def total_damage(self, target: int, failure_damage: int) -> Distribution:
+        """Slate damage plus ``failure_damage`` (DL, MV-CHECK-10) when AP < target (MV-SLATE-7)."""
+        acc: dict[int, Fraction] = {}
+        for (ap, damage), p in self.outcomes:
+            total = damage + (0 if ap >= target else failure_damage)
+            acc[total] = acc.get(total, Fraction(0)) + p
+        return Distribution(tuple(sorted(acc.items())))
+
+    def as_dict(self) -> dict[tuple[int, int], Fraction]:
+        return dict(self.outcomes)
+
+
+# --------------------------------------------------------------------------------------------
+# Counting engines (cached); counts are numbers of ordered rolls out of size ** dice
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _ap_counts(size: int, dice: int, bonus: int) -> tuple[tuple[int, int], ...]:
+    """Best AP of a normal check (MV-ASC-9) → number of ordered rolls, without any boost.
+
+    Best AP = bonus · P + max(H_odd, H_even − bonus), where P is the number of disjoint pairs,
+    H_odd the highest face shown an odd number of times and H_even the highest face shown an even
+    number (≥ 2) of times: keeping one die m costs a pair exactly when m's count is even. Faces are
+    visited from the highest; the state is (dice left, pairs, highest even face before any odd
+    face, final max term); the max term is fixed at the first odd face.
+    """
+    states: dict[tuple[int, int, int, int], int] = {(dice, 0, 0, 0): 1}
+    for face in range(size, 0, -1):
+        nxt: dict[tuple[int, int, int, int], int] = {}
+        for (left, pairs, even, final), ways in states.items():
+            counts = (left,) if face == 1 else range(left + 1)
+            for count in counts:
+                e, f = even, final
+                if count and not f:
+                    if count % 2:
+                        f = max(face, even - bonus) if even else face
+                        e = 0
+                    elif not even:
+                        e = face
+                key = (left - count, pairs + count // 2, e, f)
+                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
+        states = nxt
+    result: dict[int, int] = {}
+    for (_, pairs, even, final), ways in states.items():
+        ap = (final if final else even - bonus) + bonus * pairs
+        result[ap] = result.get(ap, 0) + ways
+    return tuple(sorted(result.items()))
+
+
+@lru_cache(maxsize=4096)
+def _pair_counts(size: int, dice: int) -> tuple[tuple[int, int], ...]:
+    """Maximum number of disjoint pairs among ``dice`` dice of ``size`` → number of ordered rolls."""
+    states: dict[tuple[int, int], int] = {(dice, 0): 1}
+    for face in range(size, 0, -1):
+        nxt: dict[tuple[int, int], int] = {}
+        for (left, pairs), ways in states.items():
+            for count in (left,) if face == 1 else range(left + 1):
+                key = (left - count, pairs + count // 2)
+                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
+        states = nxt
+    return tuple(sorted((pairs, ways) for (_, pairs), ways in states.items()))
+
+
+@lru_cache(maxsize=4096)
+def _slate_counts(
+    size: int, others: int, bonus: int, boost: int, agi: int, per_die: int
+) -> tuple[tuple[tuple[int, int], int], ...]:
+    """(AP, slate damage) of a slate check → number of ordered rolls out of size ** (others + 1).
+
+    AP = slate die + bonus · pairs among the ``others`` non-slate dice (+ boost); every pair is
+    taken (MV-ASC-9); damage counts the unpaired non-slate dice beyond Agi (MV-SLATE-6).
+    """
+    result: dict[tuple[int, int], int] = {}
+    for pairs, ways in _pair_counts(size, others):
+        damage = max(0, others - 2 * pairs - agi) * per_die
+        for face in range(1, size + 1):
+            key = (face + bonus * pairs + boost, damage)
+            result[key] = result.get(key, 0) + ways
+    return tuple(sorted(result.items()))
+
+
+def _die_cost(deficit: int, bonus: int, boost: int) -> int:
+    """Bonus units a scoring die short by ``deficit`` needs (see :func:`_multi_success_count`)."""
+    if deficit <= 0:
+        return 0
+    if boost:
+        return deficit
+    if bonus == 0:
+        return _IMPOSSIBLE
+    return -(-deficit // bonus)
+
+
+@lru_cache(maxsize=65536)
+def _multi_success_count(size: int, dice: int, required: int, target: int, bonus: int, boost: int) -> int:
+    """Ordered rolls in which ``required`` remaining dice can all reach ``target`` (CHG-12).
+
+    One ascension bonus goes onto one chosen remaining die. With a set S of scoring dice, the
+    check succeeds iff Σ_{x∈S} cost(x) ≤ w · pairs(dice outside S) + points, where (ascension mode)
+    cost = ⌈deficit / bonus⌉, w = 1, points = 0, or (boost mode, bonus ∈ {0, 1}) cost = deficit,
+    w = bonus, points = Pie. Both sides add up face by face, so the programme keeps, for j = 0 …
+    required scoring dice chosen so far, the best value of w · pairs − cost (hopeless values cut).
+    """
+    weight = 1 if bonus and not boost else bonus
+    if boost and bonus > 1:  # boost mode computes the bonus with Pie 0: it is 1 or 0
+        raise AssertionError("boost mode has a bonus of 0 or 1")
+    floor_value = -_IMPOSSIBLE
+    start = (0,) + (floor_value,) * required
+    states: dict[tuple[int, tuple[int, ...]], int] = {(dice, start): 1}
+    for face in range(size, 0, -1):
+        cost = _die_cost(target - face, bonus, boost)
+        nxt: dict[tuple[int, tuple[int, ...]], int] = {}
+        for (left, best), ways in states.items():
+            for count in (left,) if face == 1 else range(left + 1):
+                rest = left - count
+                reach = weight * (rest // 2) + boost  # the most the remaining dice can still add
+                new = [floor_value] * (required + 1)
+                for chosen in range(required + 1):
+                    if best[chosen] == floor_value:
+                        continue
+                    for here in range(min(count, required - chosen) + 1):
+                        if here and cost >= _IMPOSSIBLE:
+                            break
+                        value = best[chosen] + weight * ((count - here) // 2) - here * cost
+                        if value + reach < 0:
+                            continue
+                        new[chosen + here] = max(new[chosen + here], value)
+                key = (rest, tuple(new))
+                if all(v == floor_value for v in new):
+                    continue
+                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
+        states = nxt
+    return sum(
+        ways for (_, best), ways in states.items() if best[required] != floor_value and best[required] + boost >= 0
+    )
+
+
+@lru_cache(maxsize=4096)
+def _multi_counts(size: int, dice: int, required: int, bonus: int, boost: int) -> tuple[tuple[int, int], ...]:
+    """The highest target ``required`` dice can all reach → number of ordered rolls (0: never)."""
+    total = size**dice
+    if required > dice:
+        return ((0, total),)
+    reach = [total]  # reach[t - 1] = rolls where target t is reachable; target 1 always is
+    target = 2
+    while True:
+        ways = _multi_success_count(size, dice, required, target, bonus, boost)
+        if not ways:
+            break
+        reach.append(ways)
+        target += 1
+    reach.append(0)
+    return tuple((t + 1, reach[t] - reach[t + 1]) for t in range(len(reach) - 1) if reach[t] - reach[t + 1])
+
+
+# --------------------------------------------------------------------------------------------
+# Before the roll
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """The exact odds of one check before the roll, under optimal play.
+
+    ``ap`` is AP (slate: the slate die plus bonuses; ``multi_die_checks``: the highest target
+    ``required_count`` dice can reach), ``slate_damage`` its damage (all 0 without a slate),
+    ``joint`` the pair (AP, slate damage), ``damage`` the total damage (slate damage plus DL on a
+    failure, MV-SLATE-7). ``alternatives`` holds the odds of every die size compared when
+    ``allow_smaller_die`` is on (the chosen one included), largest first.
+    """
+
+    die_size: int
+    dice: int
+    target: int
+    required_count: int
+    slate: SlateColour | None
+    p_success: Fraction
+    ap: Distribution
+    slate_damage: Distribution
+    joint: JointDistribution
+    damage: Distribution
+    alternatives: tuple[CheckOdds, ...] = field(default=(), compare=False)
+
+    @property
+    def expected_damage(self) -> Fraction:
+        return self.damage.mean()
+
+
+def _sizes(wil: int, size: int | None, variant: Variant) -> tuple[int, ...]:
+    top = die_size(wil) if size is None else size
+    if top not in DIE_SIZES:
+        raise OddsError("size", f"{top!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
+    if not variant.allow_smaller_die:
+        return (top,)
+    return tuple(s for s in reversed(DIE_SIZES) if s <= top)
+
+
+def _validate_check(pie: int, agi: int, danger_level: int, required_count: int, variant: Variant) -> None:
+    _need_int("pie", pie, minimum=0)
+    _need_int("agi", agi, minimum=0)
+    _need_int("danger_level", danger_level, minimum=1)
+    _need_int("required_count", required_count, minimum=1)
+    if required_count > 1 and not variant.multi_die_checks:
+        raise OddsError("required_count", f"{required_count} needs the multi_die_checks variant")
+
+
+def slate_joint(
+    wil: int,
+    pie: int,
+    *,
+    agi: int = 0,
+    danger_level: int = 1,
+    variant: Variant = DEFAULT,
+    size: int | None = None,
+    white: int | None = None,
+) -> JointDistribution:
+    """Joint (AP, slate damage) of a slate check with every non-slate pair ascended (MV-ASC-9)."""
+    _validate_check(pie, agi, danger_level, 1, variant)
+    (s,) = _sizes(wil, size, Variant())
+    whites = pie if white is None else _need_int("white", white, minimum=0)
+    others = whites + (0 if variant.slate_roll_restricted else 2)
+    counts = _slate_counts(s, others, variant.bonus(pie), variant.boost(pie), agi, variant.per_die(danger_level))
+    total = s ** (others + 1)
+    return JointDistribution(tuple((key, Fraction(ways, total)) for key, ways in counts))
+
+
+def ap_distribution(
+    wil: int,
+    pie: int,
+    *,
+    slate: bool = False,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    size: int | None = None,
+    white: int | None = None,
+) -> Distribution:
+    """The distribution of AP under optimal ascension (MV-ASC-9) for one die size.
+
+    ``size`` overrides Wil's die (the lab, ``allow_smaller_die``); ``white`` overrides the number
+    of white dice (Pie by default). With a slate, AP is the slate die plus bonuses (MV-SLATE-2)
+    and ``required_count`` is 1 (CHG-12). With ``required_count`` N > 1 it is the highest target
+    N remaining dice can all reach once the bonuses are placed.
+    """
+    _validate_check(pie, 0, 1, required_count, variant)
+    (s,) = _sizes(wil, size, Variant())
+    if slate:
+        return slate_joint(wil, pie, variant=variant, size=s, white=white).ap()
+    whites = pie if white is None else _need_int("white", white, minimum=0)
+    dice = 3 + whites
+    total = s**dice
+    bonus, boost = variant.bonus(pie), variant.boost(pie)
+    if required_count == 1:
+        counts = {ap + boost: ways for ap, ways in _ap_counts(s, dice, bonus)}
+    else:
+        counts = dict(_multi_counts(s, dice, required_count, bonus, boost))
+    return Distribution.from_counts(counts, total)
+
+
+def success_probability(
+    wil: int,
+    pie: int,
+    target: int,
+    *,
+    slate: bool = False,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    size: int | None = None,
+    white: int | None = None,
+) -> Fraction:
+    """P(AP ≥ target) under optimal ascension (MV-CHECK-9) for one die size."""
+    _need_int("target", target, minimum=1)
+    dist = ap_distribution(
+        wil, pie, slate=slate, required_count=required_count, variant=variant, size=size, white=white
+    )
+    return dist.at_least(target)
+
+
+def check_odds(
+    wil: int,
+    pie: int,
+    target: int,
+    *,
+    agi: int = 0,
+    slate: SlateColour | None = None,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    objective: Objective = "success",
+    size: int | None = None,
+    white: int | None = None,
+) -> CheckOdds:
+    """Everything about one check before the roll, under optimal play.
+
+    ``target`` is the final target (see :func:`target_number`). With ``allow_smaller_die`` every
+    size up to Wil's is compared and the best for ``objective`` is returned: ``"success"``
+    maximises P(success) then minimises the expected total damage; ``"damage"`` the reverse.
+    Ties go to the larger die.
+
+    :raises OddsError: naming the bad argument.
+    """
+    _need_int("target", target, minimum=1)
+    _validate_check(pie, agi, danger_level, required_count, variant)
+    if slate is not None and slate not in SLATE_COLOURS:
+        raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
+    if objective not in get_args(Objective):
+        raise OddsError("objective", f"{objective!r} is not one of success, damage")
+    whites = pie if white is None else _need_int("white", white, minimum=0)
+    required = 1 if slate is not None else required_count  # CHG-12: a slate needs its one die
+    candidates = [
+        _check_odds_for_size(s, pie, whites, target, agi, slate, danger_level, required, variant)
+        for s in _sizes(wil, size, variant)
+    ]
+    if objective == "success":
+        best = max(candidates, key=lambda c: (c.p_success, -c.expected_damage))
+    else:
+        best = max(candidates, key=lambda c: (-c.expected_damage, c.p_success))
+    if len(candidates) == 1:
+        return best
+    return replace(best, alternatives=tuple(candidates))
+
+
+@lru_cache(maxsize=8192)
+def _check_odds_for_size(
+    size: int,
+    pie: int,
+    whites: int,
+    target: int,
+    agi: int,
+    slate: SlateColour | None,
+    danger_level: int,
+    required: int,
+    variant: Variant,
+) -> CheckOdds:
+    if slate is not None:
+        joint = slate_joint(0, pie, agi=agi, danger_level=danger_level, variant=variant, size=size, white=whites)
+        dice = 1 + whites + (0 if variant.slate_roll_restricted else 2)
+    else:
+        ap = ap_distribution(0, pie, required_count=required, variant=variant, size=size, white=whites)
+        joint = JointDistribution(tuple(((k, 0), p) for k, p in ap.outcomes))
+        dice = 3 + whites
+    ap_dist = joint.ap()
+    return CheckOdds(
+        die_size=size,
+        dice=dice,
+        target=target,
+        required_count=required,
+        slate=slate,
+        p_success=ap_dist.at_least(target),
+        ap=ap_dist,
+        slate_damage=joint.damage(),
+        joint=joint,
+        damage=joint.total_damage(target, danger_level),
+    )
+
+
+class TableRow(NamedTuple):
+    """One line of :func:`odds_table`."""
+
+    wil: int
+    pie: int
+    agi: int
+    slate: bool
+    target: int
+    p_success: Fraction
+    expected_slate_damage: Fraction
+    p_no_slate_damage: Fraction
+
+
+def odds_table(
+    *,
+    wils: Sequence[int] = range(5),
+    pies: Sequence[int] = range(7),
+    agis: Sequence[int] = range(5),
+    targets: Sequence[int] = range(1, 31),
+    danger_level: int = 1,
+    variant: Variant = DEFAULT,
+) -> Iterator[TableRow]:
+    """The lab's table: every (Wil, Pie, target) without a slate (Agi does not matter there) and
+    every (Wil, Pie, Agi, target) with one (the slate's colour does not change the odds)."""
+    for wil in wils:
+        for pie in pies:
+            plain = ap_distribution(wil, pie, variant=variant)
+            for target in targets:
+                yield TableRow(wil, pie, 0, False, target, plain.at_least(target), Fraction(0), Fraction(1))
+            for agi in agis:
+                joint = slate_joint(wil, pie, agi=agi, danger_level=danger_level, variant=variant)
+                ap, damage = joint.ap(), joint.damage()
+                for target in targets:
+                    yield TableRow(
+                        wil, pie, agi, True, target, ap.at_least(target), damage.mean(), damage.probability(0)
+                    )
+
+
+# --------------------------------------------------------------------------------------------
+# A rolled pool
+# --------------------------------------------------------------------------------------------
+
+
+class Die(NamedTuple):
+    """One rolled die: its colour and the face it shows."""
+
+    colour: Colour
+    value: int
+
+
+DieLike = Die | tuple[str, int] | int
+
+
+def as_dice(dice: Sequence[DieLike]) -> tuple[Die, ...]:
+    """Normalise a pool: ``Die``, ``(colour, value)`` or a bare value, which takes the colour of its
+    position in the usual pool order (red, blue, black, then white).
+
+    :raises OddsError: for an unknown colour or a face below 1.
+    """
+    result: list[Die] = []
+    for i, item in enumerate(dice):
+        if isinstance(item, int) and not isinstance(item, bool):
+            colour: str = COLOURS[min(i, 3)]
+            value: object = item
+        elif isinstance(item, tuple) and len(item) == 2:
+            colour, value = item[0], item[1]
+        else:
+            raise OddsError(f"dice[{i}]", f"{item!r} is not a die")
+        if colour not in COLOURS:
+            raise OddsError(f"dice[{i}]", f"{colour!r} is not a die colour (red, blue, black, white)")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise OddsError(f"dice[{i}]", f"face {value!r} is not a whole number of at least 1")
+        result.append(Die(colour, value))
+    if not result:
+        raise OddsError("dice", "the pool is empty")
+    return tuple(result)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One way to finish a check from a rolled pool, and its outcome.
+
+    ``pairs``: index pairs ascended by this plan (besides those already removed) and
+    ``pair_values`` their faces; ``remaining``: indices left on the table; ``ascensions``: all
+    pairs removed in this check; ``scoring``: the die (or, with ``required_count`` > 1, dice) AP
+    is read from and what is added to each; ``ap``: AP (with ``required_count`` > 1: the highest
+    target the scoring dice all reach); ``slate_damage`` (MV-SLATE-6); ``success`` and
+    ``damage`` (slate damage plus DL on a failure, MV-SLATE-7) are known only with a target.
+    """
+
+    pairs: tuple[tuple[int, int], ...]
+    pair_values: tuple[int, ...]
+    remaining: tuple[int, ...]
+    ascensions: int
+    scoring: tuple[tuple[int, int], ...]
+    ap: int
+    slate_damage: int
+    success: bool | None
+    damage: int | None
+
+
+@dataclass(frozen=True)
+class _Table:
+    """A validated pool in the middle of a check."""
+
+    dice: tuple[Die, ...]
+    removed: frozenset[int]
+    slate_index: int | None
+    pie: int
+    agi: int
+    danger_level: int
+    required: int
+    target: int | None
+    variant: Variant
+
+
+def _table(
+    dice: Sequence[DieLike],
+    pie: int,
+    slate: SlateColour | None,
+    removed: Sequence[int],
+    agi: int,
+    danger_level: int,
+    required_count: int,
+    target: int | None,
+    variant: Variant,
+) -> _Table:
+    pool = as_dice(dice)
+    _validate_check(pie, agi, danger_level, required_count, variant)
+    if target is not None:
+        _need_int("target", target, minimum=1)
+    slate_index: int | None = None
+    if slate is not None:
+        if slate not in SLATE_COLOURS:
+            raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
+        holders = [i for i, d in enumerate(pool) if d.colour == slate]
+        if len(holders) != 1:
+            raise OddsError("dice", f"a {slate} slate check needs exactly one {slate} die, not {len(holders)}")
+        slate_index = holders[0]
+    gone = frozenset(removed)
+    if len(gone) != len(removed) or any(not isinstance(i, int) or not 0 <= i < len(pool) for i in gone):
+        raise OddsError("removed", f"{list(removed)!r} are not distinct indices of the {len(pool)} dice")
+    if slate_index in gone:
+        raise OddsError("removed", "the slate die is never part of a pair (MV-ASC-6)")
+    if any(c % 2 for c in Counter(pool[i].value for i in gone).values()):
+        raise OddsError("removed", f"dice {sorted(gone)} do not form pairs of equal faces")
+    if len(gone) == len(pool):
+        raise OddsError("removed", "at least one die must remain (MV-ASC-6)")
+    required = 1 if slate is not None else required_count
+    return _Table(pool, gone, slate_index, pie, agi, danger_level, required, target, variant)
+
+
+def _deficit_points(values: Sequence[int], target: int, chunks: int, bonus: int) -> int:
+    """Points still needed after placing ``chunks`` bonuses of ``bonus`` on dice short of target."""
+    deficits = [max(0, target - v) for v in values]
+    if bonus == 0:
+        return sum(deficits)
+    full = sum(d // bonus for d in deficits)
+    if full >= chunks:
+        return sum(deficits) - chunks * bonus
+    residuals = sorted((d % bonus for d in deficits), reverse=True)
+    return sum(residuals[chunks - full :])
+
+
+def _assign(values: Sequence[int], target: int, chunks: int, bonus: int, points: int) -> list[int]:
+    """Bonus per scoring die (same order) reaching ``target``: chunks first, then points."""
+    deficits = [max(0, target - v) for v in values]
+    added = [0] * len(values)
+    if bonus:
+        for i, d in enumerate(deficits):  # whole chunks where they are fully used
+            use = min(chunks, d // bonus)
+            added[i] += use * bonus
+            chunks -= use
+        for i in sorted(range(len(values)), key=lambda i: -(deficits[i] - added[i])):
+            if chunks and deficits[i] > added[i]:
+                added[i] += bonus
+                chunks -= 1
+    for i, d in enumerate(deficits):
+        use = min(points, max(0, d - added[i]))
+        added[i] += use
+        points -= use
+    added[0] += chunks * bonus + points  # whatever is left goes onto the best die
+    return added
+
+
+def _score(table: _Table, remaining: Sequence[int], ascensions: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    variant = table.variant
+    bonus, boost = variant.bonus(table.pie), variant.boost(table.pie)
+    dice = table.dice
+    if table.slate_index is not None:
+        return dice[table.slate_index].value + bonus * ascensions + boost, (
+            (table.slate_index, bonus * ascensions + boost),
+        )
+    ranked = sorted(remaining, key=lambda i: (-dice[i].value, i))
+    if table.required == 1:
+        return dice[ranked[0]].value + bonus * ascensions + boost, ((ranked[0], bonus * ascensions + boost),)
+    if len(ranked) < table.required:
+        return 0, ()
+    scorers = ranked[: table.required]
+    values = [dice[i].value for i in scorers]
+    low, high = min(values), max(values) + bonus * ascensions + boost
+    while low < high:  # the highest target every scorer can reach
+        mid = (low + high + 1) // 2
+        if _deficit_points(values, mid, ascensions, bonus) <= boost:
+            low = mid
+        else:
+            high = mid - 1
+    added = _assign(values, low, ascensions, bonus, boost)
+    return low, tuple(zip(scorers, added, strict=True))
+
+
+def _plans(table: _Table) -> list[Plan]:
+    dice = table.dice
+    on_table = [i for i in range(len(dice)) if i not in table.removed]
+    pairable: dict[int, list[int]] = {}
+    for i in reversed(on_table):  # pair white dice first, so coloured dice stay on the table
+        if i != table.slate_index:
+            pairable.setdefault(dice[i].value, []).append(i)
+    faces = sorted(pairable)
+    per_die = table.variant.per_die(table.danger_level)
+    plans = []
+    for choice in itertools.product(*(range(len(pairable[v]) // 2 + 1) for v in faces)):
+        pairs: list[tuple[int, int]] = []
+        for face, count in zip(faces, choice, strict=True):
+            group = pairable[face]
+            pairs.extend((min(group[2 * k : 2 * k + 2]), max(group[2 * k : 2 * k + 2])) for k in range(count))
+        gone = {i for pair in pairs for i in pair}
+        remaining = tuple(i for i in on_table if i not in gone)
+        if not remaining:
+            continue  # MV-ASC-6 (a)
+        ascensions = len(table.removed) // 2 + len(pairs)
+        ap, scoring = _score(table, remaining, ascensions)
+        damage = 0
+        if table.slate_index is not None:
+            damage = slate_damage(len(remaining) - 1, table.agi, per_die)
+        success = None if table.target is None else ap >= table.target
+        total = None if success is None else damage + (0 if success else table.danger_level)
+        values = tuple(dice[p[0]].value for p in pairs)
+        plans.append(Plan(tuple(pairs), values, remaining, ascensions, scoring, ap, damage, success, total))
+    plans.sort(key=lambda p: (-p.ap, p.slate_damage, len(p.pairs), p.pairs))
+    return plans
+
+
+def ascension_plans(
+    dice: Sequence[DieLike],
+    pie: int,
+    *,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+) -> list[Plan]:
+    """Every legal way to finish ascending (MV-ASC-2, -5, -6), best first.
+
+    Plans that differ only in which die of a face is paired are listed once. Order: highest AP
+    (hence success), then least slate damage, then fewest new pairs. ``removed`` are the indices
+    already ascended in this check.
+    """
+    return _plans(_table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant))
+
+
+def best_plan(
+    dice: Sequence[DieLike],
+    pie: int,
+    *,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+) -> Plan:
+    """The best-ascension suggestion (MV-ASC-9): the first of :func:`ascension_plans`."""
+    return ascension_plans(
+        dice,
+        pie,
+        slate=slate,
+        target=target,
+        agi=agi,
+        danger_level=danger_level,
+        required_count=required_count,
+        variant=variant,
+        removed=removed,
+    )[0]
+
+
+def best_ap(
+    dice: Sequence[DieLike],
+    pie: int,
+    slate: SlateColour | None = None,
+    bonus_rule: AscensionBonus = "one_plus_pie",
+    *,
+    pie_mode: PieMode = "ascension",
+    removed: Sequence[int] = (),
+) -> int:
+    """Best AP of a rolled pool (MV-ASC-9), by the closed formula.
+
+    Normal check: max over shown faces m of m + b · (Σ_{v≠m} ⌊c_v/2⌋ + ⌊(c_m − 1)/2⌋), one die
+    always remaining. Slate check: the slate die + b · (disjoint non-slate pairs); the slate die
+    is never paired. With ``pie_mode="boost"`` b is computed with Pie 0 and Pie is added.
+    """
+    variant = Variant(ascension_bonus=bonus_rule, pie_mode=pie_mode)
+    table = _table(dice, pie, slate, removed, 0, 1, 1, None, variant)
+    bonus, boost = variant.bonus(pie), variant.boost(pie)
+    done = len(table.removed) // 2
+    counts = Counter(d.value for i, d in enumerate(table.dice) if i not in table.removed and i != table.slate_index)
+    pairs = sum(c // 2 for c in counts.values())
+    if table.slate_index is not None:
+        return table.dice[table.slate_index].value + bonus * (done + pairs) + boost
+    keep = max(m - (bonus if c % 2 == 0 else 0) for m, c in counts.items())
+    return keep + bonus * (done + pairs) + boost
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice the player has now: ascend the pair ``pair`` (showing ``value``), or stop (``None``).
+
+    ``now``: the outcome if no further pair is ascended after this choice; ``best``: the outcome
+    of the best follow-up. Any other pair of the same face gives the same outcomes.
+    """
+
+    pair: tuple[int, int] | None
+    value: int | None
+    now: Plan
+    best: Plan
+
+
+def ascension_options(
+    dice: Sequence[DieLike],
+    pie: int,
+    *,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+) -> list[Option]:
+    """The next choices mid-check (stop first, then each face that still has a legal pair).
+
+    With a target, each option's ``best.success`` is its exact probability of success (1 or 0:
+    the dice are known); use :func:`reroll_odds` when a skill would reroll a die.
+    """
+    table = _table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant)
+    plans = _plans(table)
+    stop = next(p for p in plans if not p.pairs)
+    options = [Option(None, None, stop, plans[0])]
+    faces: dict[int, tuple[int, int]] = {}
+    for plan in plans:
+        for pair, value in zip(plan.pairs, plan.pair_values, strict=True):
+            faces.setdefault(value, pair)
+    ascended = []
+    for value, pair in faces.items():
+        after = _plans(replace(table, removed=table.removed | set(pair)))
+        ascended.append(Option(pair, value, next(p for p in after if not p.pairs), after[0]))
+    ascended.sort(key=lambda o: (-o.best.ap, o.best.slate_damage, -o.now.ap, -(o.value or 0)))
+    return options + ascended
+
+
+@dataclass(frozen=True)
+class RerollOdds:
+    """Odds after rerolling one die and then playing optimally, next to keeping the dice."""
+
+    index: int
+    p_success: Fraction | None
+    ap: Distribution
+    slate_damage: Distribution
+    damage: Distribution | None
+    keep: Plan
+
+
+def reroll_odds(
+    dice: Sequence[DieLike],
+    index: int,
+    pie: int,
+    *,
+    size: int,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+) -> RerollOdds:
+    """Reroll die ``index`` (a d``size``), then ascend optimally: P(success) and distributions.
+
+    ``keep`` is the best plan without the reroll, for comparison.
+    """
+    table = _table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant)
+    if not isinstance(index, int) or not 0 <= index < len(table.dice) or index in table.removed:
+        raise OddsError("index", f"{index!r} is not a die still on the table")
+    if size not in DIE_SIZES:
+        raise OddsError("size", f"{size!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
+    ap: Counter[int] = Counter()
+    hurt: Counter[int] = Counter()
+    total: Counter[int] = Counter()
+    for face in range(1, size + 1):
+        rolled = list(table.dice)
+        rolled[index] = Die(rolled[index].colour, face)
+        plan = _plans(replace(table, dice=tuple(rolled)))[0]
+        ap[plan.ap] += 1
+        hurt[plan.slate_damage] += 1
+        if plan.damage is not None:
+            total[plan.damage] += 1
+    ap_dist = Distribution.from_counts(ap, size)
+    return RerollOdds(
+        index=index,
+        p_success=None if target is None else ap_dist.at_least(target),
+        ap=ap_dist,
+        slate_damage=Distribution.from_counts(hurt, size),
+        damage=Distribution.from_counts(total, size) if target is not None else None,
+        keep=_plans(table)[0],
+    )
+
+
+def adjust_options(
+    dice: Sequence[DieLike],
+    index: int,
+    pie: int,
+    *,
+    size: int,
+    deltas: Sequence[int] = (-1, 1),
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+) -> list[tuple[int, Plan]]:
+    """For a skill that changes one die by a delta: (delta, best plan afterwards) for each delta
+    that keeps the face on the die (1 … ``size``), best first."""
+    table = _table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant)
+    if not isinstance(index, int) or not 0 <= index < len(table.dice) or index in table.removed:
+        raise OddsError("index", f"{index!r} is not a die still on the table")
+    if size not in DIE_SIZES:
+        raise OddsError("size", f"{size!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
+    results = []
+    for delta in deltas:
+        face = table.dice[index].value + delta
+        if 1 <= face <= size:
+            rolled = list(table.dice)
+            rolled[index] = Die(rolled[index].colour, face)
+            results.append((delta, _plans(replace(table, dice=tuple(rolled)))[0]))
+    results.sort(key=lambda dp: (-dp[1].ap, dp[1].slate_damage, abs(dp[0])))
+    return results
