@@ -10,7 +10,8 @@ sampled. Three kinds of question are answered:
   :func:`reroll_odds` (reroll one die, then play optimally) and :func:`adjust_options` (±1).
 * **Before the roll** (the screen's odds, the bots, the lab): :func:`check_odds` (P(success),
   AP, slate damage, their joint distribution and the total damage for one check),
-  :func:`ap_distribution`, :func:`success_probability`, :func:`slate_joint`, :func:`odds_table`.
+  :func:`ap_distribution`, :func:`success_probability`, :func:`slate_joint`, :func:`pair_distribution`,
+  :func:`odds_table`.
 * **Small helpers**: :func:`die_size` (MV-CHECK-4), :func:`pool_colours` (MV-CHECK-5),
   :func:`target_number` (MV-CHECK-3), :func:`ascension_bonus` (MV-ASC-1, CHG-11).
 
@@ -470,6 +471,14 @@ def slate_joint(
     counts = _slate_counts(s, others, variant.bonus(pie), variant.boost(pie), agi, variant.per_die(danger_level))
     total = s ** (others + 1)
     return JointDistribution(tuple((key, Fraction(ways, total)) for key, ways in counts))
+
+
+def pair_distribution(size: int, dice: int) -> Distribution:
+    """The number of disjoint pairs (what ascension can remove) among ``dice`` dice of ``size`` (BQ-2)."""
+    if size not in DIE_SIZES:
+        raise OddsError("size", f"{size!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
+    _need_int("dice", dice, minimum=0)
+    return Distribution.from_counts(dict(_pair_counts(size, dice)), size**dice)
 
 
 def ap_distribution(
