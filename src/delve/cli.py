@@ -9,8 +9,11 @@
     delve manage  any Django management command (``delve manage createsuperuser``,
                   ``delve manage create_token <user>``)
     delve cards   print the Fated Labyrinth / Level D card catalogue as a table
+    delve lab     the White Maiden balance lab: ``delve lab odds --wil 2 --pie 1 --target 7
+                  [--slate red --agi 1 --dl 2 --bonus pie ...]`` prints the exact odds of one check
 
-Configuration errors are printed as one clear line and exit with status 2.
+Configuration errors, and bad arguments of ``delve lab``, are printed as one clear line and exit
+with status 2.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 EXIT_CONFIG = 2
 
@@ -198,6 +202,140 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+class OneLineErrors(argparse.ArgumentParser):
+    """A parser whose errors are one line naming the argument (``delve lab ...: error: argument
+    --pie: ...``), exit status 2, without the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_CONFIG, f"{self.prog}: error: {message}\n")
+
+
+def _count(text: str) -> int:
+    """A whole number of 0 or more (stats, Agi)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is below 0")
+    return value
+
+
+def _positive(text: str) -> int:
+    """A whole number of 1 or more (target, danger level, required dice)."""
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is below 1")
+    return value
+
+
+def _signed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+# The odds module names its arguments; the command line names its options.
+_LAB_OPTION = {
+    "wil": "--wil",
+    "pie": "--pie",
+    "agi": "--agi",
+    "target": "--target",
+    "danger_level": "--dl",
+    "slate": "--slate",
+    "required_count": "--required",
+    "size": "--wil",
+}
+
+
+def cmd_lab_odds(args: argparse.Namespace) -> int:
+    """The exact odds of one White Maiden check (no Django, no database)."""
+    from delve.maiden.odds import OddsError, Variant, check_odds, target_number
+    from delve.maiden.odds_text import render
+
+    def fail(option: str, reason: str) -> int:
+        print(f"delve lab odds: error: argument {option}: {reason}", file=sys.stderr)
+        return EXIT_CONFIG
+
+    if args.target is not None and (args.base is not None or args.difficulty is not None):
+        return fail("--target", "give either --target or --base/--difficulty, not both")
+    if args.target is None and args.difficulty is None:
+        return fail("--target", "required (or --difficulty, with --base for the action markers)")
+    target = args.target if args.target is not None else target_number(args.base or 0, args.difficulty)
+    if args.slate is None and (args.agi or args.slate_damage != "1" or args.restricted_slate):
+        option = "--agi" if args.agi else "--slate-damage" if args.slate_damage != "1" else "--restricted-slate"
+        return fail(option, "only matters for a slate check: add --slate red|blue|black")
+    try:
+        variant = Variant(
+            ascension_bonus=args.bonus,
+            pie_mode=args.pie_mode,
+            slate_damage_per_die=args.slate_damage,
+            multi_die_checks=args.required > 1,
+            allow_smaller_die=args.smaller_die,
+            slate_roll_restricted=args.restricted_slate,
+        )
+        odds = check_odds(
+            args.wil,
+            args.pie,
+            target,
+            agi=args.agi,
+            slate=args.slate,
+            danger_level=args.dl,
+            required_count=args.required,
+            variant=variant,
+            objective=args.objective,
+        )
+    except OddsError as exc:
+        return fail(_LAB_OPTION.get(exc.argument, f"--{exc.argument.replace('_', '-')}"), exc.reason)
+    print(render(odds, wil=args.wil, pie=args.pie, agi=args.agi, danger_level=args.dl, variant=variant))
+    return 0
+
+
+def cmd_lab_missing(args: argparse.Namespace) -> int:
+    print("delve lab: error: argument command: choose one of: odds", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    lab = sub.add_parser("lab", help="the White Maiden balance lab (exact odds)")
+    lab_sub = lab.add_subparsers(dest="lab_command", parser_class=OneLineErrors, metavar="{odds}")
+    lab.set_defaults(func=cmd_lab_missing)
+    odds = lab_sub.add_parser(
+        "odds",
+        help="the exact odds of one check under optimal ascension",
+        description="The exact odds of one White Maiden check under optimal ascension (MV-ASC-9): "
+        "P(success) as a fraction and a percentage, the AP distribution and, with a slate, the slate damage.",
+    )
+    odds.add_argument("--wil", type=_count, required=True, help="Will: the die size (0 d4 … 4+ d20)")
+    odds.add_argument("--pie", type=_count, required=True, help="Piety: white dice and ascension bonus")
+    odds.add_argument("--target", type=_positive, help="the check's target number")
+    odds.add_argument("--base", type=_count, help="action markers (with --difficulty instead of --target)")
+    odds.add_argument("--difficulty", type=_signed, help="room difficulty; target = max(1, base + difficulty)")
+    odds.add_argument("--slate", choices=("red", "blue", "black"), help="the slate colour, if any")
+    odds.add_argument("--agi", type=_count, default=0, help="Agility: dice ignored by slate damage")
+    odds.add_argument("--dl", type=_positive, default=1, help="danger level: failure damage (default 1)")
+    odds.add_argument("--bonus", choices=("one_plus_pie", "pie"), default="one_plus_pie", help="ascension_bonus")
+    odds.add_argument("--pie-mode", choices=("ascension", "boost"), default="ascension", help="pie_mode (CHG-17)")
+    odds.add_argument(
+        "--slate-damage", choices=("1", "danger_level"), default="1", help="slate_damage_per_die (CHG-4b)"
+    )
+    odds.add_argument(
+        "--required", type=_positive, default=1, help="dice that must reach the target (multi_die_checks, CHG-12)"
+    )
+    odds.add_argument("--smaller-die", action="store_true", help="allow_smaller_die: best size up to Wil's")
+    odds.add_argument(
+        "--objective",
+        choices=("success", "damage"),
+        default="success",
+        help="with --smaller-die: most success, or least expected damage",
+    )
+    odds.add_argument(
+        "--restricted-slate", action="store_true", help="slate_roll_restricted: roll only the slate die and whites"
+    )
+    odds.set_defaults(func=cmd_lab_odds)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="delve", description="Delve game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -229,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument("--markdown", action="store_true", help="the generated sections of docs/cards.md")
     cards.set_defaults(func=cmd_cards)
 
+    _add_lab(sub)
+
     manage = sub.add_parser("manage", help="run a Django management command", add_help=False)
     manage.add_argument("rest", nargs=argparse.REMAINDER)
     manage.set_defaults(func=cmd_manage)
@@ -237,7 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if args.command == "lab":  # the lab's errors are one line (OneLineErrors)
+            prog = f"delve lab {args.lab_command}" if getattr(args, "lab_command", None) else "delve lab"
+            print(f"{prog}: error: unrecognized arguments: {' '.join(extra)}", file=sys.stderr)
+            return EXIT_CONFIG
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         result: int = args.func(args)
     except ConfigurationFailed as exc:

@@ -1,0 +1,116 @@
+"""``delve lab odds``: one check's exact odds on the command line (no Django, no database)."""
+
+from __future__ import annotations
+
+import pytest
+
+from delve.cli import main
+from delve.maiden.odds import Variant, check_odds
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["lab", "odds", *argv])
+    except SystemExit as exc:  # argparse's own errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_prints_p_success_as_fraction_and_percentage_with_the_ap_distribution(capsys):
+    """MV-CHECK-4, MV-CHECK-5, MV-CHECK-9, MV-ASC-9: Wil 2 (d8), Pie 1, target 7."""
+    code, out, err = run(capsys, "--wil", "2", "--pie", "1", "--target", "7")
+    expected = check_odds(2, 1, 7)
+    assert (code, err) == (0, "")
+    assert "Wil 2 → d8, Pie 1 → 4 dice (red, blue, black, white), target 7" in out
+    assert f"P(success) = {expected.p_success} = {float(expected.p_success) * 100:.2f}%" in out
+    assert "P(success) = 105/128 = 82.03%" in out
+    rows = [line.split() for line in out.splitlines() if line.strip() and line.split()[0].isdigit()]
+    assert {int(r[0]): r[1] for r in rows} == {k: str(p) for k, p in expected.ap.outcomes}
+
+
+def test_slate_options_print_the_slate_damage_and_the_total(capsys):
+    """MV-SLATE-2, MV-SLATE-6, MV-SLATE-7, CHG-11: red slate, Agi 1, DL 2, bonus Pie."""
+    code, out, _ = run(
+        capsys,
+        "--wil",
+        "2",
+        "--pie",
+        "1",
+        "--target",
+        "7",
+        "--slate",
+        "red",
+        "--agi",
+        "1",
+        "--dl",
+        "2",
+        "--bonus",
+        "pie",
+    )
+    expected = check_odds(2, 1, 7, slate="red", agi=1, danger_level=2, variant=Variant(ascension_bonus="pie"))
+    assert code == 0
+    assert f"P(success) = {expected.p_success} = " in out
+    assert "Slate red" in out and "ascension bonus Pie = 1" in out
+    assert f"Expected damage (slate + DL 2 on a failure): {expected.expected_damage}" in out
+    for damage, p in expected.slate_damage.outcomes:
+        assert any(line.split()[:2] == [str(damage), str(p)] for line in out.splitlines() if line.strip())
+
+
+def test_target_from_base_and_difficulty_is_at_least_one(capsys):
+    """MV-CHECK-3, OQ-36: --base 2 --difficulty -5 gives target 1: a sure success."""
+    code, out, _ = run(capsys, "--wil", "0", "--pie", "0", "--base", "2", "--difficulty", "-5")
+    assert code == 0
+    assert "target 1" in out and "P(success) = 1 = 100.00%" in out
+
+
+def test_variants_on_the_command_line(capsys):
+    """CHG-10, CHG-12, CHG-17, CHG-18, CHG-4b: every dice toggle has an option."""
+    code, out, _ = run(capsys, "--wil", "2", "--pie", "2", "--target", "6", "--required", "2")
+    assert code == 0 and "2 remaining dice must each reach the target" in out
+    multi = check_odds(2, 2, 6, required_count=2, variant=Variant(multi_die_checks=True))
+    assert f"P(success) = {multi.p_success} = " in out
+    code, out, _ = run(capsys, "--wil", "1", "--pie", "3", "--target", "9", "--pie-mode", "boost")
+    assert code == 0 and "then +3 onto the dice (pie_mode boost)" in out
+    code, out, _ = run(
+        capsys,
+        *("--wil", "4", "--pie", "2", "--target", "9", "--slate", "red", "--dl", "2"),
+        *("--slate-damage", "danger_level", "--smaller-die", "--objective", "damage"),
+    )
+    assert code == 0 and "rolling d4 (allow_smaller_die)" in out and "← chosen" in out
+    code, out, _ = run(capsys, "--wil", "1", "--pie", "0", "--target", "4", "--slate", "blue", "--restricted-slate")
+    assert code == 0 and "1 dice (blue)" in out and "P(success) = 1/2 = 50.00%" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["--wil", "x", "--pie", "1", "--target", "7"], "--wil"),
+        (["--wil", "1", "--pie", "-1", "--target", "7"], "--pie"),
+        (["--wil", "1", "--pie", "1", "--target", "0"], "--target"),
+        (["--wil", "1", "--pie", "1"], "--target"),
+        (["--wil", "1", "--pie", "1", "--target", "5", "--base", "3"], "--target"),
+        (["--pie", "1", "--target", "7"], "--wil"),
+        (["--wil", "1", "--pie", "1", "--target", "7", "--slate", "white"], "--slate"),
+        (["--wil", "1", "--pie", "1", "--target", "7", "--agi", "2"], "--agi"),
+        (["--wil", "1", "--pie", "1", "--target", "7", "--dl", "0"], "--dl"),
+        (["--wil", "1", "--pie", "1", "--target", "7", "--bonus", "two"], "--bonus"),
+        (["--wil", "1", "--pie", "1", "--target", "7", "--required", "0"], "--required"),
+        (["--wil", "1", "--pie", "1", "--target", "7", "--colour", "red"], "--colour"),
+    ],
+)
+def test_bad_arguments_get_one_line_naming_the_argument_and_exit_2(capsys, argv, option):
+    """Quality rule: a one-line error naming the argument, exit status 2, nothing on stdout."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("delve lab odds: error:")
+    assert option in err
+
+
+def test_lab_without_a_command_names_the_choices(capsys):
+    code = main(["lab"])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert err.strip() == "delve lab: error: argument command: choose one of: odds"
