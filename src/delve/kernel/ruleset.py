@@ -137,6 +137,7 @@ class Ruleset(Protocol[S]):
 # Built-in rulesets are imported lazily so that the kernel never imports a game.
 _BUILTIN: dict[str, str] = {
     "fated": "delve.fated.ruleset:FatedRuleset",
+    "maiden": "delve.maiden.ruleset:MaidenRuleset",
 }
 _REGISTRY: dict[str, Ruleset[Any]] = {}
 

@@ -1,0 +1,108 @@
+"""The map as it stands in a game: effective room types (difficulty, player count, quests and
+defeated bosses change them), adjacency (edges, added edges, hidden passages) and the passive
+modifiers (MODS) that apply in a room (MV-EXPL-8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from delve.maiden.ctx import Ctx
+from delve.maiden.state import Game, Maiden
+
+SPECIAL = frozenset({"rest", "quest", "danger"})
+
+
+def room_type(ctx: Ctx, room_id: str) -> str:
+    """The type a room plays as now (CHG-13 flags, the ``room_type`` op, MV-BOSS-9)."""
+    state, room = ctx.state, ctx.content.rooms[room_id]
+    if room_id in state.room_types:
+        return state.room_types[room_id]
+    kind: str = room.type
+    if kind == "boss":
+        boss = state.bosses.get(room.boss)
+        return "normal" if boss is not None and boss.defeated else "boss"
+    if kind in SPECIAL:
+        settings = state.settings
+        if kind == "rest" and settings.difficulty == "normal" and not getattr(room, "normal_active", True):
+            return "normal"
+        counts = tuple(getattr(room, "active_player_counts", ()) or ())
+        if settings.room_reduction_2p_4p and counts and settings.players not in counts:
+            return "normal"
+    return kind
+
+
+def living_boss(ctx: Ctx, room_id: str) -> str | None:
+    """The boss of a boss room whose boss is not defeated, else None."""
+    room = ctx.content.rooms[room_id]
+    if room.type != "boss" or room.boss is None:
+        return None
+    boss = ctx.state.bosses.get(room.boss)
+    return None if boss is None or boss.defeated else str(room.boss)
+
+
+def is_explored(state: Game, room_id: str, start: str) -> bool:
+    return room_id == start or room_id in state.explored
+
+
+def neighbours(ctx: Ctx, maiden: Maiden) -> dict[str, list[tuple[str, str | None]]]:
+    """room -> [(neighbour, passage id or None)] for this maiden: edges, added edges, and hidden
+    passages she may use (revealed, or her Ins >= the passage's min_ins; SUG-10)."""
+    adj: dict[str, list[tuple[str, str | None]]] = {room_id: [] for room_id in ctx.content.rooms}
+    for edge in ctx.content.edges:
+        adj[edge.a].append((edge.b, None))
+        adj[edge.b].append((edge.a, None))
+    for a, b in ctx.state.extra_edges:
+        adj[a].append((b, None))
+        adj[b].append((a, None))
+    for passage in ctx.content.passages.values():
+        if passage.id in ctx.state.revealed_passages or maiden.ins >= passage.min_ins:
+            adj[passage.a].append((passage.b, passage.id))
+            adj[passage.b].append((passage.a, passage.id))
+    return adj
+
+
+def area_rooms(ctx: Ctx, area_id: str) -> list[str]:
+    """The non-boss rooms of an area (MV-EXPL-2)."""
+    return [r.id for r in ctx.content.rooms.values() if r.area == area_id and r.type != "boss"]
+
+
+# -- MODS ----------------------------------------------------------------------------------
+
+
+def get_mod(mods: Any, key: str) -> Any:
+    if mods is None:
+        return None
+    if isinstance(mods, dict):
+        return mods.get(key)
+    return getattr(mods, key, None)
+
+
+def active_mods(ctx: Ctx, room_id: str | None) -> Iterator[Any]:
+    """The mods in force at a room: its area's while the area is not freed (MV-EXPL-8), and the
+    global mods of ongoing quests in the quest area (MV-QUEST-3)."""
+    if room_id is not None:
+        area = ctx.content.rooms[room_id].area
+        if area is not None and area not in ctx.state.freed:
+            yield ctx.content.areas[area].mods
+    for quest_id in ctx.state.quest_area:
+        quest = ctx.content.quests[quest_id]
+        if getattr(quest, "mods", None) is not None:
+            yield quest.mods
+
+
+def mod_sum(ctx: Ctx, room_id: str | None, key: str) -> int:
+    return sum(int(v) for m in active_mods(ctx, room_id) if (v := get_mod(m, key)))
+
+
+def mod_flag(ctx: Ctx, room_id: str | None, key: str) -> bool:
+    return any(bool(get_mod(m, key)) for m in active_mods(ctx, room_id))
+
+
+def mod_value(ctx: Ctx, room_id: str | None, key: str) -> Any:
+    """The first set value of a mod (default_slate, ascension_bonus_fixed, rest_heal_cap), else None."""
+    for m in active_mods(ctx, room_id):
+        value = get_mod(m, key)
+        if value:  # 0, False and None all mean "not set"
+            return value
+    return None

@@ -1,0 +1,41 @@
+"""The context every rule function receives: the state, the content, the current time and the
+events produced so far. Public events are also kept in the state's recent-events log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from delve.kernel import Event, Rng
+from delve.maiden.state import Entry, Game
+
+
+def load_content() -> Any:
+    """The shipped content (``delve.maiden.content.load()``, cached by its module)."""
+    import importlib
+
+    # The content module is owned by the content engineer; imported by name so the engine
+    # type-checks on its own.
+    return importlib.import_module("delve.maiden.content").load()
+
+
+class Ctx:
+    __slots__ = ("content", "events", "now", "state")
+
+    def __init__(self, state: Game, now: int, content: Any = None) -> None:
+        self.state = state
+        self.now = now
+        self.content: Any = content if content is not None else load_content()
+        self.events: list[Event] = []
+
+    @property
+    def rng(self) -> Rng:
+        return self.state.rng
+
+    def emit(self, kind: str, /, **data: Any) -> None:
+        """A public event (the game is cooperative: everything but deck order is public)."""
+        self.events.append(Event(kind=kind, time=self.now, data=data))
+        log = self.state.log
+        log.append(Entry(self.now, kind, data))
+        excess = len(log) - self.state.settings.event_log_size
+        if excess > 0:
+            del log[:excess]

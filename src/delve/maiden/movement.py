@@ -1,0 +1,104 @@
+"""Movement (MV-MOVE-1..14): movement points, costs, pass-through, legal destinations.
+
+Moving into an explored room costs 0 (the mod ``explored_pass_cost`` raises it), into an
+unexplored room 1 (0 under ``free_pass``). A maiden may pass through unexplored rooms and boss
+rooms; she may stop only in an unexplored room or the room of a living boss (MV-MOVE-6). S is
+explored and never a destination (MV-MOVE-10).
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from delve.maiden import board, skills
+from delve.maiden.ctx import Ctx
+from delve.maiden.state import Maiden
+
+
+def movement_points(ctx: Ctx, maiden: Maiden) -> int:
+    """MV-MOVE-1: Agi + 1; the ``mp_delta`` mod of the area she starts in (min 1 in total) and
+    the ``mp`` ops used this turn."""
+    base = max(1, maiden.agi + 1 + board.mod_sum(ctx, maiden.room, "mp_delta"))
+    return base + ctx.state.turn.mp_bonus
+
+
+def enterable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
+    """CHG-16 (``entry_restrictions``): a restricted room is a wall unless her top symbols hold
+    the requirement."""
+    if not ctx.state.settings.entry_restrictions:
+        return True
+    need = tuple(getattr(ctx.content.rooms[room_id], "entry_requirement", ()) or ())
+    return not need or skills.condition_met(maiden, need)
+
+
+def _cost(ctx: Ctx, room_id: str) -> int:
+    if board.is_explored(ctx.state, room_id, ctx.content.start):
+        return max(0, board.mod_sum(ctx, room_id, "explored_pass_cost"))
+    return 0 if ctx.state.turn.free_pass else 1
+
+
+def _passable(ctx: Ctx, room_id: str) -> bool:
+    """Whether a maiden may move on from a room (not only stop in it)."""
+    if ctx.state.settings.boss_rooms_block_passage and board.living_boss(ctx, room_id) is not None:
+        return False  # MV-MOVE-9, OQ-7
+    explored = board.is_explored(ctx.state, room_id, ctx.content.start)
+    return not (not explored and board.mod_flag(ctx, room_id, "stop_at_first_unexplored"))
+
+
+def _stoppable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
+    """MV-MOVE-6/10: unexplored non-start rooms, and rooms of living bosses."""
+    state = ctx.state
+    if room_id in (maiden.room, ctx.content.start):
+        return False
+    if board.living_boss(ctx, room_id) is None and board.is_explored(state, room_id, ctx.content.start):
+        return False
+    crowded = any(m.room == room_id for m in state.maidens if m.seat != maiden.seat)
+    return not (crowded and board.mod_flag(ctx, room_id, "one_maiden_per_room"))
+
+
+def routes(ctx: Ctx, maiden: Maiden) -> dict[str, tuple[int, list[str | None]]]:
+    """Every room she can reach with her MP: room -> (cost, passages used), cheapest route first
+    found (deterministic: ties broken by the content's room order)."""
+    mp = movement_points(ctx, maiden)
+    adj = board.neighbours(ctx, maiden)
+    order = {room_id: i for i, room_id in enumerate(ctx.content.rooms)}
+    best: dict[str, tuple[int, list[str | None]]] = {maiden.room: (0, [])}
+    heap: list[tuple[int, int, str]] = [(0, order[maiden.room], maiden.room)]
+    while heap:
+        cost, _, room_id = heapq.heappop(heap)
+        if cost > best[room_id][0]:
+            continue
+        if room_id != maiden.room and not _passable(ctx, room_id):
+            continue
+        for nxt, passage in adj[room_id]:
+            if not enterable(ctx, maiden, nxt):
+                continue
+            total = cost + _cost(ctx, nxt)
+            if total > mp:
+                continue
+            if nxt not in best or total < best[nxt][0]:
+                best[nxt] = (total, best[room_id][1] + [passage])
+                heapq.heappush(heap, (total, order[nxt], nxt))
+    return best
+
+
+def destinations(ctx: Ctx, maiden: Maiden) -> list[str]:
+    """MV-MOVE-6..11: the rooms she may stop in this movement step (content order). Empty for a
+    maiden in a boss fight (MV-MOVE-12)."""
+    if maiden.boss is not None:
+        return []
+    reach = routes(ctx, maiden)
+    return [room_id for room_id in ctx.content.rooms if room_id in reach and _stoppable(ctx, maiden, room_id)]
+
+
+def move(ctx: Ctx, maiden: Maiden, to: str) -> None:
+    """Move to a legal destination; hidden passages on the way become revealed (SUG-10)."""
+    cost, passages = routes(ctx, maiden)[to]
+    for passage in passages:
+        if passage is not None and passage not in ctx.state.revealed_passages:
+            ctx.state.revealed_passages.append(passage)
+            ctx.emit("passage.revealed", passage=passage, seat=maiden.seat)
+    origin = maiden.room
+    maiden.room = to
+    ctx.state.turn.moved = True
+    ctx.emit("maiden.moved", seat=maiden.seat, frm=origin, to=to, cost=cost)

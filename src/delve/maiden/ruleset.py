@@ -1,0 +1,154 @@
+"""White Maiden as a kernel ``Ruleset`` (registered as ``maiden``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from delve.kernel import Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+from delve.maiden import autopilot, commands, flow, rounds, settings, setup, state, view
+from delve.maiden.ctx import Ctx, load_content
+from delve.maiden.state import Game
+
+#: At most this many autopilot commands per expired deadline (a safety bound; a seat's turn
+#: needs far fewer).
+AUTOPLAY_LIMIT = 500
+
+
+class MaidenRuleset:
+    """The engine contract for White Maiden. ``content`` replaces the shipped content (tests)."""
+
+    name = "maiden"
+
+    def __init__(self, content: Any = None) -> None:
+        self._content = content
+
+    @property
+    def content(self) -> Any:
+        if self._content is None:
+            self._content = load_content()
+        return self._content
+
+    def _ctx(self, game: Game, now: int) -> Ctx:
+        return Ctx(game, now, self.content)
+
+    # -- settings and seats ---------------------------------------------------------------
+
+    def presets(self) -> list[Choice]:
+        return settings.presets()
+
+    def validate_settings(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        return settings.as_dict(settings.resolve(overrides))
+
+    def seat_count(self, overrides: Mapping[str, Any]) -> int:
+        return settings.resolve(overrides).players
+
+    def seat_options(self, overrides: Mapping[str, Any]) -> list[SeatOption]:
+        """None: the familiar is chosen in the game, in seat order (MV-SETUP-9/16)."""
+        settings.resolve(overrides)
+        return []
+
+    def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
+        return [SettingLine(key, label, value) for key, label, value in settings.describe(settings.resolve(overrides))]
+
+    # -- the game -------------------------------------------------------------------------
+
+    def setup(self, overrides: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, now: int) -> Game:
+        game = setup.create(overrides, seats, seed, now, self.content)
+        ctx = self._ctx(game, now)
+        flow.proceed(ctx)
+        flow.update_clock(ctx)
+        return game
+
+    def advance(self, game: Game, now: int) -> list[Event]:
+        """The turn clock: every deadline passed by ``now`` has the waiting seat's decisions
+        played by the autopilot (``turn.autoplayed``), at the deadline's time. Idempotent."""
+        ctx = self._ctx(game, max(now, game.clock))
+        while not game.ended and game.deadline is not None and game.deadline <= now:
+            ctx.now = game.deadline
+            self._autoplay(ctx)
+        ctx.now = max(now, game.clock)
+        game.clock = ctx.now
+        return ctx.events
+
+    def _autoplay(self, ctx: Ctx) -> None:
+        game = ctx.state
+        waiting = list(game.waiting)
+        ctx.emit("turn.autoplayed", seats=waiting, deadline=game.deadline)
+        for _ in range(AUTOPLAY_LIMIT):
+            if game.ended or game.waiting != waiting:
+                break
+            seat = waiting[0]
+            command = autopilot.choose(ctx, seat)
+            if command is None:
+                break
+            commands.apply(ctx, seat, command)
+            flow.update_clock(ctx)
+        if not game.ended and game.waiting == waiting:
+            # Still the same seats: start a fresh deadline so the clock keeps moving.
+            game.waiting = []
+            flow.update_clock(ctx)
+
+    def legal_commands(self, game: Game, seat: int) -> list[dict[str, Any]]:
+        self._check_seat(game, seat)
+        return commands.legal_commands(self._ctx(game, game.clock), seat)
+
+    def apply(self, game: Game, seat: int, command: Mapping[str, Any], now: int) -> list[Event]:
+        """Advance the clock to ``now``, then apply the command.
+
+        :raises IllegalCommand: with a stable code; the state is left as it was after advancing.
+        """
+        self._check_seat(game, seat)
+        if now < game.clock:
+            raise IllegalCommand("clock/backwards", f"time {now} is before the game clock {game.clock}")
+        events = self.advance(game, now)
+        snapshot = state.encode(game)
+        ctx = self._ctx(game, now)
+        try:
+            commands.apply(ctx, seat, command)
+        except IllegalCommand:
+            _restore(game, state.decode(snapshot))
+            raise
+        flow.update_clock(ctx)
+        return events + ctx.events
+
+    def view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        if seat is not None:
+            self._check_seat(game, seat)
+        return view.build(self._ctx(game, game.clock), seat)
+
+    def command_on_open(self, game: Game, seat: int) -> dict[str, Any] | None:
+        return None
+
+    def next_due(self, game: Game) -> int | None:
+        return None if game.ended else game.deadline
+
+    def outcome(self, game: Game) -> GameOutcome:
+        """A shared result (MV-OVER-5): everyone won or everyone lost."""
+        if not game.ended:
+            return GameOutcome(ended=False)
+        won = game.result == "won"
+        seats = range(len(game.maidens))
+        summary = rounds.summary(self._ctx(game, game.clock))
+        return GameOutcome(
+            ended=True,
+            winners=tuple(seats) if won else (),
+            results={s: "won" if won else "lost" for s in seats},
+            stats={s: {**summary, "deaths_own": game.maidens[s].deaths} for s in seats},
+        )
+
+    def encode(self, game: Game) -> bytes:
+        return state.encode(game)
+
+    def decode(self, data: bytes) -> Game:
+        return state.decode(data)
+
+    @staticmethod
+    def _check_seat(game: Game, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(game.maidens):
+            raise IllegalCommand("command/no_such_seat", f"there is no seat {seat!r} in this game")
+
+
+def _restore(game: Game, saved: Game) -> None:
+    for field in game.__struct_fields__:
+        setattr(game, field, getattr(saved, field))

@@ -1,0 +1,209 @@
+"""Game settings: the game settings (players, start player, turn deadline) and every variant
+toggle of §6.3 with its default, validated with a :class:`SettingsError` naming the setting.
+
+A game is ``{"players": 2, "ascension_bonus": "pie", ...}``; a ``preset`` supplies a bundle of
+values first (``white-maiden``: the rulebook; ``white-maiden-normal``: the CHG-13/16 valves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgspec
+
+from delve.kernel import Choice, SettingsError
+from delve.maiden.state import Settings
+
+DEFAULT_PRESET = "white-maiden"
+PRESETS: dict[str, tuple[dict[str, str], dict[str, Any]]] = {
+    "white-maiden": ({"en": "White Maiden (rulebook)", "ja": "白き乙女（ルールブック）"}, {}),
+    "white-maiden-normal": (
+        {"en": "White Maiden, normal difficulty", "ja": "白き乙女（ノーマル難易度）"},
+        {"difficulty": "normal", "entry_restrictions": True},
+    ),
+}
+
+LABELS: dict[str, dict[str, str]] = {
+    "players": {"en": "Players", "ja": "プレイ人数"},
+    "start_player": {"en": "Start player", "ja": "スタートプレイヤー"},
+    "turn_deadline_hours": {"en": "Turn deadline (hours, 0 = off)", "ja": "手番の期限（時間、0 = なし）"},
+    "life_max": {"en": "Maximum life", "ja": "最大ライフ"},
+    "boss_life_bonus": {"en": "Boss life bonus at 2/4 players", "ja": "2・4人時のボスライフ増加"},
+    "ascension_bonus": {"en": "Ascension bonus", "ja": "アセンションのボーナス"},
+    "slate_damage_per_die": {"en": "Slate damage per die", "ja": "スレートのダイス毎ダメージ"},
+    "danger_room_entry_damage": {"en": "Danger room entry damage", "ja": "デンジャールーム入室ダメージ"},
+    "quest_room_skips_check": {"en": "Quest rooms skip the check", "ja": "クエストルームは判定なし"},
+    "danger_room_skips_check": {"en": "Danger rooms skip the check", "ja": "デンジャールームは判定なし"},
+    "difficulty": {"en": "Difficulty", "ja": "難易度"},
+    "room_reduction_2p_4p": {"en": "Fewer special rooms at 2/4 players", "ja": "2・4人時の特殊ルーム削減"},
+    "entry_restrictions": {"en": "Entry-restricted rooms", "ja": "入室制限ルーム"},
+    "multi_die_checks": {"en": "Checks needing several dice", "ja": "複数ダイス判定"},
+    "pie_mode": {"en": "Piety mode", "ja": "信仰の効果"},
+    "agi_skill_level_option": {"en": "Agility may level a skill", "ja": "敏捷でスキルレベル上昇を選択可"},
+    "familiar_evolution": {"en": "Familiar evolution", "ja": "使い魔進化"},
+    "familiars_per_player": {"en": "Familiars per player (1p/2p/3p/4p)", "ja": "従者の数（1〜4人）"},
+    "ins_applies_to_room_deck": {
+        "en": "Inspiration applies to room and quest draws",
+        "ja": "霊感をルーム・クエストにも適用",
+    },
+    "boss_rooms_block_passage": {"en": "Living bosses block passage", "ja": "ボスルームは通過不可"},
+    "allow_smaller_die": {"en": "Smaller dice allowed (simulation)", "ja": "小さいダイスを選択可（検証用）"},
+    "slate_roll_restricted": {
+        "en": "Slate checks roll slate + white only (simulation)",
+        "ja": "スレート判定は色＋白のみ（検証用）",
+    },
+    "base_target": {"en": "Base target number", "ja": "基本目標値"},
+}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "ascension_bonus": ("one_plus_pie", "pie"),
+    "slate_damage_per_die": ("1", "danger_level"),
+    "danger_room_entry_damage": ("none", "danger_level"),
+    "difficulty": ("easy", "normal"),
+    "pie_mode": ("ascension", "boost"),
+    "base_target": ("action_markers", "round_number"),
+}
+_BOOLS = frozenset(
+    {
+        "quest_room_skips_check",
+        "danger_room_skips_check",
+        "room_reduction_2p_4p",
+        "entry_restrictions",
+        "multi_die_checks",
+        "agi_skill_level_option",
+        "familiar_evolution",
+        "ins_applies_to_room_deck",
+        "boss_rooms_block_passage",
+        "allow_smaller_die",
+        "slate_roll_restricted",
+    }
+)
+
+
+def _int(key: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SettingsError(key, f"expected an integer, got {value!r}")
+    if not low <= value <= high:
+        raise SettingsError(key, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def _bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in {"true", "false", "1", "0", "yes", "no", "on", "off"}:
+        return value.strip().lower() in {"true", "1", "yes", "on"}
+    raise SettingsError(key, f"expected true or false, got {value!r}")
+
+
+def _choice(key: str, value: Any) -> str:
+    text = str(value).strip() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    if text not in _CHOICES[key]:
+        raise SettingsError(key, f"must be one of {', '.join(_CHOICES[key])}, got {value!r}")
+    return text
+
+
+def _start_player(key: str, value: Any) -> int | str:
+    if isinstance(value, str) and value.strip() in {"random", "choose"}:
+        return value.strip()
+    try:
+        return _int(key, value, 0, 3)
+    except SettingsError:
+        raise SettingsError(key, f"must be random, choose or a seat number 0-3, got {value!r}") from None
+
+
+def _boss_life_bonus(key: str, value: Any) -> int | str:
+    if isinstance(value, str) and value.strip() in {"ceil_third", "none"}:
+        return value.strip()
+    try:
+        return _int(key, value, 0, 20)
+    except SettingsError:
+        raise SettingsError(key, f"must be ceil_third, none or a fixed bonus 0-20, got {value!r}") from None
+
+
+def _familiars(key: str, value: Any) -> tuple[int, int, int, int]:
+    if isinstance(value, (list, tuple)):
+        if len(value) != 4:
+            raise SettingsError(key, f"expected 4 numbers (for 1, 2, 3 and 4 players), got {value!r}")
+        counts = [_int(key, v, 1, 4) for v in value]
+        return (counts[0], counts[1], counts[2], counts[3])
+    n = _int(key, value, 1, 4)
+    return (n, n, n, n)
+
+
+_COERCE: dict[str, Callable[[str, Any], Any]] = {
+    "players": lambda k, v: _int(k, v, 1, 4),
+    "start_player": _start_player,
+    "turn_deadline_hours": lambda k, v: _int(k, v, 0, 24 * 30),
+    "life_max": lambda k, v: _int(k, v, 1, 20),
+    "boss_life_bonus": _boss_life_bonus,
+    "familiars_per_player": _familiars,
+    "event_log_size": lambda k, v: _int(k, v, 1, 500),
+    **{key: _choice for key in _CHOICES},
+    **{key: _bool for key in _BOOLS},
+}
+
+
+def resolve(overrides: Mapping[str, Any]) -> Settings:
+    """The complete settings: the preset's values with ``overrides`` applied, every default filled.
+
+    :raises SettingsError: naming the first unknown or invalid setting.
+    """
+    preset = overrides.get("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        raise SettingsError("preset", f"unknown preset {preset!r}; known: {', '.join(PRESETS)}")
+    merged: dict[str, Any] = dict(PRESETS[preset][1])
+    for key, value in overrides.items():
+        if key == "preset":
+            continue
+        if key not in _COERCE:
+            raise SettingsError(key, f"unknown setting; known: {', '.join(sorted(_COERCE))}")
+        merged[key] = value
+    values = {key: _COERCE[key](key, value) for key, value in merged.items()}
+    settings = msgspec.convert({"preset": preset, **values}, type=Settings)
+    _check(settings)
+    return settings
+
+
+def _check(s: Settings) -> None:
+    if isinstance(s.start_player, int) and s.start_player >= s.players:
+        raise SettingsError("start_player", f"seat {s.start_player} does not exist in a {s.players}-player game")
+    if s.entry_restrictions and s.difficulty == "easy":
+        raise SettingsError("entry_restrictions", "entry-restricted rooms are absent in easy difficulty (CHG-16)")
+
+
+def familiars_per_player(s: Settings) -> int:
+    return s.familiars_per_player[s.players - 1]
+
+
+def boss_life(s: Settings, life: int) -> int:
+    """MV-SPEC-4, SUG-9: a boss's starting life, with ``boss_life_bonus`` at 2 and 4 players."""
+    if s.players not in (2, 4) or s.boss_life_bonus == "none":
+        return life
+    if s.boss_life_bonus == "ceil_third":
+        return life + -(-life // 3)
+    return life + int(s.boss_life_bonus)
+
+
+def presets() -> list[Choice]:
+    return [Choice(key, label) for key, (label, _) in PRESETS.items()]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+def describe(s: Settings) -> list[tuple[str, dict[str, str], str]]:
+    """(key, label, shown value) of every setting, game settings first."""
+    return [(key, LABELS[key], _shown(getattr(s, key))) for key in LABELS]
+
+
+def as_dict(s: Settings) -> dict[str, Any]:
+    return {f: (list(v) if isinstance(v := getattr(s, f), tuple) else v) for f in s.__struct_fields__}

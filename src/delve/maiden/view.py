@@ -1,0 +1,239 @@
+"""What a seat (or a spectator) sees, built by allow-list (contract "View").
+
+The game is cooperative and everything on the table is public, so every seat sees the same
+table; hidden from everyone: the order of every deck (counts only), undrawn cards, the numbered
+quests set aside (count only), the RNG, and hidden passages not yet revealed (a maiden whose
+Ins lets her use a passage sees it: she has discovered it). ``legal`` and ``you`` are the
+viewer's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from delve.maiden import board, checks, commands, dice, movement, rounds
+from delve.maiden.ctx import Ctx
+from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
+
+LOG_SHOWN = 30
+
+
+def phase(state: Game) -> str:
+    """The contract's phase names: setup, move, pre_roll, post_roll, levelup, ended (and
+    ``room`` while the active maiden draws her room card)."""
+    if state.ended:
+        return "ended"
+    if state.step == "setup":
+        return "setup"
+    if state.step in AWAITING:
+        return state.step
+    if state.step == "levelup" or any(d.kind in {"place_card", "agi_option"} for d in state.pending):
+        return "levelup"
+    return "room"
+
+
+def build(ctx: Ctx, seat: int | None) -> dict[str, Any]:
+    state = ctx.state
+    content = ctx.content
+    active = state.active
+    return {
+        "game": "maiden",
+        "round": state.round,
+        "rounds": ROUNDS,
+        "action_markers": state.action_markers,
+        "base_target": rounds.base_target(ctx),
+        "danger_level": state.danger_level,
+        "phase": phase(state),
+        "active_seat": state.active_seat,
+        "turn_in_round": state.turn_index + 1 if state.order else 0,
+        "turns_per_round": len(rounds.turn_order(state.settings.players, 0)),
+        "start_player": state.start_player,
+        "deadline": state.deadline,
+        "map": _map(ctx, seat),
+        "areas": [
+            {
+                "id": a.id,
+                "name": dict(a.name),
+                "freed": a.id in state.freed,
+                "effect_text": dict(a.effect_text),
+                "mods": None if a.id in state.freed else _mods(a.mods),
+            }
+            for a in content.areas.values()
+        ],
+        "arcana": [
+            {
+                "area": area_id,
+                "name": dict(content.areas[area_id].name),
+                "text": dict(content.areas[area_id].arcana_text),
+                "timing": content.areas[area_id].arcana_timing,
+            }
+            for area_id in state.arcana
+        ],
+        "bosses": [_boss(ctx, boss_id) for boss_id in content.bosses],
+        "maidens": [_maiden(ctx, m) for m in state.maidens],
+        "decks": {
+            "action": {"count": len(state.decks.action), "discard": list(state.decks.action_discard)},
+            "skill": {"count": len(state.decks.skill), "discard": list(state.decks.skill_discard)},
+            "room": {"count": len(state.decks.room), "discard": list(state.decks.room_discard)},
+            "quest": {
+                "count": len(state.decks.quest),
+                "discard": list(state.decks.quest_discard),
+                "aside": len(state.decks.quests_aside),
+            },
+        },
+        "quest_area": list(state.quest_area),
+        "sephirot": state.sephirot,
+        "check": _check(ctx, active),
+        "pending": [
+            {"seat": d.seat, "kind": d.kind, "options": _options(d.kind, d.options), "data": _decision_data(d.data)}
+            for d in state.pending[:1]
+        ],
+        "you": seat,
+        "legal": commands.legal_commands(ctx, seat) if seat is not None else [],
+        "ended": state.ended,
+        "result": state.result,
+        "summary": rounds.summary(ctx) if state.ended else None,
+        "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
+    }
+
+
+def _options(kind: str, options: list[Any]) -> list[Any]:
+    # keep_card candidates are drawn cards shown to the table (MV-DECK-5 makes the rest public).
+    return list(options)
+
+
+def _decision_data(data: dict[str, Any]) -> dict[str, Any]:
+    allowed = {"deck", "purpose", "why", "card", "for", "area", "skill"}
+    return {k: v for k, v in data.items() if k in allowed}
+
+
+def _mods(mods: Any) -> dict[str, Any]:
+    if mods is None:
+        return {}
+    if isinstance(mods, dict):
+        return {k: v for k, v in mods.items() if v}
+    return {k: v for k in getattr(mods, "__struct_fields__", ()) if (v := getattr(mods, k))}
+
+
+def _map(ctx: Ctx, seat: int | None) -> dict[str, Any]:
+    state = ctx.state
+    content = ctx.content
+    viewer = state.maidens[seat] if seat is not None else None
+    passages = [
+        {"id": p.id, "a": p.a, "b": p.b, "revealed": p.id in state.revealed_passages}
+        for p in content.passages.values()
+        if p.id in state.revealed_passages or (viewer is not None and viewer.ins >= p.min_ins)
+    ]
+    return {
+        "start": content.start,
+        "rooms": [
+            {
+                "id": r.id,
+                "area": r.area,
+                "type": board.room_type(ctx, r.id),
+                "x": r.x,
+                "y": r.y,
+                "explored": board.is_explored(state, r.id, content.start),
+                "boss": r.boss,
+                "maidens": [m.seat for m in state.maidens if m.room == r.id],
+                "entry_requirement": list(getattr(r, "entry_requirement", ()) or ())
+                if state.settings.entry_restrictions
+                else [],
+            }
+            for r in content.rooms.values()
+        ],
+        "edges": [[e.a, e.b] for e in content.edges] + [list(e) for e in state.extra_edges],
+        "passages": passages,
+    }
+
+
+def _boss(ctx: Ctx, boss_id: str) -> dict[str, Any]:
+    boss = ctx.content.bosses[boss_id]
+    st = ctx.state.bosses[boss_id]
+    return {
+        "id": boss_id,
+        "name": dict(boss.name),
+        "sephirah": dict(boss.sephirah),
+        "life": int(boss.life),
+        "life_left": st.life if st.engaged else None,
+        "life_max": st.life_max if st.engaged else None,
+        "engaged": st.engaged,
+        "defeated": st.defeated,
+        "pointer": st.pointer if st.engaged else None,
+        "disabled": list(st.disabled),
+        "final": bool(boss.final),
+        "actions": [
+            {
+                "name": dict(a.name),
+                "difficulty": a.difficulty,
+                "slate": a.slate,
+                "required_count": getattr(a, "required_count", 1),
+                "effect": dict(a.effect.text) if getattr(a, "effect", None) is not None else None,
+            }
+            for a in boss.actions
+        ],
+    }
+
+
+def _maiden(ctx: Ctx, m: Maiden) -> dict[str, Any]:
+    return {
+        "seat": m.seat,
+        "name": m.name,
+        "room": m.room,
+        "life": m.life,
+        "life_max": m.life_max,
+        "stats": {s: list(m.stats[s]) for s in STATS},
+        "levels": {s: m.level(s) for s in STATS},
+        "top_symbols": m.top_symbols(),
+        "die": dice.die_size(m.wil),
+        "pool": 3 + m.pie,
+        "mp": movement.movement_points(ctx, m) if ctx.state.active_seat == m.seat else max(1, m.agi + 1),
+        "skills": [
+            {"id": s.id, "level": s.level, "exhausted": s.exhausted, "used_this_turn": s.used} for s in m.skills
+        ],
+        "familiars": list(m.familiars),
+        "boss": m.boss,
+        "deaths": m.deaths,
+        "extra_draw": m.extra_draw,
+    }
+
+
+def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
+    check = ctx.state.check
+    if check is None or active is None:
+        return None
+    out: dict[str, Any] = {
+        "kind": check.kind,
+        "source": check.source,
+        "action": check.action if check.kind == "boss" else None,
+        "target": check.target,
+        "slate": check.slate,
+        "required": check.required,
+        "dice": [
+            {"colour": d.colour, "size": d.size, "face": d.face, "removed": d.removed, "bonus": d.bonus}
+            for d in check.dice
+        ],
+        "rolled": check.rolled,
+        "ascensions": check.ascensions,
+        "boost_left": check.boost_left,
+        "skills_used": list(check.skills_used),
+        "result": check.result,
+        "ap": checks.current_ap(ctx, active) if check.rolled else None,
+        "best_ap": _best_ap(ctx, active) if check.rolled and check.result is None else None,
+    }
+    return out
+
+
+def _best_ap(ctx: Ctx, maiden: Maiden) -> int | None:
+    """MV-ASC-9: the best AP ascension could reach from the current dice (a suggestion)."""
+    check = ctx.state.check
+    assert check is not None
+    if ctx.state.settings.multi_die_checks:
+        return None
+    slate = dice.slate_index(check)
+    faces = [dice.value(check.dice[i]) for i in dice.remaining(check) if i != slate]
+    bonus = checks.bonus(ctx, maiden)
+    base = check.ascensions * bonus + check.ap_bonus
+    if slate is not None:
+        return base + dice.best_ap(faces, bonus, dice.value(check.dice[slate]))
+    return base + dice.best_ap(faces, bonus)
