@@ -37,12 +37,13 @@ are cached per (die size, pool size, bonus, ...).
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import lru_cache
-from math import comb
+from functools import cached_property, lru_cache
+from math import comb, lcm
 from typing import Final, Literal, NamedTuple, cast, get_args
 
 from delve.kernel.errors import DelveError
@@ -204,14 +205,34 @@ class Distribution:
     def probability(self, value: int) -> Fraction:
         return next((p for k, p in self.outcomes if k == value), Fraction(0))
 
+    @cached_property
+    def _tails(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """Outcomes, P(≥ outcome) as numerators over one common denominator, that denominator."""
+        denominator = lcm(*(p.denominator for _, p in self.outcomes)) if self.outcomes else 1
+        tails: list[int] = []
+        running = 0
+        for _, p in reversed(self.outcomes):
+            running += p.numerator * (denominator // p.denominator)
+            tails.append(running)
+        return tuple(k for k, _ in self.outcomes), tuple(reversed(tails)), denominator
+
     def at_least(self, value: int) -> Fraction:
-        return sum((p for k, p in self.outcomes if k >= value), Fraction(0))
+        keys, tails, denominator = self._tails
+        i = bisect_left(keys, value)
+        return Fraction(tails[i], denominator) if i < len(keys) else Fraction(0)
 
     def at_most(self, value: int) -> Fraction:
-        return sum((p for k, p in self.outcomes if k <= value), Fraction(0))
+        return 1 - self.at_least(value + 1)
 
     def mean(self) -> Fraction:
-        return sum((k * p for k, p in self.outcomes), Fraction(0))
+        keys, tails, denominator = self._tails
+        return Fraction(
+            sum(
+                k * (t - (tails[i + 1] if i + 1 < len(tails) else 0))
+                for i, (k, t) in enumerate(zip(keys, tails, strict=True))
+            ),
+            denominator,
+        )
 
     def mode(self) -> int:
         return max(self.outcomes, key=lambda kp: (kp[1], -kp[0]))[0]
@@ -239,21 +260,23 @@ class JointDistribution:
         return self._marginal(1)
 
     def _marginal(self, axis: int) -> Distribution:
-        acc: dict[int, Fraction] = {}
+        denominator = lcm(*(p.denominator for _, p in self.outcomes)) if self.outcomes else 1
+        acc: dict[int, int] = {}
         for key, p in self.outcomes:
-            acc[key[axis]] = acc.get(key[axis], Fraction(0)) + p
-        return Distribution(tuple(sorted(acc.items())))
+            acc[key[axis]] = acc.get(key[axis], 0) + p.numerator * (denominator // p.denominator)
+        return Distribution.from_counts(acc, denominator)
 
     def probability(self, ap: int, damage: int) -> Fraction:
         return next((p for k, p in self.outcomes if k == (ap, damage)), Fraction(0))
 
     def total_damage(self, target: int, failure_damage: int) -> Distribution:
         """Slate damage plus ``failure_damage`` (DL, MV-CHECK-10) when AP < target (MV-SLATE-7)."""
-        acc: dict[int, Fraction] = {}
+        denominator = lcm(*(p.denominator for _, p in self.outcomes)) if self.outcomes else 1
+        acc: dict[int, int] = {}
         for (ap, damage), p in self.outcomes:
             total = damage + (0 if ap >= target else failure_damage)
-            acc[total] = acc.get(total, Fraction(0)) + p
-        return Distribution(tuple(sorted(acc.items())))
+            acc[total] = acc.get(total, 0) + p.numerator * (denominator // p.denominator)
+        return Distribution.from_counts(acc, denominator)
 
     def as_dict(self) -> dict[tuple[int, int], Fraction]:
         return dict(self.outcomes)
@@ -271,28 +294,29 @@ def _ap_counts(size: int, dice: int, bonus: int) -> tuple[tuple[int, int], ...]:
     Best AP = bonus · P + max(H_odd, H_even − bonus), where P is the number of disjoint pairs,
     H_odd the highest face shown an odd number of times and H_even the highest face shown an even
     number (≥ 2) of times: keeping one die m costs a pair exactly when m's count is even. Faces are
-    visited from the highest; the state is (dice left, pairs, highest even face before any odd
-    face, final max term); the max term is fixed at the first odd face.
+    visited from the highest with the state (dice left, pairs so far, highest even face); at the
+    first face shown an odd number of times the kept die is fixed, and the dice left on lower
+    faces only add pairs, whose distribution is :func:`_pair_counts` of those faces.
     """
-    states: dict[tuple[int, int, int, int], int] = {(dice, 0, 0, 0): 1}
-    for face in range(size, 0, -1):
-        nxt: dict[tuple[int, int, int, int], int] = {}
-        for (left, pairs, even, final), ways in states.items():
-            counts = (left,) if face == 1 else range(left + 1)
-            for count in counts:
-                e, f = even, final
-                if count and not f:
-                    if count % 2:
-                        f = max(face, even - bonus) if even else face
-                        e = 0
-                    elif not even:
-                        e = face
-                key = (left - count, pairs + count // 2, e, f)
-                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
-        states = nxt
     result: dict[int, int] = {}
-    for (_, pairs, even, final), ways in states.items():
-        ap = (final if final else even - bonus) + bonus * pairs
+    states: dict[tuple[int, int, int], int] = {(dice, 0, 0): 1}
+    for face in range(size, 0, -1):
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (left, pairs, even), ways in states.items():
+            for count in (left,) if face == 1 else range(left + 1):
+                weight = ways * comb(left, count)
+                rest, pairs_now = left - count, pairs + count // 2
+                if count % 2:
+                    keep = max(face, even - bonus) if even else face
+                    for more, lower in _pair_counts(face - 1, rest) if rest else ((0, 1),):
+                        ap = keep + bonus * (pairs_now + more)
+                        result[ap] = result.get(ap, 0) + weight * lower
+                else:
+                    key = (rest, pairs_now, even or (face if count else 0))
+                    nxt[key] = nxt.get(key, 0) + weight
+        states = nxt
+    for (_, pairs, even), ways in states.items():  # every face shown an even number of times
+        ap = even - bonus + bonus * pairs
         result[ap] = result.get(ap, 0) + ways
     return tuple(sorted(result.items()))
 
@@ -639,13 +663,12 @@ def odds_table(
             plain = ap_distribution(wil, pie, variant=variant)
             for target in targets:
                 yield TableRow(wil, pie, 0, False, target, plain.at_least(target), Fraction(0), Fraction(1))
+            slate_ap = slate_joint(wil, pie, danger_level=danger_level, variant=variant).ap()  # Agi-free
             for agi in agis:
-                joint = slate_joint(wil, pie, agi=agi, danger_level=danger_level, variant=variant)
-                ap, damage = joint.ap(), joint.damage()
+                damage = slate_joint(wil, pie, agi=agi, danger_level=danger_level, variant=variant).damage()
+                mean, unhurt = damage.mean(), damage.probability(0)
                 for target in targets:
-                    yield TableRow(
-                        wil, pie, agi, True, target, ap.at_least(target), damage.mean(), damage.probability(0)
-                    )
+                    yield TableRow(wil, pie, agi, True, target, slate_ap.at_least(target), mean, unhurt)
 
 
 # --------------------------------------------------------------------------------------------
