@@ -102,13 +102,15 @@ def cards_conserved(ruleset: MaidenRuleset, game: Game) -> None:
 
 
 def to_move(ruleset: MaidenRuleset, game: Game, **stats: int) -> None:
-    """Finish setup and reach the first move window; ``stats`` (pie=2, ...) replace the
-    maidens' stat stacks with that many D cards (taken from the action deck to keep counts)."""
+    """Finish setup and reach the first move window; given ``stats`` (pie=2, ...), every
+    maiden gets exactly those levels, 0 for the stats not named (cards moved between the action
+    deck and her stacks, so the counts stay right)."""
     finish_setup(ruleset, game)
     assert game.step == "move"
     if stats:
+        levels = {"pie": 0, "wil": 0, "agi": 0, "ins": 0, **stats}
         for maiden in game.maidens:
-            set_stats(game, maiden.seat, **stats)
+            set_stats(game, maiden.seat, **levels)
 
 
 def set_stats(game: Game, seat: int, **levels: int) -> None:

@@ -108,7 +108,7 @@ def test_slate_fixture_5_variants_mv_slate_5_mv_slate_6(agi: int, per_die: str, 
     to_move(r, g, pie=0, wil=1, agi=agi, ins=0)
     g.action_markers = 4
     g.danger_level = dl
-    enter_room_check(r, g, "r_red", room="a2_1" if False else "a1_1")
+    enter_room_check(r, g, "r_red")
     roll(r, g, 5, 5, 2)
     life = g.maidens[0].life
     act(r, g, "resolve")

@@ -14,7 +14,7 @@ def _dest(r, g, seat=0):  # type: ignore[no-untyped-def]
 
 
 def test_agi_zero_one_mp_fixture_8_mv_move_1_mv_move_3() -> None:
-    """Fixture 8, MV-MOVE-1/3: Agi 0 gives 1 MP; unexplored rooms cost 1; from S the adjacent
+    """Fixture 8, MV-MOVE-1, MV-MOVE-3: Agi 0 gives 1 MP; unexplored rooms cost 1; from S the adjacent
     unexplored rooms and the boss alcove are the destinations."""
     r, g = new_game()
     to_move(r, g, agi=0, ins=0)
@@ -81,6 +81,7 @@ def test_defeated_boss_room_is_not_a_destination_mv_move_6_mv_boss_9() -> None:
 
 
 def test_start_square_explored_never_destination_mv_move_10() -> None:
+    """MV-MOVE-10, OQ-8: S is explored (crossed for free) and never a destination."""
     r, g = new_game()
     to_move(r, g, agi=2, ins=0)
     g.maidens[0].room = "a1_1"
@@ -107,7 +108,7 @@ def test_stay_refused_when_a_destination_exists_mv_move_11() -> None:
     to_move(r, g, agi=0, ins=0)
     with pytest.raises(IllegalCommand) as err:
         act(r, g, "stay")
-    assert err.value.code == "command/not_your_phase"
+    assert err.value.code == "command/must_move"
 
 
 def test_boss_fight_no_movement_mv_move_12_mv_turn_2_mv_spec_5() -> None:

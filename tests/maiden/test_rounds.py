@@ -14,13 +14,13 @@ from tests.maiden.helpers import autoplay_one, ctx, finish_setup, new_game
     [(1, 0, [0, 0, 0]), (2, 1, [1, 0, 1, 0]), (3, 2, [2, 0, 1]), (4, 1, [1, 2, 3, 0])],
 )
 def test_turn_order_mv_round_3_mv_round_4(players: int, start: int, order: list[int]) -> None:
-    """MV-ROUND-3/4: solo 3 turns in a row, 2 players alternate, 3-4 one each clockwise."""
+    """MV-ROUND-3, MV-ROUND-4: solo 3 turns in a row, 2 players alternate, 3-4 one each clockwise."""
     assert rounds.turn_order(players, start) == order
 
 
 def test_action_markers_curve_fixture_7_mv_round_7_mv_round_8_mv_round_9() -> None:
-    """Appendix B fixture 7, MV-ROUND-6..9: base target 1 after round 1 and 2, 2 after round 3,
-    12 after round 24; markers never removed."""
+    """Appendix B fixture 7, MV-ROUND-6, MV-ROUND-7, MV-ROUND-8, MV-ROUND-9: base target 1
+    after rounds 1 and 2, 2 after round 3, 12 after round 24; markers never removed."""
     r, g = new_game(1)
     finish_setup(r, g)
     seen = {}
@@ -36,7 +36,7 @@ def test_action_markers_curve_fixture_7_mv_round_7_mv_round_8_mv_round_9() -> No
 
 
 def test_round_start_then_action_phase_mv_round_1_mv_round_2_mv_round_5() -> None:
-    """MV-ROUND-1/2/5: each round starts with its round start, then the turns from the same
+    """MV-ROUND-1, MV-ROUND-2, MV-ROUND-5: each round starts with its round start, then the turns from the same
     start player."""
     r, g = new_game(2, start_player=1)
     finish_setup(r, g)
@@ -46,6 +46,7 @@ def test_round_start_then_action_phase_mv_round_1_mv_round_2_mv_round_5() -> Non
 
 
 def test_end_of_turn_passes_on_and_next_round_mv_endt_1_mv_endt_3() -> None:
+    """MV-ENDT-1: the turn passes clockwise; MV-ENDT-3: after the last turn the next round."""
     r, g = new_game(3, start_player=0)
     finish_setup(r, g)
     seen = []

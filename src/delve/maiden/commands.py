@@ -251,7 +251,7 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
     if kind != "use_arcana" and seat != active:
         return IllegalCommand("command/not_your_turn", f"it is seat {active}'s turn")
     offered = {c["kind"] for c in legal}
-    if kind not in offered:
+    if kind not in offered and kind not in WINDOW_KINDS.get(state.step, frozenset()):
         where = [step for step, kinds in WINDOW_KINDS.items() if kind in kinds]
         return IllegalCommand(
             "command/not_your_phase",
@@ -259,15 +259,38 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
             + (f" (only in: {', '.join(where)})" if where else "")
             + f"; possible now: {', '.join(sorted(offered)) or 'nothing'}",
         )
+    if kind == "stay":
+        return IllegalCommand(
+            "command/must_move", "staying is possible only when no room is a legal destination (MV-MOVE-11)"
+        )
     if kind == "move":
         return IllegalCommand("command/unreachable", f"room {command.get('to')!r} is not a legal destination now")
     if kind == "ascend":
         return IllegalCommand("command/invalid_pair", f"dice {command.get('dice')!r} cannot ascend as a pair now")
     if kind == "use_skill":
-        return IllegalCommand("command/skill_unavailable", f"skill {command.get('skill')!r} cannot be used now")
+        return _why_not_skill(ctx, seat, command)
     if kind == "use_arcana":
         return IllegalCommand("command/arcana_unavailable", f"Arcana {command.get('area')!r} cannot be used now")
     return IllegalCommand("command/invalid_option", f"{command!r} is not possible now")
+
+
+def _why_not_skill(ctx: Ctx, seat: int, command: dict[str, Any]) -> IllegalCommand:
+    maiden = ctx.state.maidens[seat]
+    skill_id = command.get("skill")
+    skill = maiden.skill(str(skill_id))
+    if skill is None:
+        reason = "you do not own it"
+    elif skill.exhausted:
+        reason = "it is exhausted until a rest room or death readies it (MV-SKILL-7)"
+    elif skill.used:
+        reason = "it was already used this turn (MV-SKILL-2)"
+    elif ctx.content.skills[skill.id].timing not in skills.WINDOWS.get(ctx.state.step, frozenset()):
+        reason = f"its timing is {ctx.content.skills[skill.id].timing}, not this window (MV-SKILL-9)"
+    elif not effects.supported(ctx.content.skills[skill.id].ops):
+        reason = "its effect is not implemented yet"
+    else:
+        reason = f"the parameters {command!r} are not among its options"
+    return IllegalCommand("command/skill_unavailable", f"skill {skill_id!r} cannot be used now: {reason}")
 
 
 def _answer_kind(decision_kind: str) -> str:
