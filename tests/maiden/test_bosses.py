@@ -1,4 +1,6 @@
-"""Boss fights (MV-BOSS-1..11), Urza and the end of the game (MV-END-1, MV-OVER-4/5)."""
+"""Boss fights (MV-BOSS-1, MV-BOSS-2, MV-BOSS-3, MV-BOSS-4, MV-BOSS-5, MV-BOSS-6, MV-BOSS-7,
+MV-BOSS-8, MV-BOSS-9, MV-BOSS-10, MV-BOSS-11), Urza and the end of the game (MV-END-1,
+MV-OVER-4, MV-OVER-5)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ def _engage(players: int = 1, boss_room: str = "b_imp", **settings: object):  # 
 
 
 def test_boss_fight_is_the_room_phase_with_the_current_action_mv_boss_1_mv_boss_2() -> None:
-    """MV-BOSS-1/2: the boss check uses the pointer's action (difficulty, slate) in place of a
+    """MV-BOSS-1, MV-BOSS-2: the boss check uses the pointer's action (difficulty, slate) in place of a
     room card, with the same pool and target rule."""
     _r, g = _engage()
     assert g.check is not None and g.check.kind == "boss" and g.check.source == "imp"

@@ -73,7 +73,7 @@ def test_ascension_needs_one_die_left_mv_asc_6a() -> None:
 
 
 def test_pairs_of_any_colours_several_times_mv_asc_2_mv_asc_3() -> None:
-    """MV-ASC-2/3: several ascensions in one check, pairs of any colours (white included)."""
+    """MV-ASC-2, MV-ASC-3: several ascensions in one check, pairs of any colours (white included)."""
     r, g = new_game()
     to_move(r, g, pie=2, wil=1, agi=0, ins=0)
     enter_room_check(r, g, "r_zero")
@@ -87,7 +87,7 @@ def test_pairs_of_any_colours_several_times_mv_asc_2_mv_asc_3() -> None:
 
 def test_slate_fixture_5_success_with_damage_mv_slate_2_mv_slate_4() -> None:
     """Appendix B fixture 5: slate red, roll red 5 / blue 5 / black 2, target 4 -> AP 5, success,
-    the red slate die cannot pair (MV-ASC-6b), slate damage 2 (MV-SLATE-4/6/7)."""
+    the red slate die cannot pair (MV-ASC-6b), slate damage 2 (MV-SLATE-4, MV-SLATE-6, MV-SLATE-7)."""
     r, g = new_game()
     to_move(r, g, pie=0, wil=1, agi=0, ins=0)
     g.action_markers = 4  # target = 4 + difficulty 0
@@ -143,7 +143,7 @@ def test_white_dice_count_for_slate_mv_slate_8() -> None:
 
 
 def test_target_and_pool_mv_check_3_4_5() -> None:
-    """MV-CHECK-3: target = action markers + difficulty, at least 1 (OQ-36); MV-CHECK-4/5: one
+    """MV-CHECK-3: target = action markers + difficulty, at least 1 (OQ-36); MV-CHECK-4, MV-CHECK-5: one
     red, blue, black and Pie white dice of the size Wil gives (Wil 2, Pie 1: four d8)."""
     r, g = new_game()
     to_move(r, g, pie=1, wil=2, agi=0, ins=0)
@@ -171,7 +171,7 @@ def test_no_smaller_die_by_default_mv_check_6() -> None:
 
 
 def test_failure_damage_is_dl_and_exploration_stays_mv_check_10_mv_check_11() -> None:
-    """MV-CHECK-10/11, MV-EXPL-7: failure deals DL damage; the room stays explored."""
+    """MV-CHECK-10, MV-CHECK-11, MV-EXPL-7: failure deals DL damage; the room stays explored."""
     r, g = new_game()
     to_move(r, g, pie=0, wil=0, agi=0, ins=0)
     g.action_markers = 10
@@ -195,7 +195,7 @@ def test_success_has_no_other_effect_and_card_is_discarded_mv_check_12_mv_check_
 
 
 def test_event_after_damage_on_its_trigger_mv_check_14_mv_event_1_mv_event_2() -> None:
-    """MV-CHECK-13/14, MV-EVENT-1/2: the event resolves after success/failure and all damage,
+    """MV-CHECK-13, MV-CHECK-14, MV-EVENT-1, MV-EVENT-2: the event resolves after success/failure and all damage,
     only for its trigger (r_trap: on failure, 1 damage and DL +1)."""
     r, g = new_game()
     to_move(r, g, pie=0, wil=1, agi=0, ins=0)

@@ -1,4 +1,5 @@
-"""Life, damage, death and respawn (MV-LIFE-1..3, MV-DEATH-1..6)."""
+"""Life, damage, death and respawn (MV-LIFE-1, MV-LIFE-2, MV-LIFE-3, MV-DEATH-1, MV-DEATH-2,
+MV-DEATH-3, MV-DEATH-4, MV-DEATH-5, MV-DEATH-6)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def test_damage_sources_mv_life_2() -> None:
 
 
 def test_death_respawn_on_start_with_one_life_ready_skills_mv_death_1_mv_death_2_mv_death_3() -> None:
-    """MV-DEATH-1..3: at 0 life she dies, revives on S with life 1 and every skill ready."""
+    """MV-DEATH-1, MV-DEATH-2, MV-DEATH-3: at 0 life she dies, revives on S with life 1 and every skill ready."""
     r, g = new_game()
     to_move(r, g, wil=1)
     g.action_markers = 6

@@ -1,4 +1,5 @@
-"""Decks and draws (MV-DECK-1..5) and quests (MV-QUEST-1..6)."""
+"""Decks and draws (MV-DECK-1, MV-DECK-2, MV-DECK-3, MV-DECK-4, MV-DECK-5) and quests (MV-QUEST-1,
+MV-QUEST-2, MV-QUEST-3, MV-QUEST-4, MV-QUEST-5, MV-QUEST-6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Entering, exploring, freeing areas, Arcana (MV-EXPL-1..8) and special rooms (MV-SPEC-1..9)."""
+"""Entering, exploring, freeing areas, Arcana (MV-EXPL-1, MV-EXPL-2, MV-EXPL-3, MV-EXPL-4,
+MV-EXPL-5, MV-EXPL-6, MV-EXPL-7, MV-EXPL-8) and special rooms (MV-SPEC-1, MV-SPEC-2, MV-SPEC-3,
+MV-SPEC-4, MV-SPEC-5, MV-SPEC-6, MV-SPEC-7, MV-SPEC-8, MV-SPEC-9)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ def test_entering_places_a_marker_once_mv_expl_1_mv_move_5() -> None:
 
 
 def test_area_freed_when_all_non_boss_rooms_explored_mv_expl_2_mv_expl_3_mv_expl_4() -> None:
-    """MV-EXPL-2/3: exploring the last non-boss room of an area frees it: the card becomes an
+    """MV-EXPL-2, MV-EXPL-3: exploring the last non-boss room of an area frees it: the card becomes an
     Arcana in the pool and its effect ends; MV-EXPL-4: any seat may use it, then it is gone."""
     content = with_mods(CONTENT, "a1", difficulty_delta=5)
     r, g = new_game(2, start_player=0, content=content)
@@ -34,7 +36,7 @@ def test_area_freed_when_all_non_boss_rooms_explored_mv_expl_2_mv_expl_3_mv_expl
 
 
 def test_arcana_used_by_any_seat_for_the_active_maiden_mv_expl_4_mv_expl_5() -> None:
-    """MV-EXPL-4/5: another seat uses the Arcana; it applies to the active maiden; discarded."""
+    """MV-EXPL-4, MV-EXPL-5: another seat uses the Arcana; it applies to the active maiden; discarded."""
     r, g = new_game(2, start_player=0)
     to_move(r, g, agi=0, ins=0, wil=1)
     g.arcana.append("a1")  # +3 MP, movement timing

@@ -1,4 +1,6 @@
-"""Level-up and stats (MV-LVL-1..8, MV-STAT-1..9)."""
+"""Level-up and stats (MV-LVL-1, MV-LVL-2, MV-LVL-3, MV-LVL-4, MV-LVL-5, MV-LVL-6, MV-LVL-7,
+MV-LVL-8, MV-STAT-1, MV-STAT-2, MV-STAT-3, MV-STAT-4, MV-STAT-5, MV-STAT-6, MV-STAT-7,
+MV-STAT-8, MV-STAT-9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Movement (MV-MOVE-1..14) and Appendix B fixture 8."""
+"""Movement (MV-MOVE-1, MV-MOVE-2, MV-MOVE-3, MV-MOVE-4, MV-MOVE-5, MV-MOVE-6, MV-MOVE-7,
+MV-MOVE-8, MV-MOVE-9, MV-MOVE-10, MV-MOVE-11, MV-MOVE-12, MV-MOVE-13, MV-MOVE-14) and Appendix B
+fixture 8."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def test_agi_zero_one_mp_fixture_8_mv_move_1_mv_move_3() -> None:
 
 
 def test_explored_rooms_are_free_to_cross_fixture_8_mv_move_2_mv_move_6() -> None:
-    """Fixture 8, MV-MOVE-2/3/6: any number of explored rooms crossed for 0 MP, an adjacent
+    """Fixture 8, MV-MOVE-2, MV-MOVE-3, MV-MOVE-6: any number of explored rooms crossed for 0 MP, an adjacent
     unexplored room entered; never stopping in an explored non-boss room."""
     r, g = new_game()
     to_move(r, g, agi=0, ins=0)

@@ -1,4 +1,6 @@
-"""Rounds and turns (MV-ROUND-1..10, MV-TURN-1/2, MV-ENDT-1..3, MV-END-2/3)."""
+"""Rounds and turns (MV-ROUND-1, MV-ROUND-2, MV-ROUND-3, MV-ROUND-4, MV-ROUND-5, MV-ROUND-6,
+MV-ROUND-7, MV-ROUND-8, MV-ROUND-9, MV-ROUND-10, MV-TURN-1, MV-TURN-2, MV-ENDT-1, MV-ENDT-2,
+MV-ENDT-3, MV-END-2, MV-END-3)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""Setup (MV-SETUP-1..17): decks, quests set aside, maidens on S, familiars, designated cards,
-the first level-up, the start player, per-seat steps in seat order from the start player."""
+"""Setup (MV-SETUP-1, MV-SETUP-2, MV-SETUP-3, MV-SETUP-4, MV-SETUP-5, MV-SETUP-6, MV-SETUP-7,
+MV-SETUP-8, MV-SETUP-9, MV-SETUP-10, MV-SETUP-11, MV-SETUP-12, MV-SETUP-13, MV-SETUP-14,
+MV-SETUP-15, MV-SETUP-16, MV-SETUP-17): decks, quests set aside, maidens on S, familiars,
+designated cards, the first level-up, the start player, per-seat steps in seat order from the
+start player."""
 
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ def test_game_wide_state_before_play_mv_setup_3_4_5_6() -> None:
 
 
 def test_maidens_on_start_with_six_life_mv_setup_7_mv_setup_8_mv_life_1() -> None:
-    """MV-SETUP-7/8, MV-LIFE-1, CHG-1: each maiden on S with 6 life of 6."""
+    """MV-SETUP-7, MV-SETUP-8, MV-LIFE-1, CHG-1: each maiden on S with 6 life of 6."""
     _, g = new_game(3)
     assert [(m.room, m.life, m.life_max) for m in g.maidens] == [("s", 6, 6)] * 3
 
@@ -104,7 +107,7 @@ def test_first_level_up_after_everyone_mv_setup_13_mv_setup_17_mv_stat_9() -> No
 
 
 def test_stacking_newest_on_top_mv_setup_14_mv_stat_2_mv_stat_3() -> None:
-    """MV-SETUP-14, MV-STAT-2/3: the newest card on top; level = count; top symbols."""
+    """MV-SETUP-14, MV-STAT-2, MV-STAT-3: the newest card on top; level = count; top symbols."""
     r, g = new_game(1)
     act(r, g, "choose_familiar", familiar="fam_d")
     act(r, g, "place_card", stat="wil")

@@ -1,4 +1,6 @@
-"""Skills (MV-SKILL-1..13) and events (MV-EVENT-3)."""
+"""Skills (MV-SKILL-1, MV-SKILL-2, MV-SKILL-3, MV-SKILL-4, MV-SKILL-5, MV-SKILL-6, MV-SKILL-7,
+MV-SKILL-8, MV-SKILL-9, MV-SKILL-10, MV-SKILL-11, MV-SKILL-12, MV-SKILL-13) and events
+(MV-EVENT-3)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def test_ready_or_exhausted_mv_skill_1_mv_comp_8() -> None:
 
 
 def test_condition_met_stays_ready_mv_skill_3_mv_skill_4_mv_skill_5() -> None:
-    """MV-SKILL-3/4/5: the condition (a multiset) is contained in the top symbols: the skill is
+    """MV-SKILL-3, MV-SKILL-4, MV-SKILL-5: the condition (a multiset) is contained in the top symbols: the skill is
     used and stays ready."""
     r, g, m = _with_skill("k_mp", {"agi": ["D"]})
     assert skills.condition_met(m, ("D",)) and not skills.condition_met(m, ("D", "D"))
@@ -39,7 +41,7 @@ def test_condition_met_stays_ready_mv_skill_3_mv_skill_4_mv_skill_5() -> None:
 
 
 def test_condition_unmet_exhausts_mv_skill_6_mv_skill_7_mv_skill_8() -> None:
-    """MV-SKILL-6: usable without the condition, then exhausted; MV-SKILL-7/8: an exhausted
+    """MV-SKILL-6: usable without the condition, then exhausted; MV-SKILL-7, MV-SKILL-8: an exhausted
     skill is not offered (even when the condition is met) until readied."""
     r, g, m = _with_skill("k_mp", {"agi": ["G"]})
     act(r, g, "use_skill", skill="k_mp")

@@ -1,0 +1,108 @@
+"""Commands: one judge (legal_commands) for apply, bots and the autopilot; refusals have stable
+codes and change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from delve.kernel import IllegalCommand, get_ruleset, state_hash
+from delve.maiden import commands
+from delve.maiden.ruleset import MaidenRuleset
+from tests.maiden.helpers import act, autoplay_one, ctx, new_game, to_move, waiting
+
+
+def test_registered_as_maiden() -> None:
+    assert isinstance(get_ruleset("maiden"), MaidenRuleset)
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        ({"kind": "fly"}, "command/unknown_kind"),
+        ({"kind": "move", "to": 3}, "command/malformed"),
+        ({"kind": "move", "speed": 3}, "command/malformed"),
+        ({"kind": "move", "to": "b_urza"}, "command/unreachable"),
+        ({"kind": "resolve"}, "command/not_your_phase"),
+        ({"kind": "keep_card", "card": 0}, "command/nothing_to_decide"),
+    ],
+)
+def test_refusals_have_codes_and_change_nothing(command: dict[str, object], code: str) -> None:
+    r, g = new_game()
+    to_move(r, g, wil=1)
+    before = state_hash(r, g)
+    with pytest.raises(IllegalCommand) as err:
+        r.apply(g, 0, command, g.clock)
+    assert err.value.code == code
+    assert state_hash(r, g) == before
+
+
+def test_not_your_turn_and_no_such_seat() -> None:
+    r, g = new_game(2, start_player=0)
+    to_move(r, g, wil=1)
+    with pytest.raises(IllegalCommand) as err:
+        r.apply(g, 1, {"kind": "move", "to": "a1_1"}, g.clock)
+    assert err.value.code == "command/not_your_turn"
+    with pytest.raises(IllegalCommand) as err:
+        r.apply(g, 7, {"kind": "stay"}, g.clock)
+    assert err.value.code == "command/no_such_seat"
+
+
+def test_a_refused_command_mid_effect_is_rolled_back() -> None:
+    """A refusal raised while an effect already ran part of its ops (here: heal, then a
+    boss_damage whose "choose_engaged" form is not implemented yet) leaves the state untouched."""
+    import msgspec
+
+    from tests.maiden.fixtures.content import CONTENT
+
+    areas = dict(CONTENT.areas)
+    areas["a3"] = msgspec.structs.replace(
+        areas["a3"], arcana=({"op": "heal", "amount": 2}, {"op": "boss_damage", "boss": "choose_engaged"})
+    )
+    r, g = new_game(content=msgspec.structs.replace(CONTENT, areas=areas))
+    to_move(r, g, wil=1)
+    g.maidens[0].life = 2
+    g.arcana.append("a3")
+    before = state_hash(r, g)
+    with pytest.raises(IllegalCommand) as err:
+        act(r, g, "use_arcana", area="a3")
+    assert err.value.code == "command/not_implemented"
+    assert state_hash(r, g) == before and g.maidens[0].life == 2 and g.arcana == ["a3"]
+
+
+def test_decision_of_another_seat_blocks() -> None:
+    r, g = new_game(2, start_player=1)
+    with pytest.raises(IllegalCommand) as err:
+        r.apply(g, 0, {"kind": "choose_familiar", "familiar": "fam_d"}, g.clock)
+    assert err.value.code == "command/not_your_decision"
+    with pytest.raises(IllegalCommand) as err:
+        r.apply(g, 1, {"kind": "place_card", "stat": "wil"}, g.clock)
+    assert err.value.code == "command/decision_pending"
+
+
+def test_every_legal_command_is_accepted_and_apply_uses_the_same_judge() -> None:
+    """For many positions of a game, every command of legal_commands applies on a copy; and
+    commands.apply refuses exactly what legal_commands does not list."""
+    r, g = new_game(2, seed=3, start_player=0)
+    for _ in range(120):
+        if g.ended:
+            break
+        seat = waiting(g)
+        for command in r.legal_commands(g, seat):
+            copy = r.decode(r.encode(g))
+            r.apply(copy, seat, command, g.clock)
+        for other in range(2):
+            legal = r.legal_commands(g, other)
+            if {"kind": "stay"} not in legal:
+                copy = r.decode(r.encode(g))
+                with pytest.raises(IllegalCommand):
+                    commands.apply(ctx(r, copy), other, {"kind": "stay"})
+        autoplay_one(r, g)
+
+
+def test_arcana_listed_for_every_seat() -> None:
+    r, g = new_game(3, start_player=0)
+    to_move(r, g, wil=1)
+    g.arcana.append("a3")
+    for seat in range(3):
+        assert {"kind": "use_arcana", "area": "a3"} in r.legal_commands(g, seat)
+    act(r, g, "move", to="a1_1")

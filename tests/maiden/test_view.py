@@ -1,0 +1,112 @@
+"""Views by allow-list: what every seat and a spectator see; nothing hidden leaks (deck order,
+undrawn cards, quests set aside, the RNG, unrevealed passages)."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from tests.maiden.helpers import act, autoplay_one, enter_room_check, new_game, roll, set_stats, to_move
+from tests.maiden.playout import hidden_invariant_views
+
+
+def test_view_shape_per_contract() -> None:
+    r, g = new_game(2, start_player=0)
+    to_move(r, g, wil=1)
+    v = r.view(g, 0)
+    keys = (
+        "game",
+        "round",
+        "rounds",
+        "action_markers",
+        "base_target",
+        "danger_level",
+        "phase",
+        "active_seat",
+        "turn_in_round",
+        "turns_per_round",
+        "start_player",
+        "deadline",
+        "map",
+        "areas",
+        "arcana",
+        "bosses",
+        "maidens",
+        "decks",
+        "quest_area",
+        "sephirot",
+        "check",
+        "pending",
+        "you",
+        "legal",
+        "ended",
+        "result",
+        "summary",
+        "log",
+    )
+    for key in keys:
+        assert key in v
+    assert v["game"] == "maiden" and v["phase"] == "move" and v["you"] == 0
+    assert v["legal"] == r.legal_commands(g, 0)
+    assert r.view(g, None)["legal"] == [] and r.view(g, None)["you"] is None
+    json.dumps(v)  # plain JSON
+
+
+def test_decks_show_counts_only_and_rng_absent() -> None:
+    r, g = new_game(3)
+    v = r.view(g, None)
+    assert set(v["decks"]["room"]) == {"count", "discard"}
+    assert v["decks"]["quest"]["aside"] == 2 and "q_lost" not in json.dumps(v)
+    text = json.dumps(v)
+    assert "rng" not in text and str(g.rng.s0) not in text
+    hidden_invariant_views(r, g)
+
+
+def test_passages_only_when_revealed_or_usable_by_the_viewer_sug_10() -> None:
+    r, g = new_game(2, start_player=0)
+    to_move(r, g, wil=1)
+    assert r.view(g, 0)["map"]["passages"] == [] and "hid" not in json.dumps(r.view(g, None))
+    set_stats(g, 1, ins=2)
+    assert [p["id"] for p in r.view(g, 1)["map"]["passages"]] == ["hid"]
+    assert r.view(g, 0)["map"]["passages"] == []
+    g.revealed_passages.append("hid")
+    assert r.view(g, None)["map"]["passages"][0]["revealed"]
+
+
+def test_check_panel_with_best_ascension_mv_asc_9() -> None:
+    r, g = new_game()
+    to_move(r, g, wil=1)
+    enter_room_check(r, g, "r_zero")
+    roll(r, g, 3, 3, 4)
+    check = r.view(g, 0)["check"]
+    assert check["ap"] == 4 and check["best_ap"] == 5 and check["target"] == 1
+    assert [d["face"] for d in check["dice"]] == [3, 3, 4]
+
+
+def test_keep_card_candidates_shown_to_the_table_mv_deck_5() -> None:
+    r, g = new_game(2, start_player=0)
+    to_move(r, g, wil=1, ins=1)
+    act(r, g, "move", to="a1_1")
+    pending = r.view(g, 1)["pending"][0]
+    assert pending["seat"] == 0 and pending["kind"] == "keep_card" and len(pending["options"]) == 2
+
+
+def test_summary_at_the_end_mv_end_3() -> None:
+    r, g = new_game()
+    to_move(r, g)
+    g.round = 24
+    g.turn_index = 2
+    while not g.ended:
+        autoplay_one(r, g)
+    v = r.view(g, 0)
+    assert v["ended"] and v["result"] == "lost" and v["summary"]["rounds"] == 24
+
+
+def test_state_is_compact_json() -> None:
+    r, g = new_game(4)
+    to_move(r, g)
+    data = r.encode(g)
+    assert len(data) < 20_000
+    assert msgspec.json.decode(data)["settings"]["players"] == 4
+    assert r.encode(r.decode(data)) == data
