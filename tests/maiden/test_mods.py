@@ -7,7 +7,7 @@ from typing import Any
 
 from delve.maiden import checks, decks, movement
 from delve.maiden.state import SkillState
-from tests.maiden.fixtures.content import CONTENT, with_mods
+from tests.maiden.fixtures.content import CONTENT, Mods, with_mods
 from tests.maiden.helpers import act, ctx, enter_room_check, new_game, roll, to_move
 
 
@@ -152,3 +152,42 @@ def test_failure_exhausts_skill_asks_which() -> None:
     assert g.pending[0].kind == "choose" and g.pending[0].data["for"] == "exhaust"
     act(r, g, "choose", option=0)
     assert g.maidens[0].skills[0].exhausted
+
+
+def test_boss_action_mods_apply_only_to_its_check() -> None:
+    """Contract: a boss action's mods change only the check made against that action."""
+    import msgspec
+
+    bosses = dict(CONTENT.bosses)
+    imp = bosses["imp"]
+    first = msgspec.structs.replace(imp.actions[0], mods=Mods(difficulty_delta=2, no_ascension=True))
+    bosses["imp"] = msgspec.structs.replace(imp, actions=(first, *imp.actions[1:]))
+    r, g = new_game(content=msgspec.structs.replace(CONTENT, bosses=bosses))
+    to_move(r, g, wil=1)
+    act(r, g, "move", to="b_imp")
+    assert g.check is not None and g.check.target == 1 + 0 + 2
+    roll(r, g, 3, 3, 4)
+    assert not [c for c in r.legal_commands(g, 0) if c["kind"] == "ascend"]
+    act(r, g, "resolve")
+    if g.step == "pre_roll":  # her next turn, against the middle action: no extra mods
+        assert g.check is not None and g.check.action == 1 and g.check.target == 1 + 1
+
+
+def test_valued_mods_combine_by_smallest() -> None:
+    """Contract "Combining MODS": rest_heal_cap and ascension_bonus_fixed take the smallest value;
+    integers add up (area + ongoing quest)."""
+    import msgspec
+
+    from delve.maiden import board
+
+    quests = dict(CONTENT.quests)
+    quests["q_shrine"] = msgspec.structs.replace(quests["q_shrine"], mods=Mods(rest_heal_cap=2, difficulty_delta=1))
+    content = msgspec.structs.replace(with_mods(CONTENT, "a1", rest_heal_cap=4, difficulty_delta=2), quests=quests)
+    r, g = new_game(content=content)
+    to_move(r, g)
+    g.quest_area.append("q_shrine")
+    g.decks.quest.remove("q_shrine")
+    c = ctx(r, g)
+    assert board.mod_value(c, "a1_3", "rest_heal_cap") == 2
+    assert board.mod_sum(c, "a1_3", "difficulty_delta") == 3
+    assert board.mod_sum(c, "a2_1", "difficulty_delta") == 1  # quest mods are global

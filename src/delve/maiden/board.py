@@ -79,12 +79,16 @@ def get_mod(mods: Any, key: str) -> Any:
 
 
 def active_mods(ctx: Ctx, room_id: str | None) -> Iterator[Any]:
-    """The mods in force at a room: its area's while the area is not freed (MV-EXPL-8), and the
-    global mods of ongoing quests in the quest area (MV-QUEST-3)."""
+    """The mods in force at a room: its area's while the area is not freed (MV-EXPL-8), the mods
+    of the boss action a check in that room is made against (check-scoped), and the global mods
+    of ongoing quests in the quest area (MV-QUEST-3)."""
     if room_id is not None:
         area = ctx.content.rooms[room_id].area
         if area is not None and area not in ctx.state.freed:
             yield ctx.content.areas[area].mods
+        check = ctx.state.check
+        if check is not None and check.kind == "boss" and check.room == room_id:
+            yield getattr(ctx.content.bosses[check.source].actions[check.action], "mods", None)
     for quest_id in ctx.state.quest_area:
         quest = ctx.content.quests[quest_id]
         if getattr(quest, "mods", None) is not None:
@@ -99,10 +103,14 @@ def mod_flag(ctx: Ctx, room_id: str | None, key: str) -> bool:
     return any(bool(get_mod(m, key)) for m in active_mods(ctx, room_id))
 
 
+#: Mods whose values do not add up: the smallest value given wins (contract "Combining MODS").
+_SMALLEST = frozenset({"rest_heal_cap", "ascension_bonus_fixed"})
+
+
 def mod_value(ctx: Ctx, room_id: str | None, key: str) -> Any:
-    """The first set value of a mod (default_slate, ascension_bonus_fixed, rest_heal_cap), else None."""
-    for m in active_mods(ctx, room_id):
-        value = get_mod(m, key)
-        if value:  # 0, False and None all mean "not set"
-            return value
-    return None
+    """A valued mod: the smallest of ``rest_heal_cap`` / ``ascension_bonus_fixed`` given, the
+    first ``default_slate`` given (area before quest); None when none is set."""
+    values = [v for m in active_mods(ctx, room_id) if (v := get_mod(m, key)) is not None and v is not False]
+    if not values:
+        return None
+    return min(values) if key in _SMALLEST else values[0]

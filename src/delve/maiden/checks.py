@@ -55,15 +55,17 @@ def start_boss_check(ctx: Ctx, maiden: Maiden, boss_id: str) -> None:
     pointer = ctx.state.bosses[boss_id].pointer
     action = bosses.current_action(ctx, boss_id)
     slate = _slate(ctx, maiden.room, action.slate)
-    ctx.state.check = Check(
+    check = Check(
         kind="boss",
         source=boss_id,
         action=pointer,
         room=maiden.room,
-        target=_target(ctx, maiden.room, int(action.difficulty)),
+        target=0,
         slate=slate,
         required=_required(ctx, action, slate),
     )
+    ctx.state.check = check
+    check.target = _target(ctx, maiden.room, int(action.difficulty))  # with the action's own mods
     ctx.state.step = PRE_ROLL
     _started(ctx, maiden)
 

@@ -35,14 +35,18 @@ def usable(maiden: Maiden, skill: SkillState) -> bool:
 
 
 def scaled_ops(ctx: Ctx, skill: SkillState) -> list[dict[str, Any]]:
-    """MV-SKILL-10: each level adds ``scale`` to the integer ``amount`` of the skill's ops."""
+    """MV-SKILL-10: each level adds ``scale`` to the integer ``amount`` of the skill's ops (and to
+    the integer ``count`` of reroll / look_rooms)."""
     definition = ctx.content.skills[skill.id]
     scale = int(getattr(definition, "scale", 0) or 0)
     out = []
     for raw in definition.ops:
         op = dict(raw)
-        if scale and skill.level and isinstance(op.get("amount"), int):
-            op["amount"] = op["amount"] + scale * skill.level
+        if scale and skill.level:
+            if isinstance(op.get("amount"), int):
+                op["amount"] = op["amount"] + scale * skill.level
+            elif op.get("op") in ("reroll", "look_rooms") and isinstance(op.get("count"), int):
+                op["count"] = op["count"] + scale * skill.level
         out.append(op)
     return out
 
