@@ -39,16 +39,32 @@ def handler(name: str) -> Callable[[Handler], Handler]:
     return register
 
 
+#: Param values of implemented ops whose choice form is not implemented yet.
+_CHOICE_FORMS = {"boss_damage": ("boss", {"choose_engaged", "choose"}), "room_type": ("room", {"choose_unexplored"})}
+
+
 def supported(ops: Any) -> bool:
     """Whether every op of a list has an implementation (skills and Arcana whose ops do not are
     not offered by ``legal_commands``)."""
-    return all(op["op"] in _HANDLERS for op in ops)
+    for op in ops:
+        name = op["op"]
+        if name not in _HANDLERS:
+            return False
+        form = _CHOICE_FORMS.get(name)
+        if form is not None and op.get(form[0]) in form[1]:
+            return False
+    return True
 
 
 def param_options(ctx: Ctx, ops: Any, actor: Maiden) -> list[dict[str, Any]]:
-    """The parameter sets a command using these ops may carry (``[{}]`` for ops that take none).
-    Ops that pick dice, faces or targets add their choices here when they are implemented."""
-    return [{}] if supported(ops) else []
+    """The parameter sets a command using these ops may carry (``[{}]`` for ops that take none):
+    ``who = choose`` lets the player name the maiden (``seat``). Ops that pick dice, faces or
+    other targets add their choices here when they are implemented."""
+    if not supported(ops):
+        return []
+    if any(op.get("who") == "choose" for op in ops):
+        return [{"seat": m.seat} for m in ctx.state.maidens]
+    return [{}]
 
 
 def run(
@@ -72,7 +88,14 @@ def run(
                 raise IllegalCommand("command/not_implemented", f"the effect {op['op']!r} is not implemented yet")
             ctx.emit("effect.unsupported", op=op["op"], source=source)
             continue
-        if fn(ctx, op, actor, params, ops[index + 1 :], source):
+        try:
+            suspended = fn(ctx, op, actor, params, ops[index + 1 :], source)
+        except IllegalCommand as exc:
+            if strict or exc.code != "command/not_implemented":
+                raise
+            ctx.emit("effect.unsupported", op=op["op"], source=source)
+            continue
+        if suspended:
             return
 
 

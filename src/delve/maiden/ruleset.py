@@ -137,6 +137,16 @@ class MaidenRuleset:
             stats={s: {**summary, "deaths_own": game.maidens[s].deaths} for s in seats},
         )
 
+    def check_content(self) -> list[str]:
+        """For ``delve check``: load (and so validate) the content and play a setup."""
+        data = self.content
+        game = self.setup({"players": 4}, [SeatInfo(f"Maiden {i + 1}") for i in range(4)], 0, 0)
+        return [
+            f"maiden: {len(data.rooms)} squares, {len(data.areas)} areas, {len(data.bosses)} bosses, "
+            f"{len(data.room_cards)} room cards, {len(data.quests)} quests, {len(data.familiars)} familiars, "
+            f"{len(data.skills)} skills; a 4-player setup waits for {game.pending[0].kind}"
+        ]
+
     def encode(self, game: Game) -> bytes:
         return state.encode(game)
 
