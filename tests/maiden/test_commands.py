@@ -48,15 +48,15 @@ def test_not_your_turn_and_no_such_seat() -> None:
 
 
 def test_a_refused_command_mid_effect_is_rolled_back() -> None:
-    """A refusal raised while an effect already ran part of its ops (here: heal, then a
-    boss_damage whose "choose_engaged" form is not implemented yet) leaves the state untouched."""
+    """A refusal raised while an effect already ran part of its ops (here: heal, then an AP bonus
+    used outside a check) leaves the state untouched."""
     import msgspec
 
     from tests.maiden.fixtures.content import CONTENT
 
     areas = dict(CONTENT.areas)
     areas["a3"] = msgspec.structs.replace(
-        areas["a3"], arcana=({"op": "heal", "amount": 2}, {"op": "boss_damage", "boss": "choose_engaged"})
+        areas["a3"], arcana=({"op": "heal", "amount": 2}, {"op": "ap_bonus", "amount": 1})
     )
     r, g = new_game(content=msgspec.structs.replace(CONTENT, areas=areas))
     to_move(r, g, wil=1)
@@ -65,7 +65,7 @@ def test_a_refused_command_mid_effect_is_rolled_back() -> None:
     before = state_hash(r, g)
     with pytest.raises(IllegalCommand) as err:
         act(r, g, "use_arcana", area="a3")
-    assert err.value.code == "command/not_implemented"
+    assert err.value.code == "command/no_check"
     assert state_hash(r, g) == before and g.maidens[0].life == 2 and g.arcana == ["a3"]
 
 
