@@ -7,6 +7,7 @@ start with a message naming the variable.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +16,7 @@ from delve.server.env import (
     database_from_url,
     env_bool,
     env_choice,
+    env_int,
     env_list,
     env_str,
     secret_key,
@@ -63,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "delve.server.accounts.middleware.LoginThrottleStatusMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -91,7 +94,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Argon2id first; older PBKDF2 hashes are upgraded at the next log-in. Both hashers take one of
+# PASSWORD_HASH_CONCURRENCY process-wide slots while they work (accounts/hashers.py).
+PASSWORD_HASHERS = [
+    "delve.server.accounts.hashers.Argon2PasswordHasher",
+    "delve.server.accounts.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+PASSWORD_HASH_CONCURRENCY = env_int(
+    "DELVE_PASSWORD_HASH_CONCURRENCY", max(1, (os.cpu_count() or 2) - 1), minimum=1, maximum=64
+)
+AUTHENTICATION_BACKENDS = ["delve.server.accounts.backends.ThrottledModelBackend"]
+LOGIN_THROTTLE = {
+    "PER_ACCOUNT": env_int("DELVE_LOGIN_FAILURES_PER_ACCOUNT", 10, minimum=1),
+    "PER_ADDRESS": env_int("DELVE_LOGIN_FAILURES_PER_ADDRESS", 50, minimum=1),
+    "LOCKOUT_SECONDS": 60 * env_int("DELVE_LOGIN_LOCKOUT_MINUTES", 15, minimum=1, maximum=24 * 60),
+}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ja", _("Japanese"))]

@@ -2,11 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
 
+from delve.server.accounts.forms import AdminLoginForm
 from delve.server.health import healthz
 from delve.server.play.views import general_help
 
 admin.site.site_header = "Delve operator console"
 admin.site.site_title = "Delve"
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from delve.server.accounts.models import ApiToken
+from delve.server.accounts.models import ApiToken, LoginFailures
 
 
 @admin.register(ApiToken)
@@ -27,3 +27,18 @@ class ApiTokenAdmin(admin.ModelAdmin):
         messages.warning(
             request, _("The new token is %(token)s — copy it now, it is not shown again.") % {"token": token}
         )
+
+
+@admin.register(LoginFailures)
+class LoginFailuresAdmin(admin.ModelAdmin):
+    """Failed log-ins per account (``account:<name>``) and per address; delete a row to unlock."""
+
+    list_display = ("key", "failures", "last_failure_at", "locked_until")
+    search_fields = ("key",)
+    readonly_fields = ("key", "failures", "last_failure_at", "locked_until")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -61,3 +61,19 @@ class ApiToken(models.Model):
         if row.last_used_at is None or now - row.last_used_at > dt.timedelta(hours=1):
             cls.objects.filter(pk=row.pk).update(last_used_at=now)
         return row.user
+
+
+class LoginFailures(models.Model):
+    """Recent failed log-ins for one account or one address (see ``accounts/throttle.py``)."""
+
+    key = models.CharField(_("account or address"), max_length=200, unique=True)
+    failures = models.PositiveIntegerField(_("failures"), default=0)
+    last_failure_at = models.DateTimeField(_("last failure"))
+    locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("failed log-ins")
+        verbose_name_plural = _("failed log-ins")
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.failures}"

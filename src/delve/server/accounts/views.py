@@ -19,7 +19,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="delve.server.accounts.backends.ThrottledModelBackend")
         messages.success(request, _("Welcome, %(name)s. Your account is ready.") % {"name": user.username})
         return redirect("lobby:index")
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
