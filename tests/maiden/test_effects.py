@@ -101,3 +101,41 @@ def test_learn_skill_for_several_and_map_ops() -> None:
     )
     assert g.bosses["warden"].life_delta == -1 and "q_lost" in g.decks.quest
     act(r, g, "move", to="a1_1")
+
+
+def test_an_op_can_suspend_for_a_choice_and_resume() -> None:
+    """The hook for ops that let "the player pick": push a ``choose`` decision carrying the op and
+    the rest; the chosen option comes back as a param and the rest of the ops run afterwards."""
+    from delve.maiden.state import Decision
+
+    def pick_amount(c, op, actor, params, rest, source):  # type: ignore[no-untyped-def]
+        if "amount" not in params:
+            c.state.pending.append(
+                Decision(
+                    kind="choose",
+                    seat=actor.seat,
+                    options=[1, 2, 3],
+                    data={"for": "effect", "param": "amount", "actor": actor.seat},
+                    ops=[dict(op), *rest],
+                    source=source,
+                )
+            )
+            return True
+        actor.life -= int(params["amount"])
+        return False
+
+    import pytest
+
+    mp = pytest.MonkeyPatch()
+    mp.setitem(effects._HANDLERS, "test_pick", pick_amount)
+    try:
+        r, g = new_game()
+        to_move(r, g, wil=1)
+        c = ctx(r, g)
+        effects.run(c, [{"op": "test_pick"}, {"op": "dl", "delta": 2}], "test", {}, actor=g.maidens[0])
+        assert g.pending[0].kind == "choose" and g.danger_level == 1
+        assert r.legal_commands(g, 0) == [{"kind": "choose", "option": i} for i in range(3)]
+        act(r, g, "choose", option=2)
+        assert g.maidens[0].life == 3 and g.danger_level == 3
+    finally:
+        mp.undo()

@@ -81,6 +81,7 @@ def test_check_panel_with_best_ascension_mv_asc_9() -> None:
     roll(r, g, 3, 3, 4)
     check = r.view(g, 0)["check"]
     assert check["ap"] == 4 and check["best_ap"] == 5 and check["target"] == 1
+    assert check["suggestion"] == {"pairs": [[0, 1]], "ap": 5, "success": True, "slate_damage": 0}
     assert [d["face"] for d in check["dice"]] == [3, 3, 4]
 
 
@@ -110,3 +111,24 @@ def test_state_is_compact_json() -> None:
     assert len(data) < 20_000
     assert msgspec.json.decode(data)["settings"]["players"] == 4
     assert r.encode(r.decode(data)) == data
+
+
+def test_own_best_ap_agrees_with_the_odds_module_mv_asc_9() -> None:
+    """MV-ASC-9: the engine's helper and ``odds.best_ap`` agree on seeded random pools."""
+    import random
+
+    from delve.maiden import dice, odds
+
+    rnd = random.Random(4)
+    for _ in range(300):
+        size = rnd.choice((4, 6, 8, 12, 20))
+        pie = rnd.randint(0, 4)
+        faces = [rnd.randint(1, size) for _ in range(3 + pie)]
+        slate = rnd.choice((None, "red", "blue", "black"))
+        bonus = pie + 1
+        if slate is None:
+            mine = dice.best_ap(faces, bonus)
+        else:
+            index = ("red", "blue", "black").index(slate)
+            mine = dice.best_ap(faces[:index] + faces[index + 1 :], bonus, faces[index])
+        assert mine == odds.best_ap(faces, pie, slate)  # type: ignore[arg-type]

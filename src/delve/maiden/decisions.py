@@ -96,6 +96,11 @@ def _choose(ctx: Ctx, maiden: Maiden, decision: Decision, option: Any) -> None:
 
         flow.evolve_or_pool(ctx, maiden, decision.data, str(option))
     elif what == "effect":
+        # An op that needs a choice pushes Decision(kind="choose", seat=<who picks>, options=[...],
+        # data={"for": "effect", "param": <param name>, "params": {...}, "actor": <seat>},
+        # ops=[<the op>, *<ops after it>], source=...): the chosen option becomes that param
+        # and the ops resume for the original actor.
         params = dict(decision.data.get("params", {}))
         params[str(decision.data.get("param", "option"))] = option
-        effects.run(ctx, decision.ops, decision.source, params, actor=maiden, strict=False)
+        actor = ctx.state.maidens[int(decision.data.get("actor", maiden.seat))]
+        effects.run(ctx, decision.ops, decision.source, params, actor=actor, strict=bool(decision.data.get("strict")))

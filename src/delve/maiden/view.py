@@ -220,8 +220,43 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
         "result": check.result,
         "ap": checks.current_ap(ctx, active) if check.rolled else None,
         "best_ap": _best_ap(ctx, active) if check.rolled and check.result is None else None,
+        "suggestion": _suggestion(ctx, active) if check.rolled and check.result is None else None,
     }
     return out
+
+
+def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
+    """MV-ASC-9: the best-ascension suggestion (pairs to remove, resulting AP, success, slate
+    damage) from ``odds.best_plan``, when no mod or bonus outside the odds' model is in play."""
+    from delve.maiden import board, odds
+
+    check = ctx.state.check
+    assert check is not None
+    settings = ctx.state.settings
+    if (
+        settings.multi_die_checks
+        or settings.pie_mode == "boost"
+        or any(d.bonus for d in check.dice)
+        or board.mod_value(ctx, check.room, "ascension_bonus_fixed") is not None
+        or board.mod_flag(ctx, check.room, "no_ascension")
+    ):
+        return None
+    slate = check.slate if dice.slate_index(check) is not None else None
+    plan = odds.best_plan(
+        [(d.colour, d.face or 1) for d in check.dice],
+        maiden.pie,
+        slate=slate,  # type: ignore[arg-type]
+        target=max(1, check.target - check.ap_bonus),
+        agi=maiden.agi + check.ignore_slate_dice,
+        variant=odds.Variant(ascension_bonus=settings.ascension_bonus),  # type: ignore[arg-type]
+        removed=[i for i, d in enumerate(check.dice) if d.removed],
+    )
+    return {
+        "pairs": [list(p) for p in plan.pairs],
+        "ap": plan.ap + check.ap_bonus,
+        "success": plan.success or check.auto_success,
+        "slate_damage": plan.slate_damage,
+    }
 
 
 def _best_ap(ctx: Ctx, maiden: Maiden) -> int | None:
