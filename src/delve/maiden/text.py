@@ -1,222 +1,651 @@
-"""Sentences for every event kind, in English and Japanese (the recent-events panel, the CLI,
-notifications). ``sentence(kind, data, lang, content, names)`` never raises for a known kind;
-ids are shown by their content names in the language asked for."""
+"""White Maiden sentences in English and Japanese: every event kind the engine emits, the names
+of rooms, bosses, skills, quests and Arcana from the content, and readable labels of commands.
+
+Pure functions of event data, view data and the content: no state. Players are named by the
+names the view gives (``names``), else "Player 1" / "プレイヤー1". Every kind the engine emits has
+a sentence here (a test plays games and lists any kind without one); an unknown kind still gets
+a readable generic sentence, so a new kind never breaks a screen.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 LANGS = ("en", "ja")
 
-#: kind -> (English, Japanese); placeholders are filled by ``_fields``.
-SENTENCES: dict[str, tuple[str, str]] = {
-    "setup.start_player": ("{seat} is the start player.", "スタートプレイヤーは{seat}です。"),
-    "setup.familiar": ("{seat} takes the familiar {familiar}.", "{seat}は従者{familiar}を選びました。"),
-    "setup.done": ("Setup is complete; the game begins.", "準備が終わり、ゲームが始まります。"),
-    "round.started": (
-        "Round {round} begins: {action_markers} action markers, base target {base_target}.",
-        "ラウンド{round}開始：アクションマーカー{action_markers}個、基本目標値{base_target}。",
-    ),
-    "turn.started": ("{seat}'s turn.", "{seat}の手番です。"),
-    "turn.ended": ("{seat}'s turn ends.", "{seat}の手番が終わりました。"),
-    "turn.autoplayed": (
-        "The deadline passed: the autopilot played for {seats}.",
-        "期限が過ぎたため、{seats}の手番を自動で進めました。",
-    ),
-    "maiden.moved": ("{seat} moves to {to} ({cost} MP).", "{seat}は{to}へ移動しました（移動力{cost}）。"),
-    "maiden.stayed": ("{seat} has nowhere to go and stays.", "{seat}は移動先がなく、留まりました。"),
-    "maiden.entered": ("{seat} enters {room} ({type}).", "{seat}は{room}（{type}）に入室しました。"),
-    "maiden.healed": ("{seat} heals {amount} (life {life}).", "{seat}はライフを{amount}回復しました（ライフ{life}）。"),
-    "maiden.damaged": (
-        "{seat} takes {amount} damage ({cause}); life {life}.",
-        "{seat}は{amount}ダメージを受けました（{cause}）。ライフ{life}。",
-    ),
-    "maiden.died": ("{seat} dies and revives on S with 1 life.", "{seat}は死亡し、Ｓでライフ1で復活しました。"),
-    "maiden.level_up": ("{seat} levels up.", "{seat}がレベルアップします。"),
-    "maiden.extra_draw": ("{seat} will draw {extra} extra card(s).", "{seat}の次のドローは{extra}枚多くなります。"),
-    "maiden.mp": ("{seat} gains movement: +{bonus} MP this turn.", "{seat}の移動力がこの手番+{bonus}されます。"),
-    "maiden.free_pass": (
-        "Unexplored rooms cost {seat} nothing to pass this turn.",
-        "この手番、{seat}は未探索ルームを無償で通過できます。",
-    ),
-    "area.freed": ("{seat} frees the area {area}!", "{seat}がエリア「{area}」を解放しました！"),
-    "arcana.gained": ("The Arcana {area} joins the quest area.", "アルカナ「{area}」がクエスト置き場に置かれました。"),
-    "arcana.used": (
-        "{seat} uses the Arcana {area} for {for_seat}.",
-        "{seat}がアルカナ「{area}」を{for_seat}のために使いました。",
-    ),
-    "familiar.evolved": (
-        "{seat}'s familiar evolves: ultimate skill {skill}.",
-        "{seat}の使い魔が進化し、奥義「{skill}」を得ました。",
-    ),
-    "danger.changed": ("The danger level is now {danger_level}.", "デンジャーレベルが{danger_level}になりました。"),
-    "deck.reshuffled": ("The {deck} deck is reshuffled ({count} cards).", "{deck}の山を切り直しました（{count}枚）。"),
-    "deck.empty": ("The {deck} deck is empty: nothing is drawn.", "{deck}の山が空のため、何も引きません。"),
-    "card.drawn": ("{seat} draws {count} {deck} card(s).", "{seat}は{deck}を{count}枚引きました。"),
-    "card.kept": ("{seat} keeps {card}.", "{seat}は{card}を残しました。"),
-    "card.placed": (
-        "{seat} places {card} on {stat} (level {level}).",
-        "{seat}は{card}を{stat}に置きました（レベル{level}）。",
-    ),
-    "card.discarded": ("{card} goes to the discard pile.", "{card}は捨て札になりました。"),
-    "skill.learned": ("{seat} learns the skill {skill}.", "{seat}はスキル「{skill}」を習得しました。"),
-    "skill.used": ("{seat} uses {skill}.", "{seat}は「{skill}」を使いました。"),
-    "skill.exhausted": ("{seat}'s skill {skill} is exhausted.", "{seat}のスキル「{skill}」が消耗しました。"),
-    "skill.refreshed": ("{seat}'s skills are ready again ({count}).", "{seat}のスキルが{count}枚回復しました。"),
-    "skill.levelled": (
-        "{seat}'s skill {skill} rises to level {level}.",
-        "{seat}のスキル「{skill}」がレベル{level}になりました。",
-    ),
-    "check.started": (
-        "{seat} faces {source}: target {target}.",
-        "{seat}は{source}に挑みます：目標値{target}。",
-    ),
-    "check.die_size": ("{seat} rolls d{size} this check.", "{seat}はこの判定で{size}面体を振ります。"),
-    "check.rolled": ("{seat} rolls {dice}.", "{seat}の出目：{dice}。"),
-    "check.rerolled": ("The highest die is rerolled: {faces}.", "最も高い出目を振り直しました：{faces}。"),
-    "check.ascended": (
-        "{seat} ascends a pair of {face}s: +{bonus} AP.",
-        "{seat}は{face}のゾロ目でアセンション：AP+{bonus}。",
-    ),
-    "check.boosted": ("{seat} boosts a die to {value}.", "{seat}はダイスを{value}に高めました。"),
-    "check.modified": ("The check changes: {field} {value}.", "判定が変化しました：{field} {value}。"),
-    "check.resolved": ("{seat}: AP {ap} against {target}, {result}.", "{seat}：AP{ap}、目標値{target}で{result}。"),
-    "check.event": ("An event occurs ({on}).", "イベントが発生しました（{on}）。"),
-    "effect.unsupported": ("The effect {op} is not available yet.", "効果「{op}」はまだ使えません。"),
-    "quest.drawn": ("{seat} takes on the quest {quest}.", "{seat}はクエスト「{quest}」を引きました。"),
-    "quest.added": ("Quest #{number} joins the quest deck.", "クエスト{number}番がクエストの山に加わりました。"),
-    "passage.revealed": ("A hidden passage is revealed: {passage}.", "隠し通路が明らかになりました：{passage}。"),
-    "room.changed": ("{room} becomes a {to} room.", "{room}は{to}ルームになりました。"),
-    "map.edge_added": ("A new way opens between {a} and {b}.", "{a}と{b}の間に道が開きました。"),
-    "boss.engaged": ("{boss} awakens with {life} life.", "{boss}がライフ{life}で目覚めました。"),
-    "boss.joined": ("{seat} fights {boss}.", "{seat}は{boss}と戦います。"),
-    "boss.hit": ("{boss} loses {amount} life ({life} left).", "{boss}のライフが{amount}減りました（残り{life}）。"),
-    "boss.pointer": ("{boss} readies its next action.", "{boss}は次の行動に移ります。"),
-    "boss.weakened": ("{boss} is weakened by {amount}.", "{boss}は{amount}弱体化しました。"),
-    "boss.defeated": (
-        "{boss} is defeated: a Sephirah is recovered ({sephirot} in all).",
-        "{boss}を倒し、セフィラを取り戻しました（計{sephirot}）。",
-    ),
-    "game.won": ("The Mad King has fallen. The maidens win!", "狂王は倒れました。乙女たちの勝利です！"),
-    "game.lost": (
-        "Round 24 is over and the Mad King lives. The maidens lose.",
-        "24ラウンドが終わり、狂王は健在です。敗北です。",
-    ),
+STAT_NAMES: dict[str, dict[str, str]] = {
+    "pie": {"en": "Piety", "ja": "信仰"},
+    "wil": {"en": "Will", "ja": "意思"},
+    "agi": {"en": "Agility", "ja": "敏捷"},
+    "ins": {"en": "Inspiration", "ja": "霊感"},
 }
-
-_WORDS: dict[str, tuple[str, str]] = {
-    "success": ("success", "成功"),
-    "failure": ("failure", "失敗"),
-    "always": ("always", "常時"),
-    "action": ("action", "アクションカード"),
-    "skill": ("skill", "スキルカード"),
-    "room": ("room", "ルームカード"),
-    "quest": ("quest", "クエストカード"),
-    "pie": ("Piety", "信仰"),
-    "wil": ("Will", "意思"),
-    "agi": ("Agility", "敏捷"),
-    "ins": ("Inspiration", "霊感"),
-    "normal": ("normal", "通常"),
-    "rest": ("rest", "レスト"),
-    "danger": ("danger", "デンジャー"),
-    "boss": ("boss", "ボス"),
-    "start": ("start", "スタート"),
-    "rest_room": ("rest room", "レストルーム"),
+COLOUR_NAMES: dict[str, dict[str, str]] = {
+    "red": {"en": "red", "ja": "赤"},
+    "blue": {"en": "blue", "ja": "青"},
+    "black": {"en": "black", "ja": "黒"},
+    "white": {"en": "white", "ja": "白"},
+}
+ROOM_TYPES: dict[str, dict[str, str]] = {
+    "normal": {"en": "room", "ja": "ルーム"},
+    "rest": {"en": "rest room", "ja": "レストルーム"},
+    "quest": {"en": "quest room", "ja": "クエストルーム"},
+    "danger": {"en": "danger room", "ja": "デンジャールーム"},
+    "boss": {"en": "boss room", "ja": "ボスルーム"},
+    "start": {"en": "start", "ja": "スタート"},
+}
+DECK_NAMES: dict[str, dict[str, str]] = {
+    "action": {"en": "action", "ja": "アクション"},
+    "skill": {"en": "skill", "ja": "スキル"},
+    "room": {"en": "room", "ja": "ルーム"},
+    "quest": {"en": "quest", "ja": "クエスト"},
+}
+_LEVEL_UP_WHY: dict[str, dict[str, str]] = {
+    "first": {"en": "the first level-up", "ja": "最初のレベルアップ"},
+    "boss": {"en": "a boss was defeated", "ja": "ボス撃破"},
 }
 
 
-def _text(value: Any, lang: str) -> str:
-    try:
-        return str(value[lang])
-    except (KeyError, TypeError, IndexError):
-        return str(value)
+def _lang(lang: str) -> str:
+    lang = (lang or "en")[:2]
+    return lang if lang in LANGS else "en"
 
 
-def _name(table: Mapping[str, Any] | None, key: Any, lang: str) -> str:
-    item = table.get(str(key)) if table is not None else None
-    name = getattr(item, "name", None) if item is not None else None
-    return _text(name, lang) if name is not None else str(key)
+def _content() -> Any:
+    from delve.maiden import content
+
+    return content.load()
 
 
-def _fields(data: Mapping[str, Any], lang: str, content: Any, names: Sequence[str] | None) -> dict[str, Any]:
-    i = LANGS.index(lang)
+def pick(texts: Any, lang: str) -> str:
+    """A text of the content (``{en, ja}``: a mapping or a Text struct) in ``lang``."""
+    lang = _lang(lang)
+    if texts is None:
+        return ""
+    if isinstance(texts, Mapping):
+        return str(texts.get(lang) or texts.get("en") or "")
+    return str(getattr(texts, lang, None) or getattr(texts, "en", ""))
 
-    def seat(value: Any) -> str:
-        if isinstance(value, int) and names is not None and 0 <= value < len(names):
-            return names[value]
-        return (
-            f"Player {value + 1}"
-            if isinstance(value, int) and lang == "en"
-            else f"プレイヤー{value + 1}"
-            if isinstance(value, int)
-            else "—"
+
+# ---------------------------------------------------------------------------------------------
+# Names from the content
+# ---------------------------------------------------------------------------------------------
+
+
+class Names:
+    """Content names in one language (``content`` defaults to the shipped content)."""
+
+    def __init__(self, lang: str, content: Any = None, players: Sequence[str] | None = None) -> None:
+        self.lang = _lang(lang)
+        self.content = content if content is not None else _content()
+        self.players = list(players or [])
+
+    def say(self, en: str, ja: str) -> str:
+        return ja if self.lang == "ja" else en
+
+    def player(self, seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            if 0 <= seat < len(self.players) and self.players[seat]:
+                return self.players[seat]
+            return self.say(f"Player {seat + 1}", f"プレイヤー{seat + 1}")
+        return self.say("someone", "誰か")
+
+    def players_list(self, seats: Any) -> str:
+        return join([self.player(s) for s in seats or []], self.lang)
+
+    def area(self, area_id: Any) -> str:
+        area = self.content.areas.get(area_id)
+        return pick(area.name, self.lang) if area is not None else str(area_id)
+
+    def boss(self, boss_id: Any) -> str:
+        boss = self.content.bosses.get(boss_id)
+        return pick(boss.name, self.lang) if boss is not None else str(boss_id)
+
+    def sephirah(self, boss_id: Any) -> str:
+        boss = self.content.bosses.get(boss_id)
+        return pick(boss.sephirah, self.lang) if boss is not None else str(boss_id)
+
+    def boss_action(self, boss_id: Any, index: Any) -> str:
+        boss = self.content.bosses.get(boss_id)
+        if boss is None or not isinstance(index, int) or not 0 <= index < len(boss.actions):
+            return self.say("an action", "ボスアクション")
+        return pick(boss.actions[index].name, self.lang)
+
+    def room(self, room_id: Any) -> str:
+        """A map square: "The World, room 1" / "世界・ルーム1"; a boss room by its sephirah;
+        the start square S."""
+        rooms = self.content.rooms
+        room = rooms.get(room_id)
+        if room is None:
+            return str(room_id)
+        if room.type == "start":
+            return self.say("the start (S)", "スタート（S）")
+        if room.boss is not None and room.area is None:
+            return self.say(f"the hall of {self.sephirah(room.boss)}", f"{self.sephirah(room.boss)}の間")
+        chains = getattr(self.content, "area_rooms", None)
+        if chains is not None:
+            chain = list(chains.get(room.area, ()))
+        else:
+            chain = [r.id for r in rooms.values() if r.area == room.area and r.type != "boss"]
+        number = chain.index(room_id) + 1 if room_id in chain else None
+        area = self.area(room.area)
+        if number is None:
+            return f"{area} ({room_id})"
+        return self.say(f"{area}, room {number}", f"{area}・ルーム{number}")
+
+    def room_card(self, card_id: Any) -> str:
+        card = self.content.room_cards.get(card_id)
+        return pick(card.name, self.lang) if card is not None else str(card_id)
+
+    def skill(self, skill_id: Any) -> str:
+        skill = self.content.skills.get(skill_id)
+        return pick(skill.name, self.lang) if skill is not None else str(skill_id)
+
+    def quest(self, quest_id: Any) -> str:
+        quest = self.content.quests.get(quest_id)
+        return pick(quest.name, self.lang) if quest is not None else str(quest_id)
+
+    def familiar(self, familiar_id: Any) -> str:
+        familiar = self.content.familiars.get(familiar_id)
+        return pick(familiar.name, self.lang) if familiar is not None else str(familiar_id)
+
+    def passage(self, passage_id: Any) -> str:
+        passage = self.content.passages.get(passage_id)
+        name = getattr(passage, "name", None) if passage is not None else None
+        return pick(name, self.lang) if name is not None else str(passage_id)
+
+    def symbol(self, symbol: Any) -> str:
+        symbols = self.content.symbols
+        return pick(symbols[symbol], self.lang) if symbol in symbols else str(symbol)
+
+    def stat(self, stat: Any) -> str:
+        return pick(STAT_NAMES.get(str(stat), {"en": str(stat)}), self.lang)
+
+    def colour(self, colour: Any) -> str:
+        return pick(COLOUR_NAMES.get(str(colour), {"en": str(colour)}), self.lang)
+
+    def room_type(self, kind: Any) -> str:
+        return pick(ROOM_TYPES.get(str(kind), {"en": str(kind)}), self.lang)
+
+    def deck(self, deck: Any) -> str:
+        return pick(DECK_NAMES.get(str(deck), {"en": str(deck)}), self.lang)
+
+    def card(self, deck: Any, card: Any) -> str:
+        """A card of a deck by its name (action cards by their symbol's name)."""
+        if deck == "action":
+            return self.symbol(card)
+        if deck == "skill":
+            return self.skill(card)
+        if deck == "room":
+            return self.room_card(card)
+        if deck == "quest":
+            return self.quest(card)
+        return str(card)
+
+    def cause(self, cause: Any) -> str:
+        """Where an effect came from: "a failed check", "the slate", "Sprint", "The Fool's Arcana"..."""
+        text = str(cause or "")
+        head, _, rest = text.partition(":")
+        fixed = {
+            "failure": ("a failed check", "判定の失敗"),
+            "slate": ("the slate", "スレート"),
+            "rest": ("a rest room", "レストルーム"),
+            "danger_room": ("a danger room", "デンジャールーム"),
+            "check": ("a successful check", "判定の成功"),
+            "agi": ("a card on Agility", "敏捷へのカード"),
+            "familiar": ("the familiar", "従者"),
+            "evolution": ("the familiar's evolution", "使い魔進化"),
+            "learn": ("learning", "習得"),
+            "death": ("revival", "復活"),
+        }
+        if text in fixed:
+            return self.say(*fixed[text])
+        if head == "skill":
+            return self.skill(rest)
+        if head == "arcana":
+            return self.say(f"the Arcana of {self.area(rest)}", f"{self.area(rest)}のアルカナ")
+        if head == "quest":
+            return self.quest(rest)
+        if head == "room":
+            if rest in self.content.room_cards:
+                return self.room_card(rest)
+            return self.room(rest)
+        if head == "boss":
+            return self.boss(rest)
+        return text or self.say("an effect", "効果")
+
+
+def join(items: Sequence[str], lang: str) -> str:
+    if _lang(lang) == "ja":
+        return "、".join(items)
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+def _dice(n: Names, dice: Any) -> str:
+    """[[colour, size, face], ...] -> "red 3, blue 5, black 1 (d6)"."""
+    parts = []
+    size = None
+    for die in dice or []:
+        if isinstance(die, (list, tuple)) and len(die) >= 3:
+            colour, size, face = die[0], die[1], die[2]
+            parts.append(f"{n.colour(colour)} {face}" if n.lang == "en" else f"{n.colour(colour)}{face}")
+    text = ", ".join(parts) if n.lang == "en" else "・".join(parts)
+    return f"{text} (d{size})" if size is not None else text
+
+
+def _summary(e: Mapping[str, Any], n: Names) -> str:
+    return n.say(
+        f"{e.get('rounds', e.get('round'))} rounds, {e.get('bosses_defeated', 0)} bosses defeated, "
+        f"{e.get('areas_freed', 0)} areas freed, {e.get('deaths', 0)} deaths, danger level {e.get('danger_level')}",
+        f"{e.get('rounds', e.get('round'))}ラウンド、ボス撃破{e.get('bosses_defeated', 0)}、"
+        f"エリア解放{e.get('areas_freed', 0)}、死亡{e.get('deaths', 0)}回、デンジャーレベル{e.get('danger_level')}",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Event sentences
+# ---------------------------------------------------------------------------------------------
+
+Sentence = Callable[[Mapping[str, Any], Names], str]
+
+
+def _start_player(e: Mapping[str, Any], n: Names) -> str:
+    who = n.player(e.get("seat"))
+    if e.get("chosen"):
+        return n.say(f"{who} was chosen as the start player.", f"スタートプレイヤーは{who}に決まった。")
+    return n.say(f"{who} was drawn as the start player.", f"抽選でスタートプレイヤーは{who}になった。")
+
+
+def _round_started(e: Mapping[str, Any], n: Names) -> str:
+    return n.say(
+        f"Round {e.get('round')} begins: {e.get('action_markers')} action markers, base target {e.get('base_target')}.",
+        f"第{e.get('round')}ラウンド開始。アクションマーカー{e.get('action_markers')}個、基本目標値{e.get('base_target')}。",
+    )
+
+
+def _turn_started(e: Mapping[str, Any], n: Names) -> str:
+    who = n.player(e.get("seat"))
+    if e.get("round") is None:
+        return n.say(f"{who}'s turn.", f"{who}の手番。")
+    where = n.say(f" in {n.room(e['room'])}", f"、現在地は{n.room(e['room'])}") if e.get("room") else ""
+    return n.say(
+        f"{who}'s turn (round {e.get('round')}, turn {e.get('turn')}){where}.",
+        f"{who}の手番（第{e.get('round')}ラウンド・{e.get('turn')}手番目）{where}。",
+    )
+
+
+def _moved(e: Mapping[str, Any], n: Names) -> str:
+    cost = int(e.get("cost") or 0)
+    return n.say(
+        f"{n.player(e.get('seat'))} moved from {n.room(e.get('frm'))} to {n.room(e.get('to'))} ({cost} MP).",
+        f"{n.player(e.get('seat'))}は{n.room(e.get('frm'))}から{n.room(e.get('to'))}へ移動した（移動力{cost}）。",
+    )
+
+
+def _entered(e: Mapping[str, Any], n: Names) -> str:
+    who, room, kind = n.player(e.get("seat")), n.room(e.get("room")), e.get("type")
+    if e.get("explored"):
+        what = n.say(f" and explored it ({n.room_type(kind)})", f"を探索した（{n.room_type(kind)}）")
+        return n.say(f"{who} entered {room}{what}.", f"{who}は{room}に入室し、そこ{what}。")
+    return n.say(f"{who} entered {room} ({n.room_type(kind)}).", f"{who}は{room}に入室した（{n.room_type(kind)}）。")
+
+
+def _check_started(e: Mapping[str, Any], n: Names) -> str:
+    who = n.player(e.get("seat"))
+    if e.get("kind") == "boss":
+        what = n.say(
+            f"{n.boss(e.get('source'))}'s {n.boss_action(e.get('source'), e.get('action'))}",
+            f"{n.boss(e.get('source'))}の「{n.boss_action(e.get('source'), e.get('action'))}」",
         )
+    else:
+        what = n.say(f"the room card {n.room_card(e.get('source'))}", f"ルームカード「{n.room_card(e.get('source'))}」")
+    slate = e.get("slate")
+    extra = n.say(f", {n.colour(slate)} slate", f"、{n.colour(slate)}のスレート") if slate else ""
+    required = int(e.get("required") or 1)
+    if required > 1:
+        extra += n.say(f", {required} dice needed", f"、{required}個のダイスが必要")
+    return n.say(
+        f"{who} faces {what}: target {e.get('target')}{extra}.",
+        f"{who}が{what}に挑む：目標値{e.get('target')}{extra}。",
+    )
 
-    out: dict[str, Any] = dict(data)
-    for key in ("seat", "for_seat"):
-        if key in data:
-            out[key] = seat(data[key])
-    if "seats" in data:
-        out["seats"] = (
-            "、".join(seat(s) for s in data["seats"]) if lang == "ja" else ", ".join(seat(s) for s in data["seats"])
+
+def _resolved(e: Mapping[str, Any], n: Names) -> str:
+    who = n.player(e.get("seat"))
+    if e.get("result") == "success":
+        return n.say(
+            f"{who} succeeded with {e.get('ap')} AP against target {e.get('target')}.",
+            f"{who}はAP{e.get('ap')}で成功した（目標値{e.get('target')}）。",
         )
-    tables = {
-        "familiar": getattr(content, "familiars", None),
-        "skill": getattr(content, "skills", None),
-        "quest": getattr(content, "quests", None),
-        "boss": getattr(content, "bosses", None),
-        "area": getattr(content, "areas", None),
-        "passage": getattr(content, "passages", None),
+    return n.say(
+        f"{who} failed with {e.get('ap')} AP against target {e.get('target')}.",
+        f"{who}はAP{e.get('ap')}で失敗した（目標値{e.get('target')}）。",
+    )
+
+
+def _ascended(e: Mapping[str, Any], n: Names) -> str:
+    return n.say(
+        f"{n.player(e.get('seat'))} ascended a pair of {e.get('face')}s: +{e.get('bonus')} AP.",
+        f"{n.player(e.get('seat'))}は{e.get('face')}のゾロ目でアセンションした：AP+{e.get('bonus')}。",
+    )
+
+
+def _damaged(e: Mapping[str, Any], n: Names) -> str:
+    who, cause, amount, life = n.player(e.get("seat")), n.cause(e.get("cause")), e.get("amount"), e.get("life")
+    return n.say(
+        f"{who} took {amount} damage from {cause} (life {life}).",
+        f"{who}は{cause}で{amount}ダメージを受けた（ライフ{life}）。",
+    )
+
+
+def _healed(e: Mapping[str, Any], n: Names) -> str:
+    who, cause, amount, life = n.player(e.get("seat")), n.cause(e.get("cause")), e.get("amount"), e.get("life")
+    return n.say(
+        f"{who} recovered {amount} life thanks to {cause} (life {life}).",
+        f"{who}は{cause}でライフが{amount}回復した（ライフ{life}）。",
+    )
+
+
+def _died(e: Mapping[str, Any], n: Names) -> str:
+    who = n.player(e.get("seat"))
+    where = n.room(e.get("room"))
+    return n.say(
+        f"{who} fell in {where} and revived at the start with 1 life.",
+        f"{who}は{where}で倒れ、ライフ1でスタートに復活した。",
+    )
+
+
+def _danger(e: Mapping[str, Any], n: Names) -> str:
+    delta = int(e.get("delta") or 0)
+    verb = n.say("rose", "上がった") if delta > 0 else n.say("fell", "下がった")
+    return n.say(
+        f"The danger level {verb} to {e.get('danger_level')} ({n.cause(e.get('cause'))}).",
+        f"デンジャーレベルが{e.get('danger_level')}に{verb}（{n.cause(e.get('cause'))}）。",
+    )
+
+
+def _card_kept(e: Mapping[str, Any], n: Names) -> str:
+    deck = e.get("deck")
+    who = n.player(e.get("seat"))
+    kept = n.card(deck, e.get("card"))
+    rest = [n.card(deck, c) for c in e.get("discarded") or []]
+    if rest:
+        return n.say(
+            f"{who} kept {kept} and discarded {join(rest, 'en')}.",
+            f"{who}は「{kept}」を残し、{join(rest, 'ja')}を捨てた。",
+        )
+    return n.say(f"{who} kept {kept}.", f"{who}は「{kept}」を残した。")
+
+
+def _card_placed(e: Mapping[str, Any], n: Names) -> str:
+    who, card, stat, level = n.player(e.get("seat")), n.symbol(e.get("card")), n.stat(e.get("stat")), e.get("level")
+    return n.say(
+        f"{who} placed {card} on {stat} (now {level}).",
+        f"{who}は{card}を{stat}に置いた（{level}になった）。",
+    )
+
+
+def _skill_used(e: Mapping[str, Any], n: Names) -> str:
+    who, skill = n.player(e.get("seat")), n.skill(e.get("skill"))
+    if e.get("exhausted"):
+        return n.say(f"{who} used {skill}; it is exhausted.", f"{who}は「{skill}」を使い、スキルは消耗した。")
+    return n.say(f"{who} used {skill}.", f"{who}は「{skill}」を使った。")
+
+
+def _check_modified(e: Mapping[str, Any], n: Names) -> str:
+    field, value, who = e.get("field"), e.get("value"), n.player(e.get("seat"))
+    texts = {
+        "size_bonus": (f"the die grows {value} size(s) larger", f"ダイスが{value}段階大きくなる"),
+        "extra_white": (f"{value} extra white dice", f"白ダイスが{value}個増える"),
+        "ap_bonus": (f"+{value} AP", f"AP+{value}"),
+        "auto_success": ("the check succeeds automatically", "判定は自動的に成功する"),
+        "ignore_slate": ("the slate is ignored", "スレートを無視する"),
+        "ignore_slate_dice": (f"{value} fewer slate damage dice", f"スレートダメージのダイスが{value}個減る"),
+        "reduce_damage": (f"{value} less damage from each source", f"各ダメージが{value}減る"),
     }
-    for key, table in tables.items():
-        if key in data and isinstance(data[key], str):
-            out[key] = _name(table, data[key], lang)
-    if "source" in data:
-        kind = data.get("kind")
-        table = tables["boss"] if kind == "boss" else getattr(content, "room_cards", None)
-        out["source"] = _name(table, data["source"], lang)
-    if "card" in data and data.get("deck") in ("room", "skill", "quest"):
-        table = {"room": getattr(content, "room_cards", None), "skill": tables["skill"], "quest": tables["quest"]}
-        out["card"] = _name(table[data["deck"]], data["card"], lang)
-    elif "card" in data and isinstance(data["card"], str) and getattr(content, "symbols", None):
-        out["card"] = _name({k: _Named(v) for k, v in content.symbols.items()}, data["card"], lang)
-    for key in ("result", "on", "deck", "stat", "type", "to"):
-        if key in data and data[key] in _WORDS:
-            out[key] = _WORDS[data[key]][i]
-    if "dice" in data and isinstance(data["dice"], list) and data["dice"] and isinstance(data["dice"][0], list):
-        out["dice"] = " ".join(f"{face}({colour[0]})" for colour, _, face in data["dice"])
-    if "faces" in data:
-        out["faces"] = " ".join(str(f) for f in data["faces"])
-    if "cause" in data:
-        out["cause"] = _WORDS.get(str(data["cause"]), (str(data["cause"]), str(data["cause"])))[i]
+    en, ja = texts.get(str(field), (f"{field} = {value}", f"{field} = {value}"))
+    return n.say(f"{n.cause(e.get('source'))} for {who}: {en}.", f"{who}に{n.cause(e.get('source'))}：{ja}。")
+
+
+def _game_end(won: bool) -> Sentence:
+    def sentence(e: Mapping[str, Any], n: Names) -> str:
+        if won:
+            return n.say(
+                f"The Mad King has fallen: the maidens won! ({_summary(e, n)})",
+                f"狂王は倒れた。乙女たちの勝利！（{_summary(e, n)}）",
+            )
+        return n.say(
+            f"Round 24 is over and the Mad King still reigns: the maidens lost. ({_summary(e, n)})",
+            f"第24ラウンドが終わり、狂王はなお君臨している。乙女たちの敗北。（{_summary(e, n)}）",
+        )
+
+    return sentence
+
+
+def _simple(en: str, ja: str) -> Sentence:
+    """A sentence from a template; ``{seat}`` etc. are formatted by kind of field."""
+
+    def sentence(e: Mapping[str, Any], n: Names) -> str:
+        return n.say(en, ja).format(**_fields(e, n))
+
+    return sentence
+
+
+def _fields(e: Mapping[str, Any], n: Names) -> dict[str, str]:
+    out: dict[str, str] = {k: str(v) for k, v in e.items()}
+    for key in ("seat", "for_seat"):
+        if key in e:
+            out[key] = n.player(e.get(key))
+    if "seats" in e:
+        out["seats"] = n.players_list(e.get("seats"))
+    if "area" in e:
+        out["area"] = n.area(e.get("area"))
+    if "boss" in e:
+        out["boss"] = n.boss(e.get("boss"))
+    if "skill" in e:
+        out["skill"] = n.skill(e.get("skill"))
+    if "quest" in e:
+        out["quest"] = n.quest(e.get("quest"))
+    if "familiar" in e:
+        out["familiar"] = n.familiar(e.get("familiar"))
+    if "passage" in e:
+        out["passage"] = n.passage(e.get("passage"))
+    for key in ("room", "a", "b"):
+        if key in e:
+            out[key] = n.room(e.get(key))
+    if "deck" in e:
+        out["deck"] = n.deck(e.get("deck"))
+    if "card" in e:
+        out["card"] = n.card(e.get("deck"), e.get("card"))
+    if "cause" in e:
+        out["cause"] = n.cause(e.get("cause"))
+    if "source" in e:
+        out["source"] = n.cause(e.get("source"))
+    if "to" in e and "room" in e:
+        out["to"] = n.room_type(e.get("to"))
+    if "why" in e:
+        out["why"] = pick(_LEVEL_UP_WHY.get(str(e.get("why")), {"en": str(e.get("why"))}), n.lang)
+    if "dice" in e and isinstance(e.get("dice"), list) and e["dice"] and isinstance(e["dice"][0], list):
+        out["dice"] = _dice(n, e.get("dice"))
+    if "on" in e:
+        on = {"success": ("on success", "成功時"), "failure": ("on failure", "失敗時"), "always": ("always", "常時")}
+        out["on"] = n.say(*on.get(str(e.get("on")), (str(e.get("on")), str(e.get("on")))))
     return out
 
 
-class _Named:
-    def __init__(self, name: Any) -> None:
-        self.name = name
+SENTENCES: dict[str, Sentence] = {
+    # setup
+    "setup.start_player": _start_player,
+    "setup.familiar": _simple("{seat} chose the familiar {familiar}.", "{seat}は従者「{familiar}」を選んだ。"),
+    "setup.done": _simple("Setup is complete. The descent begins!", "準備完了。探索が始まる！"),
+    # rounds and turns
+    "round.started": _round_started,
+    "turn.started": _turn_started,
+    "turn.ended": _simple("{seat}'s turn ended.", "{seat}の手番が終わった。"),
+    "turn.autoplayed": _simple(
+        "The turn deadline passed: the autopilot played for {seats}.",
+        "手番の期限が過ぎたため、{seats}の手番を自動で進めた。",
+    ),
+    "game.won": _game_end(True),
+    "game.lost": _game_end(False),
+    # movement and exploration
+    "maiden.moved": _moved,
+    "maiden.stayed": _simple(
+        "{seat} had nowhere to go and stayed in {room}.", "{seat}は行ける場所がなく、{room}にとどまった。"
+    ),
+    "maiden.entered": _entered,
+    "maiden.mp": _simple("{seat} gains movement: +{bonus} MP this turn.", "{seat}の移動力がこの手番+{bonus}。"),
+    "maiden.free_pass": _simple(
+        "{seat} may pass unexplored rooms for free this move.", "{seat}はこの移動で未探索ルームを無償で通過できる。"
+    ),
+    "area.freed": _simple(
+        "{seat} freed {area}: its area effect is gone.", "{seat}が{area}を解放した。エリア効果は消えた。"
+    ),
+    "arcana.gained": _simple(
+        "The Arcana of {area} joins the quest area.", "{area}のアルカナがクエスト置き場に加わった。"
+    ),
+    "arcana.used": _simple(
+        "{seat} used the Arcana of {area} for {for_seat}.", "{seat}が{for_seat}のために{area}のアルカナを使った。"
+    ),
+    "familiar.evolved": _simple(
+        "{seat} spent the Arcana of {area}: the familiar evolved and taught {skill}.",
+        "{seat}は{area}のアルカナを使い、使い魔が進化して「{skill}」を授けた。",
+    ),
+    "passage.revealed": _simple(
+        "{seat} discovered a hidden passage: {passage}.", "{seat}が隠し通路を発見した：{passage}。"
+    ),
+    "room.changed": _simple("{room} became a {to}.", "{room}が{to}になった。"),
+    "map.edge_added": _simple("A new way opened between {a} and {b}.", "{a}と{b}の間に新たな道が開いた。"),
+    "danger.changed": _danger,
+    # checks
+    "check.started": _check_started,
+    "check.die_size": _simple("{seat} chose to roll d{size}.", "{seat}はd{size}で振ることにした。"),
+    "check.rolled": _simple("{seat} rolled {dice}.", "{seat}の出目：{dice}。"),
+    "check.rerolled": lambda e, n: n.say(
+        f"A die was rerolled: now {join([str(f) for f in e.get('faces') or []], 'en')}.",
+        f"ダイスが振り直された：{join([str(f) for f in e.get('faces') or []], 'ja')}。",
+    ),
+    "check.ascended": _ascended,
+    "check.boosted": _simple("{seat} raised a die to {value}.", "{seat}がダイスを{value}に上げた。"),
+    "check.modified": _check_modified,
+    "check.resolved": _resolved,
+    "check.event": _simple("The event of {source} takes effect ({on}).", "{source}のイベントが発生した（{on}）。"),
+    # cards and decks
+    "card.drawn": lambda e, n: n.say(
+        f"{n.player(e.get('seat'))} drew {e.get('count')} {n.deck(e.get('deck'))} "
+        f"card{'s' if e.get('count') != 1 else ''}.",
+        f"{n.player(e.get('seat'))}は{n.deck(e.get('deck'))}カードを{e.get('count')}枚引いた。",
+    ),
+    "card.kept": _card_kept,
+    "card.placed": _card_placed,
+    "card.discarded": _simple("{card} went to the {deck} discard pile.", "「{card}」は{deck}の捨て札になった。"),
+    "deck.empty": _simple(
+        "The {deck} deck is empty: nothing was drawn.", "{deck}の山札が尽きていて、何も引けなかった。"
+    ),
+    "deck.reshuffled": _simple(
+        "The {deck} discard pile was shuffled into a new deck of {count}.",
+        "{deck}の捨て札を切り直し、{count}枚の山札にした。",
+    ),
+    # bosses
+    "boss.engaged": _simple(
+        "{seat} challenged {boss}! It awakens with {life} life.",
+        "{seat}が{boss}に挑んだ！ボスはライフ{life}で目覚めた。",
+    ),
+    "boss.joined": _simple("{seat} joined the fight against {boss}.", "{seat}が{boss}との戦いに加わった。"),
+    "boss.pointer": lambda e, n: n.say(
+        f"{n.boss(e.get('boss'))} readies {n.boss_action(e.get('boss'), e.get('pointer'))}.",
+        f"{n.boss(e.get('boss'))}は次に「{n.boss_action(e.get('boss'), e.get('pointer'))}」を構えた。",
+    ),
+    "boss.hit": _simple(
+        "{boss} lost {amount} life ({cause}); {life} left.", "{boss}のライフが{amount}減った（{cause}）。残り{life}。"
+    ),
+    "boss.weakened": _simple(
+        "{boss} is weakened: {amount} less life when it awakens.",
+        "{boss}は弱体化した：目覚めた時のライフが{amount}少ない。",
+    ),
+    "boss.defeated": _simple(
+        "{boss} is defeated! A Sephirah is recovered ({sephirot} in all).",
+        "{boss}を倒した！セフィラを取り戻した（計{sephirot}個）。",
+    ),
+    # maidens
+    "maiden.damaged": _damaged,
+    "maiden.healed": _healed,
+    "maiden.died": _died,
+    "maiden.level_up": _simple("{seat} levels up ({why}).", "{seat}がレベルアップする（{why}）。"),
+    "maiden.extra_draw": _simple(
+        "{seat}'s next draw gets {extra} extra card(s).", "{seat}の次のドローは{extra}枚多くなる。"
+    ),
+    # skills and quests
+    "skill.used": _skill_used,
+    "skill.exhausted": _simple(
+        "{seat}'s {skill} is exhausted ({cause}).", "{seat}の「{skill}」が消耗した（{cause}）。"
+    ),
+    "skill.learned": _simple("{seat} learned {skill} ({cause}).", "{seat}は「{skill}」を習得した（{cause}）。"),
+    "skill.levelled": _simple(
+        "{seat}'s {skill} rose to level {level}.", "{seat}の「{skill}」がレベル{level}になった。"
+    ),
+    "skill.refreshed": _simple(
+        "{seat} readied {count} exhausted skill(s) ({cause}).", "{seat}の消耗したスキル{count}枚が回復した（{cause}）。"
+    ),
+    "quest.drawn": _simple("{seat} took up the quest {quest}.", "{seat}はクエスト「{quest}」を受けた。"),
+    "quest.added": _simple(
+        "Quest no. {number} was shuffled into the quest deck.", "クエスト{number}番がクエストの山札に加えられた。"
+    ),
+    "effect.unsupported": _simple(
+        "An effect of {source} ({op}) has no rule yet and was skipped.",
+        "{source}の効果（{op}）はまだ実装されておらず、飛ばされた。",
+    ),
+}
+
+
+def has_sentence(kind: str) -> bool:
+    return kind in SENTENCES
+
+
+def describe(
+    entry: Mapping[str, Any], lang: str = "en", content: Any = None, names: Sequence[str] | None = None
+) -> str:
+    """One entry of a view's log (``{"time", "kind", "data"}``) as a sentence in ``lang``."""
+    data = entry.get("data")
+    return sentence(str(entry.get("kind", "")), data if isinstance(data, Mapping) else {}, lang, content, names)
+
+
+def event_sentence(event: Any, lang: str = "en", content: Any = None, names: Sequence[str] | None = None) -> str:
+    """A kernel ``Event`` as a sentence in ``lang``."""
+    return sentence(str(event.kind), dict(event.data), lang, content, names)
 
 
 def sentence(
     kind: str, data: Mapping[str, Any], lang: str = "en", content: Any = None, names: Sequence[str] | None = None
 ) -> str:
-    """The sentence of one event. Unknown kinds fall back to the kind itself.
+    """The sentence of an event ``kind`` with its ``data`` (event data may hold a ``kind`` of
+    its own, e.g. a check's kind: it never replaces the event's). ``names``: the players' names
+    by seat. An unknown kind, or data a sentence does not expect, gives a generic sentence.
 
     :raises ValueError: for a language other than en or ja.
     """
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}")
-    template = SENTENCES.get(kind)
-    if template is None:
-        return kind
-    fields = _fields(data, lang, content, names)
-    try:
-        return template[LANGS.index(lang)].format(**fields)
-    except (KeyError, IndexError):
-        return template[LANGS.index(lang)].format_map(_Missing(fields))
+    named = Names(lang, content, names)
+    writer = SENTENCES.get(kind)
+    if writer is not None:
+        try:
+            return capital(writer(data, named))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass  # unexpected data: the generic sentence rather than a broken screen
+    return capital(_generic(kind, data, named))
 
 
-class _Missing(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "?"
+def _generic(kind: str, data: Mapping[str, Any], n: Names) -> str:
+    fields = _fields(data, n)
+    parts = [f"{k} {v}" if n.lang == "en" else f"{k}:{v}" for k, v in fields.items() if k not in ("kind", "time")]
+    details = ", ".join(parts) if n.lang == "en" else "、".join(parts)
+    if details:
+        return n.say(f"Event “{kind}”: {details}.", f"出来事「{kind}」：{details}。")
+    return n.say(f"Event “{kind}”.", f"出来事「{kind}」。")
+
+
+def capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:] if sentence else sentence

@@ -1,0 +1,291 @@
+"""Playing whole White Maiden games with bots, and measuring the heuristic bots' win rates.
+
+    python -m delve.bots.maiden_eval --games 500            # 1-4 players, 500 games each
+    delve maiden eval --games 500 --players 2 --strategy balanced --processes 2
+
+prints, for each player count, the games played, the games won, the win rate and its 95%
+Wilson interval, plus the mean rounds, bosses defeated, areas freed and deaths. Games are seeded
+1..N (``--first-seed``), so a run is reproducible; they are spread over ``--processes`` worker
+processes (2 by default: the machine has two cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from delve.bots.maiden import STRATEGIES, MaidenBot, RandomMaidenBot
+from delve.kernel import Event, SeatInfo
+from delve.maiden.ruleset import MaidenRuleset
+
+T0 = 1_700_000_000
+NAMES = ("Alba", "Bianca", "Candida", "Dalia")
+#: A bound no real game reaches (a 4-player game takes about a thousand commands).
+COMMAND_LIMIT = 20_000
+
+
+class Stuck(RuntimeError):
+    """A game did not end within :data:`COMMAND_LIMIT` commands, or a seat had nothing to play."""
+
+
+@dataclass
+class GameRecord:
+    """The outcome of one bot game."""
+
+    players: int
+    seed: int
+    won: bool
+    rounds: int
+    commands: int
+    summary: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+
+
+def waiting_seat(game: Any) -> int | None:
+    """The seat the game waits for (the runner's business, not the bots'): the head decision's
+    seat (seat 0 for a decision any seat may take), else the active seat."""
+    if game.ended:
+        return None
+    if game.pending:
+        seat = game.pending[0].seat
+        return 0 if seat is None else int(seat)
+    active = game.active_seat
+    return None if active is None else int(active)
+
+
+def make_bots(
+    kind: str, players: int, seed: int, settings: Mapping[str, Any], strategy: str, content: Any = None
+) -> list[Any]:
+    """One bot per seat: ``random`` (seeded from the game's seed and the seat) or ``heuristic``."""
+    if kind == "random":
+        return [RandomMaidenBot(seed * 10 + seat) for seat in range(players)]
+    if kind != "heuristic":
+        raise ValueError(f"unknown bot {kind!r}: random or heuristic")
+    return [MaidenBot(strategy, settings, content=content) for _ in range(players)]
+
+
+def play_game(
+    players: int,
+    seed: int,
+    *,
+    bots: Sequence[Any] | None = None,
+    bot: str = "heuristic",
+    strategy: str = "will_first",
+    settings: Mapping[str, Any] | None = None,
+    ruleset: MaidenRuleset | None = None,
+    keep_events: bool = False,
+    on_command: Callable[[Any, int, dict[str, Any], list[Event]], None] | None = None,
+) -> GameRecord:
+    """Play one game to its end with one bot per seat (seats take their turns in the game's
+    order); ``on_command(game, seat, command, events)`` sees every command applied.
+
+    :raises Stuck: when the bots cannot finish the game.
+    """
+    ruleset = ruleset or MaidenRuleset()
+    overrides = {"players": players, **dict(settings or {})}
+    game = ruleset.setup(overrides, [SeatInfo(NAMES[i]) for i in range(players)], seed, T0)
+    public = ruleset.validate_settings(overrides)
+    seats = list(bots) if bots is not None else make_bots(bot, players, seed, public, strategy, ruleset.content)
+    events: list[Event] = []
+    count = 0
+    for count in range(COMMAND_LIMIT):  # noqa: B007 (the count is reported)
+        if game.ended:
+            break
+        seat = waiting_seat(game)
+        if seat is None:
+            raise Stuck(f"seed {seed}: nobody is to act at step {game.step!r}")
+        legal = ruleset.legal_commands(game, seat)
+        if len(legal) == 1:
+            command = legal[0]  # no choice to make: the bot is not asked
+        else:
+            command = seats[seat].choose(ruleset.view(game, seat), legal)
+        if command is None:
+            raise Stuck(f"seed {seed}: seat {seat} had nothing to play among {legal!r}")
+        applied = ruleset.apply(game, seat, command, game.clock)
+        if keep_events:
+            events.extend(applied)
+        if on_command is not None:
+            on_command(game, seat, command, applied)
+    else:
+        raise Stuck(f"seed {seed}: the game did not end within {COMMAND_LIMIT} commands")
+    outcome = ruleset.outcome(game)
+    summary = dict(outcome.stats.get(0, {}))
+    return GameRecord(players, seed, game.result == "won", game.round, count, summary, events)
+
+
+# ---------------------------------------------------------------------------------------------
+# Win rates
+# ---------------------------------------------------------------------------------------------
+
+
+def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (``z`` for other levels)."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Row:
+    players: int
+    games: int
+    wins: int
+    rounds: float
+    bosses: float
+    areas: float
+    deaths: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def line(self) -> str:
+        low, high = wilson(self.wins, self.games)
+        return (
+            f"{self.players:>7} {self.games:>6} {self.wins:>5} {100 * self.rate:>6.1f}%"
+            f"  [{100 * low:5.1f}%, {100 * high:5.1f}%]"
+            f" {self.rounds:>7.1f} {self.bosses:>7.2f} {self.areas:>6.1f} {self.deaths:>6.1f}"
+        )
+
+
+HEADER = "players  games  wins   rate   95% Wilson interval  rounds  bosses  areas deaths"
+
+
+def _one(job: tuple[int, int, str, str, tuple[tuple[str, Any], ...]]) -> tuple[int, bool, int, int, int, int]:
+    players, seed, bot, strategy, settings = job
+    record = play_game(players, seed, bot=bot, strategy=strategy, settings=dict(settings))
+    s = record.summary
+    return (
+        players,
+        record.won,
+        record.rounds,
+        int(s.get("bosses_defeated", 0)),
+        int(s.get("areas_freed", 0)),
+        int(s.get("deaths", 0)),
+    )
+
+
+def measure(
+    player_counts: Sequence[int],
+    games: int,
+    *,
+    first_seed: int = 1,
+    processes: int = 2,
+    bot: str = "heuristic",
+    strategy: str = "will_first",
+    settings: Mapping[str, Any] | None = None,
+) -> list[Row]:
+    """Play ``games`` seeded games at each player count (over ``processes`` processes)."""
+    frozen = tuple(sorted((settings or {}).items()))
+    jobs = [(p, seed, bot, strategy, frozen) for p in player_counts for seed in range(first_seed, first_seed + games)]
+    if processes > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            results = pool.map(_one, jobs, chunksize=max(1, len(jobs) // (processes * 8)))
+    else:
+        results = [_one(job) for job in jobs]
+    rows = []
+    for p in player_counts:
+        mine = [r for r in results if r[0] == p]
+        n = len(mine)
+        rows.append(
+            Row(
+                players=p,
+                games=n,
+                wins=sum(1 for r in mine if r[1]),
+                rounds=sum(r[2] for r in mine) / n,
+                bosses=sum(r[3] for r in mine) / n,
+                areas=sum(r[4] for r in mine) / n,
+                deaths=sum(r[5] for r in mine) / n,
+            )
+        )
+    return rows
+
+
+def _parse_setting(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    return key.strip(), value.strip()
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is below 1")
+    return value
+
+
+def _players(text: str) -> list[int]:
+    try:
+        counts = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of player counts like 1,2,3,4") from None
+    if not counts or any(not 1 <= p <= 4 for p in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: player counts are 1 to 4")
+    return counts
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=_positive, default=500, help="games per player count (default 500)")
+    parser.add_argument("--players", type=_players, default=[1, 2, 3, 4], help="player counts, e.g. 2 or 1,3")
+    parser.add_argument("--first-seed", type=_positive, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--processes", type=_positive, default=2, help="worker processes (default 2)")
+    parser.add_argument("--bot", choices=("heuristic", "random"), default="heuristic")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="will_first", help="growth strategy")
+    parser.add_argument(
+        "--set", type=_parse_setting, action="append", default=[], metavar="KEY=VALUE", help="a game setting"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from delve.kernel import SettingsError
+    from delve.maiden import settings as maiden_settings
+
+    settings = dict(args.set)
+    try:
+        maiden_settings.resolve({"players": 1, **settings})
+    except SettingsError as exc:
+        print(f"delve maiden eval: error: argument --set: {exc}", file=sys.stderr)
+        return 2
+    rows = measure(
+        args.players,
+        args.games,
+        first_seed=args.first_seed,
+        processes=args.processes,
+        bot=args.bot,
+        strategy=args.strategy,
+        settings=settings,
+    )
+    label = args.bot if args.bot == "random" else f"heuristic ({args.strategy})"
+    extra = " ".join(f"{k}={v}" for k, v in settings.items())
+    print(
+        f"White Maiden win rates: {label} bots, seeds {args.first_seed}..{args.first_seed + args.games - 1}"
+        + (f", {extra}" if extra else "")
+    )
+    print(HEADER)
+    for row in rows:
+        print(row.line())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m delve.bots.maiden_eval", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
