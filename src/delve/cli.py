@@ -11,8 +11,12 @@
     delve cards   print the Fated Labyrinth / Level D card catalogue as a table
     delve lab     the White Maiden balance lab: ``delve lab odds --wil 2 --pie 1 --target 7
                   [--slate red --agi 1 --dl 2 --bonus pie ...]`` prints the exact odds of one check
+    delve maiden  White Maiden in the terminal: ``delve maiden play --players 2 --seed 7
+                  [--lang ja] [--seats 0] [--difficulty normal]`` watches bots play a whole game, or
+                  lets you play the seats given; ``delve maiden eval --games 500`` prints the
+                  heuristic bots' win rates at 1-4 players with 95% Wilson intervals
 
-Configuration errors, and bad arguments of ``delve lab``, are printed as one clear line and exit
+Configuration errors, and bad arguments of ``delve lab`` and ``delve maiden``, are printed as one clear line and exit
 with status 2.
 """
 
@@ -336,6 +340,99 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     odds.set_defaults(func=cmd_lab_odds)
 
 
+def _seats(text: str) -> list[int]:
+    """Seat numbers (0-based) separated by commas: ``0`` or ``0,2``."""
+    seats = []
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part.isdigit():
+            raise argparse.ArgumentTypeError(f"{part!r} is not a seat number (0, 1, 2 or 3)")
+        seats.append(int(part))
+    if len(set(seats)) != len(seats):
+        raise argparse.ArgumentTypeError(f"{text!r} names a seat twice")
+    return seats
+
+
+def cmd_maiden_play(args: argparse.Namespace) -> int:
+    """Watch or play one White Maiden game in the terminal (no Django, no database)."""
+    from delve.kernel import SettingsError
+    from delve.maiden import settings as maiden_settings
+    from delve.maiden.terminal import play
+
+    def fail(option: str, reason: str) -> int:
+        print(f"delve maiden play: error: argument {option}: {reason}", file=sys.stderr)
+        return EXIT_CONFIG
+
+    bad = [s for s in args.seats if s >= args.players]
+    if bad:
+        return fail(
+            "--seats", f"seat {bad[0]} does not exist in a {args.players}-player game (seats 0-{args.players - 1})"
+        )
+    settings = dict(args.set)
+    if args.difficulty is not None:
+        settings["difficulty"] = args.difficulty
+    try:
+        maiden_settings.resolve({"players": args.players, **settings})
+    except SettingsError as exc:
+        option = "--difficulty" if exc.setting == "difficulty" and args.difficulty is not None else "--set"
+        return fail(option, str(exc))
+    return play(
+        args.players,
+        args.seed,
+        lang=args.lang,
+        seats=args.seats,
+        settings=settings,
+        strategy=args.strategy,
+        bot=args.bot,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+    )
+
+
+def cmd_maiden_eval(args: argparse.Namespace) -> int:
+    from delve.bots import maiden_eval
+
+    return maiden_eval.run(args)
+
+
+def cmd_maiden_missing(args: argparse.Namespace) -> int:
+    print("delve maiden: error: argument command: choose one of: play, eval", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+def _add_maiden(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from delve.bots.maiden import STRATEGIES
+    from delve.bots.maiden_eval import _parse_setting, add_arguments
+
+    maiden = sub.add_parser("maiden", help="White Maiden in the terminal: watch or play a game; bot win rates")
+    maiden_sub = maiden.add_subparsers(dest="maiden_command", parser_class=OneLineErrors, metavar="{play,eval}")
+    maiden.set_defaults(func=cmd_maiden_missing)
+    play = maiden_sub.add_parser(
+        "play",
+        help="watch bots play a game, or play seats yourself",
+        description="Watch bots play a whole White Maiden game in the terminal, or play the seats given with "
+        "--seats by typing the number of a command; bots play the other seats.",
+    )
+    play.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=2, help="1 to 4 (default 2)")
+    play.add_argument("--seed", type=_count, default=7, help="the game's seed (default 7)")
+    play.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the sentences")
+    play.add_argument("--seats", type=_seats, default=[], help="seats you play (0-based, e.g. 0 or 0,1)")
+    play.add_argument("--difficulty", choices=("easy", "normal"), help="the difficulty setting (default easy)")
+    play.add_argument("--strategy", choices=STRATEGIES, default="will_first", help="the bots' growth strategy")
+    play.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="the bots for other seats")
+    play.add_argument(
+        "--set", type=_parse_setting, action="append", default=[], metavar="KEY=VALUE", help="any game setting"
+    )
+    play.set_defaults(func=cmd_maiden_play)
+    evaluate = maiden_sub.add_parser(
+        "eval",
+        help="the heuristic bots' win rates at 1-4 players",
+        description="Play seeded bot games and print the win rate at each player count with its 95%% Wilson interval.",
+    )
+    add_arguments(evaluate)
+    evaluate.set_defaults(func=cmd_maiden_eval)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="delve", description="Delve game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -368,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     cards.set_defaults(func=cmd_cards)
 
     _add_lab(sub)
+    _add_maiden(sub)
 
     manage = sub.add_parser("manage", help="run a Django management command", add_help=False)
     manage.add_argument("rest", nargs=argparse.REMAINDER)
@@ -379,8 +477,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
-        if args.command == "lab":  # the lab's errors are one line (OneLineErrors)
-            prog = f"delve lab {args.lab_command}" if getattr(args, "lab_command", None) else "delve lab"
+        if args.command in ("lab", "maiden"):  # their errors are one line (OneLineErrors)
+            sub = getattr(args, f"{args.command}_command", None)
+            prog = f"delve {args.command} {sub}" if sub else f"delve {args.command}"
             print(f"{prog}: error: unrecognized arguments: {' '.join(extra)}", file=sys.stderr)
             return EXIT_CONFIG
         parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -135,6 +135,8 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
 
 @dataclass
 class Row:
+    """One player count's results over the games that finished (``errors``: the others)."""
+
     players: int
     games: int
     wins: int
@@ -142,6 +144,7 @@ class Row:
     bosses: float
     areas: float
     deaths: float
+    errors: list[str] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
@@ -159,9 +162,16 @@ class Row:
 HEADER = "players  games  wins   rate   95% Wilson interval  rounds  bosses  areas deaths"
 
 
-def _one(job: tuple[int, int, str, str, tuple[tuple[str, Any], ...]]) -> tuple[int, bool, int, int, int, int]:
+Result = tuple[int, bool, int, int, int, int, str]
+"""players, won, rounds, bosses defeated, areas freed, deaths, error ("" when the game finished)."""
+
+
+def _one(job: tuple[int, int, str, str, tuple[tuple[str, Any], ...]]) -> Result:
     players, seed, bot, strategy, settings = job
-    record = play_game(players, seed, bot=bot, strategy=strategy, settings=dict(settings))
+    try:
+        record = play_game(players, seed, bot=bot, strategy=strategy, settings=dict(settings), ruleset=MaidenRuleset())
+    except Exception as exc:  # noqa: BLE001 (any failure is reported with its seed, not hidden)
+        return (players, False, 0, 0, 0, 0, f"seed {seed}: {type(exc).__name__}: {exc}")
     s = record.summary
     return (
         players,
@@ -170,6 +180,7 @@ def _one(job: tuple[int, int, str, str, tuple[tuple[str, Any], ...]]) -> tuple[i
         int(s.get("bosses_defeated", 0)),
         int(s.get("areas_freed", 0)),
         int(s.get("deaths", 0)),
+        "",
     )
 
 
@@ -195,17 +206,18 @@ def measure(
         results = [_one(job) for job in jobs]
     rows = []
     for p in player_counts:
-        mine = [r for r in results if r[0] == p]
-        n = len(mine)
+        mine = [r for r in results if r[0] == p and not r[6]]
+        n = max(1, len(mine))
         rows.append(
             Row(
                 players=p,
-                games=n,
+                games=len(mine),
                 wins=sum(1 for r in mine if r[1]),
                 rounds=sum(r[2] for r in mine) / n,
                 bosses=sum(r[3] for r in mine) / n,
                 areas=sum(r[4] for r in mine) / n,
                 deaths=sum(r[5] for r in mine) / n,
+                errors=[r[6] for r in results if r[0] == p and r[6]],
             )
         )
     return rows
@@ -278,6 +290,12 @@ def run(args: argparse.Namespace) -> int:
     print(HEADER)
     for row in rows:
         print(row.line())
+    failed = [(row.players, error) for row in rows for error in row.errors]
+    for players, error in failed[:10]:
+        print(f"error: {players} players, {error}", file=sys.stderr)
+    if failed:
+        print(f"{len(failed)} game(s) could not be finished (not counted above)", file=sys.stderr)
+        return 1
     return 0
 
 

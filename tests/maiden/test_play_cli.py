@@ -1,0 +1,137 @@
+"""``delve maiden play`` (watch bots play, or play seats from the keyboard) and ``delve maiden
+eval`` (the heuristic bots' win rates): end to end on the command line, no Django."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+
+from delve.bots import maiden_eval
+from delve.cli import main
+from delve.maiden.ruleset import MaidenRuleset
+from tests.maiden.fixtures.content import CONTENT
+
+
+def run(capsys: Any, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["maiden", *argv])
+    except SystemExit as exc:  # argparse's own errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_watch_mode_plays_a_whole_seeded_game(capsys: Any) -> None:
+    """MV-ROUND-3, MV-END-1..3: bots play every seat of a 2-player game to its end; every event
+    is a sentence; the summary closes the game."""
+    code, out, err = run(capsys, "play", "--players", "2", "--seed", "7")
+    assert (code, err) == (0, "")
+    assert out.startswith("White Maiden: 2 player(s), seed 7; the bots play every seat.")
+    assert "Round 1 begins: 1 action markers, base target 1." in out
+    assert re.search(r"^Result: (WON|LOST)\. Rounds \d+, bosses defeated \d+", out, re.M)
+    assert "Event “" not in out  # no event fell back to the generic sentence
+    again = run(capsys, "play", "--players", "2", "--seed", "7")
+    assert again[1] == out  # the same seed plays the same game
+
+
+def test_watch_mode_in_japanese(capsys: Any) -> None:
+    code, out, _ = run(capsys, "play", "--players", "1", "--seed", "7", "--lang", "ja")
+    assert code == 0
+    assert out.startswith("白き乙女：1人、シード7。全員ボットが担当。")
+    assert "第1ラウンド開始。" in out
+    assert re.search(r"^結果：(勝利|敗北)。", out, re.M)
+
+
+def test_play_mode_reads_numbered_choices_from_stdin(capsys: Any, monkeypatch: Any) -> None:
+    """The human seat sees the turn header, the map (when moving), the maidens, the check with
+    its odds and numbered commands; typing a number plays that command; bad input is asked
+    again; the bots play the other seat."""
+    answers = "x\n99\n" + "1\n" * 6000
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    code, out, err = run(capsys, "play", "--players", "2", "--seed", "7", "--seats", "0")
+    assert (code, err) == (0, "")
+    assert "you play Alba" in out
+    assert out.count("Please type a number from 1 to") == 2
+    assert "Map (✓ explored, · unexplored; R rest, Q quest, ! danger; @n maiden n):" in out
+    assert re.search(r"^  1\. Move to .+ \(.+, unexplored\)$", out, re.M)
+    assert re.search(r"^  1\. Roll the dice$", out, re.M)
+    assert re.search(r"^  Odds: success \d+\.\d%, expected damage \d+\.\d\d$", out, re.M)
+    assert re.search(r"^  1\. Resolve the check — AP \d+ → (success|failure), damage \d+$", out, re.M)
+    assert re.search(r"^  → Place .+ on Piety \(\d → \d\)$", out, re.M)
+    assert "Bianca's turn" in out  # the bot's seat
+    assert re.search(r"^Result: (WON|LOST)\.", out, re.M)
+
+
+def test_play_mode_quits_on_q_and_on_end_of_input(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    code, out, _ = run(capsys, "play", "--players", "1", "--seed", "2", "--seats", "0")
+    assert code == 1 and out.rstrip().endswith("Game left unfinished.")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", "--players", "1", "--seed", "2", "--seats", "0", "--lang", "ja")
+    assert code == 1 and out.rstrip().endswith("ゲームを中断しました。")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "5"], "argument --players: invalid choice: 5"),
+        (["--players", "2", "--seats", "2"], "argument --seats: seat 2 does not exist in a 2-player game"),
+        (["--seats", "a"], "argument --seats: 'a' is not a seat number"),
+        (["--seats", "0,0"], "argument --seats: '0,0' names a seat twice"),
+        (["--difficulty", "hard"], "argument --difficulty: invalid choice: 'hard'"),
+        (["--lang", "fr"], "argument --lang: invalid choice: 'fr'"),
+        (["--seed", "-1"], "argument --seed: -1 is below 0"),
+        (["--set", "colour=red"], "argument --set: setting 'colour': unknown setting"),
+        (["--set", "life_max=0"], "argument --set: setting 'life_max': must be between 1 and 20, got 0"),
+        (["--set", "nonsense"], "argument --set: 'nonsense' is not KEY=VALUE"),
+        (["--whatever"], "unrecognized arguments: --whatever"),
+    ],
+)
+def test_bad_arguments_are_one_line_naming_the_argument(capsys: Any, argv: list[str], message: str) -> None:
+    code, out, err = run(capsys, "play", *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and message in err, err
+    assert err.startswith("delve maiden play: error: ")
+
+
+def test_maiden_without_a_subcommand_says_what_to_choose(capsys: Any) -> None:
+    code, _, err = run(capsys)
+    assert code == 2 and err == "delve maiden: error: argument command: choose one of: play, eval\n"
+
+
+def test_eval_prints_win_rates_with_wilson_intervals(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(maiden_eval, "MaidenRuleset", lambda: MaidenRuleset(content=CONTENT))
+    code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,3", "--processes", "1")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "White Maiden win rates: heuristic (will_first) bots, seeds 1..3"
+    assert lines[1] == maiden_eval.HEADER
+    rows = [line.split() for line in lines[2:]]
+    assert [r[0] for r in rows] == ["1", "3"]
+    for line, row in zip(lines[2:], rows, strict=True):
+        games, wins = int(row[1]), int(row[2])
+        low, high = maiden_eval.wilson(wins, games)
+        assert games == 3
+        assert row[3] == f"{100 * wins / games:.1f}%"
+        assert f"[{100 * low:5.1f}%, {100 * high:5.1f}%]" in line
+
+
+def test_eval_reports_games_that_could_not_finish(capsys: Any, monkeypatch: Any) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(maiden_eval, "play_game", broken)
+    code, _, err = run(capsys, "eval", "--games", "2", "--players", "2", "--processes", "1")
+    assert code == 1
+    assert "error: 2 players, seed 1: RuntimeError: engine exploded" in err
+    assert "2 game(s) could not be finished (not counted above)" in err
+
+
+def test_eval_refuses_bad_settings(capsys: Any) -> None:
+    code, _, err = run(capsys, "eval", "--set", "difficulty=impossible")
+    assert code == 2
+    assert err.startswith("delve maiden eval: error: argument --set: setting 'difficulty'")
