@@ -544,3 +544,44 @@ def test_bad_arguments_raise_an_error_naming_the_argument(call, argument):
         call()
     assert err.value.argument == argument
     assert err.value.as_dict()["code"] == "odds/invalid"
+
+
+# --------------------------------------------------------------------------------------------
+# Effects on a check in progress: bonuses already placed, boost points left, fixed bonuses
+# --------------------------------------------------------------------------------------------
+
+
+def test_boost_points_already_placed_and_left_to_place():
+    """CHG-17, MV-CHECK-8: in boost mode a die scores face + the points put on it; pairs match faces."""
+    # Pie 3 in boost mode: 2 points already on the red 4, 1 left; the 3s pair (bonus 1, Pie counted as 0)
+    roll = [("red", 4, 2), ("blue", 3), ("black", 3)]
+    plan = best_plan(roll, 3, variant=BOOST, points=1)
+    assert (plan.ap, plan.pair_values) == (4 + 2 + 1 + 1, (3,))
+    assert best_ap(roll, 3, pie_mode="boost") == 4 + 2 + 1 + 3  # default: all Pie still to place
+    # a die's own bonus never makes it pair with another face
+    assert best_plan([("red", 3, 1), ("blue", 4), ("black", 2)], 0).pairs == ()
+
+
+def test_multi_die_bonuses_of_removed_pairs_are_already_on_the_dice():
+    """CHG-12: with multi_die_checks each ascension bonus is placed on a die when taken, so the
+    bonus of a removed pair is the die's own ``bonus``, not a bonus still to place."""
+    roll = [("red", 6), ("blue", 4, 2), ("black", 3), ("white", 3)]
+    plan = best_plan(roll, 1, required_count=2, target=6, variant=MULTI, removed=[2, 3])
+    assert (plan.ap, plan.success, plan.ascensions) == (6, True, 1)
+    assert dict(plan.scoring) == {0: 0, 1: 0}
+
+
+def test_effects_fix_the_ascension_bonus_or_add_to_ap():
+    """MV-ASC-1 with effects (SUG-3 Justice fixes the bonus at 1; The Sun's +3 AP): ``bonus`` and
+    ``ap_bonus`` apply to rolled pools and to the odds before the roll alike."""
+    assert best_plan([3, 3, 4], 4, bonus=1).ap == 5
+    assert best_plan([3, 3, 4], 0, ap_bonus=3, target=8).success is True
+    plain = check_odds(1, 2, 7)
+    fixed = check_odds(1, 2, 7, bonus=1)
+    assert fixed.ap == ap_distribution(1, 0, white=2)
+    shifted = check_odds(1, 2, 10, ap_bonus=3)
+    assert shifted.p_success == plain.p_success
+    assert check_odds(1, 2, 7, slate="red", ap_bonus=2).p_success == check_odds(1, 2, 5, slate="red").p_success
+    with pytest.raises(OddsError) as err:
+        check_odds(1, 2, 7, bonus=-1)
+    assert err.value.argument == "bonus"

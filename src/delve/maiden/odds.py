@@ -486,15 +486,26 @@ def slate_joint(
     variant: Variant = DEFAULT,
     size: int | None = None,
     white: int | None = None,
+    bonus: int | None = None,
+    ap_bonus: int = 0,
 ) -> JointDistribution:
-    """Joint (AP, slate damage) of a slate check with every non-slate pair ascended (MV-ASC-9)."""
+    """Joint (AP, slate damage) of a slate check with every non-slate pair ascended (MV-ASC-9).
+
+    ``bonus`` overrides the per-ascension bonus and ``ap_bonus`` adds a flat bonus (effects).
+    """
     _validate_check(pie, agi, danger_level, 1, variant)
     (s,) = _sizes(wil, size, Variant())
     whites = pie if white is None else _need_int("white", white, minimum=0)
     others = whites + (0 if variant.slate_roll_restricted else 2)
-    counts = _slate_counts(s, others, variant.bonus(pie), variant.boost(pie), agi, variant.per_die(danger_level))
+    b = _bonus(variant, pie, bonus)
+    boost = variant.boost(pie) + _need_int("ap_bonus", ap_bonus, minimum=-_IMPOSSIBLE)
+    counts = _slate_counts(s, others, b, boost, agi, variant.per_die(danger_level))
     total = s ** (others + 1)
     return JointDistribution(tuple((key, Fraction(ways, total)) for key, ways in counts))
+
+
+def _bonus(variant: Variant, pie: int, bonus: int | None) -> int:
+    return variant.bonus(pie) if bonus is None else _need_int("bonus", bonus, minimum=0)
 
 
 def pair_distribution(size: int, dice: int) -> Distribution:
@@ -514,26 +525,33 @@ def ap_distribution(
     variant: Variant = DEFAULT,
     size: int | None = None,
     white: int | None = None,
+    bonus: int | None = None,
+    ap_bonus: int = 0,
 ) -> Distribution:
     """The distribution of AP under optimal ascension (MV-ASC-9) for one die size.
 
-    ``size`` overrides Wil's die (the lab, ``allow_smaller_die``); ``white`` overrides the number
-    of white dice (Pie by default). With a slate, AP is the slate die plus bonuses (MV-SLATE-2)
-    and ``required_count`` is 1 (CHG-12). With ``required_count`` N > 1 it is the highest target
-    N remaining dice can all reach once the bonuses are placed.
+    ``size`` overrides Wil's die (the lab, ``allow_smaller_die``, effects that change the size);
+    ``white`` overrides the number of white dice (Pie by default); ``bonus`` overrides the
+    per-ascension bonus and ``ap_bonus`` adds a flat bonus (effects). With a slate, AP is the
+    slate die plus bonuses (MV-SLATE-2) and ``required_count`` is 1 (CHG-12). With
+    ``required_count`` N > 1 it is the highest target N remaining dice can all reach once the
+    bonuses are placed.
     """
     _validate_check(pie, 0, 1, required_count, variant)
     (s,) = _sizes(wil, size, Variant())
     if slate:
-        return slate_joint(wil, pie, variant=variant, size=s, white=white).ap()
+        return slate_joint(wil, pie, variant=variant, size=s, white=white, bonus=bonus, ap_bonus=ap_bonus).ap()
     whites = pie if white is None else _need_int("white", white, minimum=0)
     dice = 3 + whites
     total = s**dice
-    bonus, boost = variant.bonus(pie), variant.boost(pie)
+    b, boost = _bonus(variant, pie, bonus), variant.boost(pie)
+    shift = _need_int("ap_bonus", ap_bonus, minimum=-_IMPOSSIBLE)
     if required_count == 1:
-        counts = {ap + boost: ways for ap, ways in _ap_counts(s, dice, bonus)}
+        counts = {ap + boost + shift: ways for ap, ways in _ap_counts(s, dice, b)}
     else:
-        counts = dict(_multi_counts(s, dice, required_count, bonus, boost))
+        if boost and b > 1:
+            raise OddsError("bonus", f"{b}: boost mode with several required dice needs a bonus of 0 or 1")
+        counts = {ap + shift: ways for ap, ways in _multi_counts(s, dice, required_count, b, boost)}
     return Distribution.from_counts(counts, total)
 
 
@@ -547,11 +565,21 @@ def success_probability(
     variant: Variant = DEFAULT,
     size: int | None = None,
     white: int | None = None,
+    bonus: int | None = None,
+    ap_bonus: int = 0,
 ) -> Fraction:
     """P(AP ≥ target) under optimal ascension (MV-CHECK-9) for one die size."""
     _need_int("target", target, minimum=1)
     dist = ap_distribution(
-        wil, pie, slate=slate, required_count=required_count, variant=variant, size=size, white=white
+        wil,
+        pie,
+        slate=slate,
+        required_count=required_count,
+        variant=variant,
+        size=size,
+        white=white,
+        bonus=bonus,
+        ap_bonus=ap_bonus,
     )
     return dist.at_least(target)
 
@@ -569,13 +597,16 @@ def check_odds(
     objective: Objective = "success",
     size: int | None = None,
     white: int | None = None,
+    bonus: int | None = None,
+    ap_bonus: int = 0,
 ) -> CheckOdds:
     """Everything about one check before the roll, under optimal play.
 
     ``target`` is the final target (see :func:`target_number`). With ``allow_smaller_die`` every
     size up to Wil's is compared and the best for ``objective`` is returned: ``"success"``
     maximises P(success) then minimises the expected total damage; ``"damage"`` the reverse.
-    Ties go to the larger die.
+    Ties go to the larger die. ``size``, ``white``, ``bonus`` and ``ap_bonus`` carry effects on
+    the check (see :func:`ap_distribution`).
 
     :raises OddsError: naming the bad argument.
     """
@@ -588,7 +619,7 @@ def check_odds(
     whites = pie if white is None else _need_int("white", white, minimum=0)
     required = 1 if slate is not None else required_count  # CHG-12: a slate needs its one die
     candidates = [
-        _check_odds_for_size(s, pie, whites, target, agi, slate, danger_level, required, variant)
+        _check_odds_for_size(s, pie, whites, target, agi, slate, danger_level, required, variant, bonus, ap_bonus)
         for s in _sizes(wil, size, variant)
     ]
     if objective == "success":
@@ -611,12 +642,26 @@ def _check_odds_for_size(
     danger_level: int,
     required: int,
     variant: Variant,
+    bonus: int | None,
+    ap_bonus: int,
 ) -> CheckOdds:
     if slate is not None:
-        joint = slate_joint(0, pie, agi=agi, danger_level=danger_level, variant=variant, size=size, white=whites)
+        joint = slate_joint(
+            0,
+            pie,
+            agi=agi,
+            danger_level=danger_level,
+            variant=variant,
+            size=size,
+            white=whites,
+            bonus=bonus,
+            ap_bonus=ap_bonus,
+        )
         dice = 1 + whites + (0 if variant.slate_roll_restricted else 2)
     else:
-        ap = ap_distribution(0, pie, required_count=required, variant=variant, size=size, white=whites)
+        ap = ap_distribution(
+            0, pie, required_count=required, variant=variant, size=size, white=whites, bonus=bonus, ap_bonus=ap_bonus
+        )
         joint = JointDistribution(tuple(((k, 0), p) for k, p in ap.outcomes))
         dice = 3 + whites
     ap_dist = joint.ap()
@@ -677,35 +722,47 @@ def odds_table(
 
 
 class Die(NamedTuple):
-    """One rolled die: its colour and the face it shows."""
+    """One rolled die: its colour, the face it shows, and what has been added to it already
+    (``pie_mode=boost`` points, ``multi_die_checks`` ascension bonuses). Pairs match faces; a die
+    scores ``value + bonus``."""
 
     colour: Colour
     value: int
+    bonus: int = 0
+
+    @property
+    def score(self) -> int:
+        return self.value + self.bonus
 
 
-DieLike = Die | tuple[str, int] | int
+DieLike = Die | tuple[str, int] | tuple[str, int, int] | int
 
 
 def as_dice(dice: Sequence[DieLike]) -> tuple[Die, ...]:
-    """Normalise a pool: ``Die``, ``(colour, value)`` or a bare value, which takes the colour of its
-    position in the usual pool order (red, blue, black, then white).
+    """Normalise a pool: ``Die``, ``(colour, value)``, ``(colour, value, bonus)`` or a bare value,
+    which takes the colour of its position in the usual pool order (red, blue, black, then white).
 
-    :raises OddsError: for an unknown colour or a face below 1.
+    :raises OddsError: for an unknown colour, a face below 1 or a negative bonus.
     """
     result: list[Die] = []
     for i, item in enumerate(dice):
+        bonus: object = 0
         if isinstance(item, int) and not isinstance(item, bool):
             colour: str = COLOURS[min(i, 3)]
             value: object = item
         elif isinstance(item, tuple) and len(item) == 2:
             colour, value = item[0], item[1]
+        elif isinstance(item, tuple) and len(item) == 3:
+            colour, value, bonus = item[0], item[1], item[2]
         else:
             raise OddsError(f"dice[{i}]", f"{item!r} is not a die")
         if colour not in COLOURS:
             raise OddsError(f"dice[{i}]", f"{colour!r} is not a die colour (red, blue, black, white)")
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise OddsError(f"dice[{i}]", f"face {value!r} is not a whole number of at least 1")
-        result.append(Die(colour, value))
+        if not isinstance(bonus, int) or isinstance(bonus, bool) or bonus < 0:
+            raise OddsError(f"dice[{i}]", f"bonus {bonus!r} is not a whole number of at least 0")
+        result.append(Die(colour, value, bonus))
     if not result:
         raise OddsError("dice", "the pool is empty")
     return tuple(result)
@@ -747,6 +804,15 @@ class _Table:
     required: int
     target: int | None
     variant: Variant
+    bonus: int
+    points: int
+    ap_bonus: int
+
+    @property
+    def counted_pairs(self) -> int:
+        """Removed pairs whose bonus is still to be counted: all of them, except with
+        ``multi_die_checks``, where each bonus was placed on a die (in its ``bonus``) when taken."""
+        return 0 if self.variant.multi_die_checks else len(self.removed) // 2
 
 
 def _table(
@@ -759,6 +825,7 @@ def _table(
     required_count: int,
     target: int | None,
     variant: Variant,
+    extra: _Extras,
 ) -> _Table:
     pool = as_dice(dice)
     _validate_check(pie, agi, danger_level, required_count, variant)
@@ -782,7 +849,20 @@ def _table(
     if len(gone) == len(pool):
         raise OddsError("removed", "at least one die must remain (MV-ASC-6)")
     required = 1 if slate is not None else required_count
-    return _Table(pool, gone, slate_index, pie, agi, danger_level, required, target, variant)
+    bonus = variant.bonus(pie) if extra.bonus is None else _need_int("bonus", extra.bonus, minimum=0)
+    points = variant.boost(pie) if extra.points is None else _need_int("points", extra.points, minimum=0)
+    _need_int("ap_bonus", extra.ap_bonus, minimum=-_IMPOSSIBLE)
+    return _Table(
+        pool, gone, slate_index, pie, agi, danger_level, required, target, variant, bonus, points, extra.ap_bonus
+    )
+
+
+class _Extras(NamedTuple):
+    """Effects on a check in progress that are not dice toggles (see :func:`ascension_plans`)."""
+
+    bonus: int | None = None
+    points: int | None = None
+    ap_bonus: int = 0
 
 
 def _deficit_points(values: Sequence[int], target: int, chunks: int, bonus: int) -> int:
@@ -818,30 +898,29 @@ def _assign(values: Sequence[int], target: int, chunks: int, bonus: int, points:
     return added
 
 
-def _score(table: _Table, remaining: Sequence[int], ascensions: int) -> tuple[int, tuple[tuple[int, int], ...]]:
-    variant = table.variant
-    bonus, boost = variant.bonus(table.pie), variant.boost(table.pie)
-    dice = table.dice
-    if table.slate_index is not None:
-        return dice[table.slate_index].value + bonus * ascensions + boost, (
-            (table.slate_index, bonus * ascensions + boost),
-        )
-    ranked = sorted(remaining, key=lambda i: (-dice[i].value, i))
-    if table.required == 1:
-        return dice[ranked[0]].value + bonus * ascensions + boost, ((ranked[0], bonus * ascensions + boost),)
-    if len(ranked) < table.required:
+def _score(table: _Table, remaining: Sequence[int], new_pairs: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """AP of the dice ``remaining`` after ``new_pairs`` more ascensions, and who scores what."""
+    dice, bonus, points = table.dice, table.bonus, table.points
+    if table.slate_index is not None or table.required == 1:
+        if table.slate_index is not None:
+            kept = table.slate_index
+        else:
+            kept = min(remaining, key=lambda i: (-dice[i].score, i))
+        added = bonus * (table.counted_pairs + new_pairs) + points
+        return dice[kept].score + added + table.ap_bonus, ((kept, added),)
+    if len(remaining) < table.required:
         return 0, ()
-    scorers = ranked[: table.required]
-    values = [dice[i].value for i in scorers]
-    low, high = min(values), max(values) + bonus * ascensions + boost
+    scorers = sorted(remaining, key=lambda i: (-dice[i].score, i))[: table.required]
+    values = [dice[i].score for i in scorers]
+    low, high = min(values), max(values) + bonus * new_pairs + points
     while low < high:  # the highest target every scorer can reach
         mid = (low + high + 1) // 2
-        if _deficit_points(values, mid, ascensions, bonus) <= boost:
+        if _deficit_points(values, mid, new_pairs, bonus) <= points:
             low = mid
         else:
             high = mid - 1
-    added = _assign(values, low, ascensions, bonus, boost)
-    return low, tuple(zip(scorers, added, strict=True))
+    placed = _assign(values, low, new_pairs, bonus, points)
+    return low + table.ap_bonus, tuple(zip(scorers, placed, strict=True))
 
 
 def _plans(table: _Table) -> list[Plan]:
@@ -864,7 +943,7 @@ def _plans(table: _Table) -> list[Plan]:
         if not remaining:
             continue  # MV-ASC-6 (a)
         ascensions = len(table.removed) // 2 + len(pairs)
-        ap, scoring = _score(table, remaining, ascensions)
+        ap, scoring = _score(table, remaining, len(pairs))
         damage = 0
         if table.slate_index is not None:
             damage = slate_damage(len(remaining) - 1, table.agi, per_die)
@@ -887,14 +966,35 @@ def ascension_plans(
     required_count: int = 1,
     variant: Variant = DEFAULT,
     removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
 ) -> list[Plan]:
     """Every legal way to finish ascending (MV-ASC-2, -5, -6), best first.
 
     Plans that differ only in which die of a face is paired are listed once. Order: highest AP
-    (hence success), then least slate damage, then fewest new pairs. ``removed`` are the indices
-    already ascended in this check.
+    (hence success), then least slate damage, then fewest new pairs.
+
+    Mid-check state: ``removed`` are the indices already ascended in this check; a die's
+    ``bonus`` is what was already placed on it; ``points`` are ``pie_mode=boost`` points not yet
+    placed (default: Pie in boost mode, else 0); ``bonus`` overrides the per-ascension bonus (an
+    effect that fixes it); ``ap_bonus`` is a flat AP bonus from effects. With
+    ``multi_die_checks`` the bonuses of removed pairs are taken to be on the dice already.
     """
-    return _plans(_table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant))
+    return _plans(
+        _table(
+            dice,
+            pie,
+            slate,
+            removed,
+            agi,
+            danger_level,
+            required_count,
+            target,
+            variant,
+            _Extras(bonus, points, ap_bonus),
+        )
+    )
 
 
 def best_plan(
@@ -908,6 +1008,9 @@ def best_plan(
     required_count: int = 1,
     variant: Variant = DEFAULT,
     removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
 ) -> Plan:
     """The best-ascension suggestion (MV-ASC-9): the first of :func:`ascension_plans`."""
     return ascension_plans(
@@ -920,6 +1023,9 @@ def best_plan(
         required_count=required_count,
         variant=variant,
         removed=removed,
+        bonus=bonus,
+        points=points,
+        ap_bonus=ap_bonus,
     )[0]
 
 
@@ -939,15 +1045,16 @@ def best_ap(
     is never paired. With ``pie_mode="boost"`` b is computed with Pie 0 and Pie is added.
     """
     variant = Variant(ascension_bonus=bonus_rule, pie_mode=pie_mode)
-    table = _table(dice, pie, slate, removed, 0, 1, 1, None, variant)
-    bonus, boost = variant.bonus(pie), variant.boost(pie)
-    done = len(table.removed) // 2
-    counts = Counter(d.value for i, d in enumerate(table.dice) if i not in table.removed and i != table.slate_index)
+    table = _table(dice, pie, slate, removed, 0, 1, 1, None, variant, _Extras())
+    bonus = table.bonus
+    on_table = [i for i in range(len(table.dice)) if i not in table.removed]
+    counts = Counter(table.dice[i].value for i in on_table if i != table.slate_index)
     pairs = sum(c // 2 for c in counts.values())
     if table.slate_index is not None:
-        return table.dice[table.slate_index].value + bonus * (done + pairs) + boost
-    keep = max(m - (bonus if c % 2 == 0 else 0) for m, c in counts.items())
-    return keep + bonus * (done + pairs) + boost
+        keep = table.dice[table.slate_index].score
+    else:  # keeping a die breaks a pair exactly when its face shows an even number of times
+        keep = max(table.dice[i].score - (bonus if counts[table.dice[i].value] % 2 == 0 else 0) for i in on_table)
+    return keep + bonus * (table.counted_pairs + pairs) + table.points
 
 
 @dataclass(frozen=True)
@@ -975,13 +1082,18 @@ def ascension_options(
     required_count: int = 1,
     variant: Variant = DEFAULT,
     removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
 ) -> list[Option]:
     """The next choices mid-check (stop first, then each face that still has a legal pair).
 
     With a target, each option's ``best.success`` is its exact probability of success (1 or 0:
     the dice are known); use :func:`reroll_odds` when a skill would reroll a die.
     """
-    table = _table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant)
+    table = _table(
+        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
+    )
     plans = _plans(table)
     stop = next(p for p in plans if not p.pairs)
     options = [Option(None, None, stop, plans[0])]
@@ -1022,12 +1134,17 @@ def reroll_odds(
     required_count: int = 1,
     variant: Variant = DEFAULT,
     removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
 ) -> RerollOdds:
     """Reroll die ``index`` (a d``size``), then ascend optimally: P(success) and distributions.
 
     ``keep`` is the best plan without the reroll, for comparison.
     """
-    table = _table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant)
+    table = _table(
+        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
+    )
     if not isinstance(index, int) or not 0 <= index < len(table.dice) or index in table.removed:
         raise OddsError("index", f"{index!r} is not a die still on the table")
     if size not in DIE_SIZES:
@@ -1037,7 +1154,7 @@ def reroll_odds(
     total: Counter[int] = Counter()
     for face in range(1, size + 1):
         rolled = list(table.dice)
-        rolled[index] = Die(rolled[index].colour, face)
+        rolled[index] = rolled[index]._replace(value=face)
         plan = _plans(replace(table, dice=tuple(rolled)))[0]
         ap[plan.ap] += 1
         hurt[plan.slate_damage] += 1
@@ -1068,10 +1185,15 @@ def adjust_options(
     required_count: int = 1,
     variant: Variant = DEFAULT,
     removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
 ) -> list[tuple[int, Plan]]:
     """For a skill that changes one die by a delta: (delta, best plan afterwards) for each delta
     that keeps the face on the die (1 … ``size``), best first."""
-    table = _table(dice, pie, slate, removed, agi, danger_level, required_count, target, variant)
+    table = _table(
+        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
+    )
     if not isinstance(index, int) or not 0 <= index < len(table.dice) or index in table.removed:
         raise OddsError("index", f"{index!r} is not a die still on the table")
     if size not in DIE_SIZES:
@@ -1081,7 +1203,7 @@ def adjust_options(
         face = table.dice[index].value + delta
         if 1 <= face <= size:
             rolled = list(table.dice)
-            rolled[index] = Die(rolled[index].colour, face)
+            rolled[index] = rolled[index]._replace(value=face)
             results.append((delta, _plans(replace(table, dice=tuple(rolled)))[0]))
     results.sort(key=lambda dp: (-dp[1].ap, dp[1].slate_damage, abs(dp[0])))
     return results
