@@ -94,6 +94,13 @@ def test_variant_reads_game_settings_and_rejects_unknown_values():
     v = Variant.from_settings({"slate_damage_per_die": 1, "pie_mode": "boost", "life_max": 6})
     assert v == Variant(pie_mode="boost")
     assert Variant.from_settings({"slate_damage_per_die": "danger_level"}).per_die(2) == 2
+
+    class EngineSettings:  # the engine's settings are an object with attributes
+        ascension_bonus = "pie"
+        multi_die_checks = True
+        players = 2
+
+    assert Variant.from_settings(EngineSettings()) == Variant(ascension_bonus="pie", multi_die_checks=True)
     with pytest.raises(OddsError) as err:
         Variant(ascension_bonus="two")  # type: ignore[arg-type]
     assert err.value.argument == "ascension_bonus"
@@ -467,12 +474,14 @@ def test_ascension_options_show_each_choice_with_its_outcome():
     """MV-ASC-9, MV-CHECK-7: stop or ascend a face; each with its outcome now and after the best follow-up."""
     options = ascension_options([3, 3, 4, 4, 4], 2, target=12)
     stop, *faces = options
-    assert stop.pair is None and stop.now.ap == 4 and stop.best.ap == 4 + 2 * 3
+    assert stop.pair is None and stop.now.ap == stop.best.ap == 4
+    assert stop.p_success == 0
     assert {o.value: (o.now.ap, o.best.ap, o.best.success) for o in faces} == {
         3: (4 + 3, 4 + 6, False),
         4: (4 + 3, 4 + 6, False),
     }
-    assert ascension_options([3, 3, 4, 4, 4], 2, target=10)[1].best.success is True
+    assert ascension_options([3, 3, 4, 4, 4], 2, target=10)[1].p_success == 1
+    assert ascension_options([3, 3, 4, 4, 4], 2)[1].p_success is None
 
 
 def test_options_continue_from_dice_already_removed():
@@ -585,3 +594,36 @@ def test_effects_fix_the_ascension_bonus_or_add_to_ap():
     with pytest.raises(OddsError) as err:
         check_odds(1, 2, 7, bonus=-1)
     assert err.value.argument == "bonus"
+
+
+def test_best_reroll_picks_the_die_worth_rerolling_or_none():
+    """MV-SKILL-9 (a reroll skill, SUG-7) with MV-ASC-9: the bot rerolls the die that helps most."""
+    from delve.maiden.odds import best_reroll
+
+    # 1, 2, 6 against 7: only a pair of low dice beside the 6 helps (6 + 1). Rerolling the 1
+    # succeeds on a 2, rerolling the 2 on a 1; rerolling the 6 never reaches 7
+    choice = best_reroll([1, 2, 6], 0, size=6, target=7)
+    assert choice is not None and choice.index == 0
+    assert choice.p_success == Fraction(1, 6)
+    assert reroll_odds([1, 2, 6], 2, 0, size=6, target=7).p_success == 0
+    # a sure success is never rerolled
+    assert best_reroll([6, 6, 6], 0, size=6, target=7) is None
+
+
+def test_the_engine_suggestion_agrees_with_the_odds():
+    """MV-ASC-9: the engine's best-ascension helper (delve.maiden.dice.best_ap) and this module
+    give the same best AP on random pools, normal and slate (two readings of one rule must agree)."""
+    from delve.maiden import dice as engine_dice
+
+    rng = random.Random(12)
+    for _ in range(400):
+        size = rng.choice([4, 6, 8, 12, 20])
+        pie = rng.randrange(0, 7)
+        rule = rng.choice(["one_plus_pie", "pie"])
+        faces = [rng.randint(1, size) for _ in range(3 + pie)]
+        bonus = odds.ascension_bonus(pie, rule)
+        assert engine_dice.best_ap(faces, bonus) == best_ap(faces, pie, None, rule)
+        slate = rng.choice(["red", "blue", "black"])
+        at = ["red", "blue", "black"].index(slate)
+        others = [f for i, f in enumerate(faces) if i != at]
+        assert engine_dice.best_ap(others, bonus, faces[at]) == best_ap(faces, pie, slate, rule)

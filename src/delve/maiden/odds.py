@@ -7,7 +7,8 @@ sampled. Three kinds of question are answered:
   :func:`best_plan`, :func:`ascension_plans` (every legal way to ascend, with its AP, success and
   slate damage), :func:`ascension_options` (the next choice the player can make, each with the
   outcome of the best follow-up), :func:`slate_damage`, and the skills that touch one die:
-  :func:`reroll_odds` (reroll one die, then play optimally) and :func:`adjust_options` (±1).
+  :func:`reroll_odds` (reroll one die, then play optimally), :func:`best_reroll` (which die, if
+  any) and :func:`adjust_options` (±1).
 * **Before the roll** (the screen's odds, the bots, the lab): :func:`check_odds` (P(success),
   AP, slate damage, their joint distribution and the total damage for one check),
   :func:`ap_distribution`, :func:`success_probability`, :func:`slate_joint`, :func:`pair_distribution`,
@@ -106,13 +107,20 @@ class Variant:
                 raise OddsError(name, f"{getattr(self, name)!r} is not true or false")
 
     @classmethod
-    def from_settings(cls, settings: Mapping[str, object]) -> Variant:
-        """The dice toggles out of a game's settings (other keys are ignored; ``1`` may be an int)."""
+    def from_settings(cls, settings: Mapping[str, object] | object) -> Variant:
+        """The dice toggles of a game's settings: a mapping, or an object with those attributes
+        (the engine's ``Settings``); other keys are ignored and ``slate_damage_per_die`` may be 1."""
         values: dict[str, object] = {}
         for name in cls.__dataclass_fields__:
-            if name in settings:
+            if isinstance(settings, Mapping):
+                if name not in settings:
+                    continue
                 value = settings[name]
-                values[name] = "1" if name == "slate_damage_per_die" and value == 1 else value
+            elif hasattr(settings, name):
+                value = getattr(settings, name)
+            else:
+                continue
+            values[name] = "1" if name == "slate_damage_per_die" and value == 1 else value
         return cls(**values)  # type: ignore[arg-type]  # validated in __post_init__
 
     def bonus(self, pie: int) -> int:
@@ -1062,13 +1070,20 @@ class Option:
     """A choice the player has now: ascend the pair ``pair`` (showing ``value``), or stop (``None``).
 
     ``now``: the outcome if no further pair is ascended after this choice; ``best``: the outcome
-    of the best follow-up. Any other pair of the same face gives the same outcomes.
+    of the best follow-up (for "stop", the same as ``now``). Any other pair of the same face
+    gives the same outcomes.
     """
 
     pair: tuple[int, int] | None
     value: int | None
     now: Plan
     best: Plan
+
+    @property
+    def p_success(self) -> Fraction | None:
+        """The exact probability of success after this choice and the best follow-up (1 or 0:
+        the dice are known), or None without a target."""
+        return None if self.best.success is None else Fraction(int(self.best.success))
 
 
 def ascension_options(
@@ -1086,7 +1101,8 @@ def ascension_options(
     points: int | None = None,
     ap_bonus: int = 0,
 ) -> list[Option]:
-    """The next choices mid-check (stop first, then each face that still has a legal pair).
+    """The next choices mid-check: stop first, then each face that still has a legal pair, best
+    first (the first of those is the suggestion when it beats stopping).
 
     With a target, each option's ``best.success`` is its exact probability of success (1 or 0:
     the dice are known); use :func:`reroll_odds` when a skill would reroll a die.
@@ -1096,7 +1112,7 @@ def ascension_options(
     )
     plans = _plans(table)
     stop = next(p for p in plans if not p.pairs)
-    options = [Option(None, None, stop, plans[0])]
+    options = [Option(None, None, stop, stop)]
     faces: dict[int, tuple[int, int]] = {}
     for plan in plans:
         for pair, value in zip(plan.pairs, plan.pair_values, strict=True):
@@ -1169,6 +1185,51 @@ def reroll_odds(
         damage=Distribution.from_counts(total, size) if target is not None else None,
         keep=_plans(table)[0],
     )
+
+
+def best_reroll(
+    dice: Sequence[DieLike],
+    pie: int,
+    *,
+    size: int,
+    target: int,
+    slate: SlateColour | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
+) -> RerollOdds | None:
+    """The die whose reroll gives the most P(success), then the least expected damage; None when
+    no reroll beats keeping the dice (for a bot deciding whether to use a reroll skill)."""
+    options = [
+        reroll_odds(
+            dice,
+            i,
+            pie,
+            size=size,
+            slate=slate,
+            target=target,
+            agi=agi,
+            danger_level=danger_level,
+            required_count=required_count,
+            variant=variant,
+            removed=removed,
+            bonus=bonus,
+            points=points,
+            ap_bonus=ap_bonus,
+        )
+        for i in range(len(dice))
+        if i not in set(removed)
+    ]
+    best = max(options, key=lambda r: (r.p_success or 0, -(r.damage.mean() if r.damage else 0), -r.index))
+    keep = best.keep
+    keep_value = (Fraction(int(bool(keep.success))), -Fraction(keep.damage or 0))
+    best_value = (best.p_success or Fraction(0), -(best.damage.mean() if best.damage else Fraction(0)))
+    return best if best_value > keep_value else None
 
 
 def adjust_options(
