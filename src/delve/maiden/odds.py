@@ -386,15 +386,16 @@ def _multi_success_count(size: int, dice: int, required: int, target: int, bonus
     if boost and bonus > 1:  # boost mode computes the bonus with Pie 0: it is 1 or 0
         raise AssertionError("boost mode has a bonus of 0 or 1")
     floor_value = -_IMPOSSIBLE
-    start = (0,) + (floor_value,) * required
-    states: dict[tuple[int, tuple[int, ...]], int] = {(dice, start): 1}
+    worst = _die_cost(target - 1, bonus, boost)  # no scoring die costs more than a 1
+    successes = 0
+    states: dict[tuple[int, tuple[int, ...]], int] = {(dice, (0,) + (floor_value,) * required): 1}
     for face in range(size, 0, -1):
         cost = _die_cost(target - face, bonus, boost)
+        below = _die_cost(target - face + 1, bonus, boost)  # the cheapest scoring die still to come
         nxt: dict[tuple[int, tuple[int, ...]], int] = {}
         for (left, best), ways in states.items():
             for count in (left,) if face == 1 else range(left + 1):
                 rest = left - count
-                reach = weight * (rest // 2) + boost  # the most the remaining dice can still add
                 new = [floor_value] * (required + 1)
                 for chosen in range(required + 1):
                     if best[chosen] == floor_value:
@@ -403,17 +404,28 @@ def _multi_success_count(size: int, dice: int, required: int, target: int, bonus
                         if here and cost >= _IMPOSSIBLE:
                             break
                         value = best[chosen] + weight * ((count - here) // 2) - here * cost
-                        if value + reach < 0:
-                            continue
                         new[chosen + here] = max(new[chosen + here], value)
-                key = (rest, tuple(new))
-                if all(v == floor_value for v in new):
+                weight_here = ways * comb(left, count)
+                if new[required] + boost >= 0:  # feasible now, whatever the lower faces show
+                    successes += weight_here * (face - 1) ** rest
                     continue
-                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
+                for chosen in range(required):
+                    need = required - chosen
+                    if new[chosen] == floor_value:
+                        continue
+                    if rest < need or below >= _IMPOSSIBLE:
+                        new[chosen] = floor_value  # not enough dice left, or none can score
+                    elif new[chosen] + weight * ((rest - need) // 2) - need * below + boost < 0:
+                        new[chosen] = floor_value  # even the best lower faces cannot make it
+                    elif worst < _IMPOSSIBLE:
+                        new[chosen] = min(new[chosen], need * worst - boost)  # enough to be sure
+                if new[required] + weight * (rest // 2) + boost < 0:
+                    new[required] = floor_value  # lower pairs cannot pay for what is missing
+                if any(v != floor_value for v in new):
+                    key = (rest, tuple(new))
+                    nxt[key] = nxt.get(key, 0) + weight_here
         states = nxt
-    return sum(
-        ways for (_, best), ways in states.items() if best[required] != floor_value and best[required] + boost >= 0
-    )
+    return successes
 
 
 @lru_cache(maxsize=4096)
