@@ -66,3 +66,15 @@ def test_hot_seat_after_setup() -> None:
     r, g = new_game(2)
     finish_setup(r, g)
     assert g.deadline is None
+
+
+def test_solo_turns_each_get_their_own_deadline() -> None:
+    """Solo plays 3 turns in a row (MV-ROUND-4): each is a turn of its own for the clock."""
+    r, g = new_game(1, turn_deadline_hours=1)
+    finish_setup(r, g)
+    first = g.turn.number
+    due = r.next_due(g)
+    assert due is not None
+    events = r.advance(g, due)
+    assert [e.kind for e in events].count("turn.autoplayed") == 1
+    assert g.turn.number == first + 1 and g.deadline == due + HOUR

@@ -139,3 +139,22 @@ def test_an_op_can_suspend_for_a_choice_and_resume() -> None:
         assert g.maidens[0].life == 3 and g.danger_level == 3
     finally:
         mp.undo()
+
+
+def test_automatic_who_choose_asks_the_acting_player() -> None:
+    """An event with ``who = choose`` does not pick silently: the acting player names the maiden."""
+    r, g = new_game(2, start_player=0)
+    to_move(r, g, wil=1)
+    c = ctx(r, g)
+    g.maidens[1].life = 2
+    effects.run(
+        c,
+        [{"op": "heal", "amount": 3, "who": "choose"}, {"op": "dl", "delta": 1}],
+        "event",
+        {},
+        actor=g.maidens[0],
+        strict=False,
+    )
+    assert g.pending[0].kind == "choose" and g.pending[0].options == [0, 1] and g.danger_level == 1
+    act(r, g, "choose", option=1)
+    assert g.maidens[1].life == 5 and g.danger_level == 2

@@ -22,7 +22,7 @@ from typing import Any
 from delve.kernel import IllegalCommand
 from delve.maiden import bosses, death, skills
 from delve.maiden.ctx import Ctx
-from delve.maiden.state import Check, Maiden
+from delve.maiden.state import Check, Decision, Maiden
 
 Handler = Callable[[Ctx, dict[str, Any], Maiden, dict[str, Any], list[dict[str, Any]], str], bool]
 """(ctx, op, actor, params, rest ops, source) -> True when it suspended the run (a decision
@@ -81,6 +81,19 @@ def run(
     for index, op in enumerate(ops):
         check = ctx.state.check
         if ctx.state.ended or (check is not None and check.dead and actor.seat == ctx.state.active_seat):
+            return
+        if op.get("who") == "choose" and "seat" not in params and op["op"] in _HANDLERS:
+            # The acting player names the maiden (contract: who = choose); resume afterwards.
+            ctx.state.pending.append(
+                Decision(
+                    kind="choose",
+                    seat=actor.seat,
+                    options=[m.seat for m in ctx.state.maidens],
+                    data={"for": "effect", "param": "seat", "params": dict(params), "actor": actor.seat},
+                    ops=[dict(o) for o in ops[index:]],
+                    source=source,
+                )
+            )
             return
         fn = _HANDLERS.get(op["op"])
         if fn is None:

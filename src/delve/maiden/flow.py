@@ -189,10 +189,12 @@ def waiting_seats(ctx: Ctx) -> list[int]:
 
 
 def update_clock(ctx: Ctx) -> None:
-    """The turn clock: a new deadline whenever the set of waiting seats changes."""
+    """The turn clock: a new deadline whenever the waiting seats change or a new turn starts (a
+    solo player's three turns in a row get one deadline each)."""
     state = ctx.state
     waiting = waiting_seats(ctx)
     hours = state.settings.turn_deadline_hours
-    if waiting != state.waiting:
+    if waiting != state.waiting or state.turn.number != state.waiting_turn:
         state.waiting = waiting
+        state.waiting_turn = state.turn.number
         state.deadline = ctx.now + hours * 3600 if hours > 0 and waiting else None

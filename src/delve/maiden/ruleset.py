@@ -74,9 +74,10 @@ class MaidenRuleset:
     def _autoplay(self, ctx: Ctx) -> None:
         game = ctx.state
         waiting = list(game.waiting)
+        turn = game.waiting_turn
         ctx.emit("turn.autoplayed", seats=waiting, deadline=game.deadline)
         for _ in range(AUTOPLAY_LIMIT):
-            if game.ended or game.waiting != waiting:
+            if game.ended or game.waiting != waiting or game.waiting_turn != turn:
                 break
             seat = waiting[0]
             command = autopilot.choose(ctx, seat)
@@ -84,7 +85,7 @@ class MaidenRuleset:
                 break
             commands.apply(ctx, seat, command)
             flow.update_clock(ctx)
-        if not game.ended and game.waiting == waiting:
+        if not game.ended and game.waiting == waiting and game.waiting_turn == turn:
             # Still the same seats: start a fresh deadline so the clock keeps moving.
             game.waiting = []
             flow.update_clock(ctx)

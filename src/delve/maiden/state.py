@@ -255,6 +255,9 @@ class Game(msgspec.Struct):
     pending: list[Decision] = []
     levelups: list[int] = []
     waiting: list[int] = []
+    """The seats that must act now (``flow.waiting_seats``) ..."""
+    waiting_turn: int = 0
+    """... and the turn they must act in: a new turn or new seats start a new deadline."""
     deadline: int | None = None
     result: str | None = None
     log: list[Entry] = []
