@@ -113,7 +113,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             workers=args.workers,
-            proxy_headers=True,
+            proxy_headers=False,  # Django trusts DELVE_TRUSTED_PROXY only (security.TrustedProxyMiddleware)
             log_level="info",
         )
     finally:

@@ -92,7 +92,7 @@ def test_every_rejection_says_why(game, personas, clock):
     error_of(personas["outsider"].get(url), 401, "auth/required")
     error_of(player.put(url), 405, "request/method_not_allowed")
     error_of(player.get("/api/v1/nothing/here"), 404, "request/not_found")
-    error_of(player.get("/api/v1/records/nobody"), 404, "user/not_found")
+    assert player.get("/api/v1/records/nobody").json() == {"user": "nobody", "records": []}  # no enumeration
 
 
 def test_nobody_can_name_a_seat_in_a_request(game, personas):

@@ -7,13 +7,17 @@ misbehaving later.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -139,3 +143,46 @@ def secret_key(data_dir: Path) -> str:
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         handle.write(key)
     return key
+
+
+def private_dir(path: Path) -> Path:
+    """The data folder, created readable by its owner only (0700); an existing one of ours loses
+    its group and world permissions (it holds the secret key and the SQLite database)."""
+    if not path.exists():
+        path.mkdir(parents=True, exist_ok=True)
+        os.chmod(path, 0o700)
+    elif path.is_dir() and path.stat().st_uid == os.geteuid() and path.stat().st_mode & 0o077:
+        os.chmod(path, path.stat().st_mode & 0o700)
+    return path
+
+
+def private_sqlite_file(path: Path) -> Path:
+    """Create the SQLite file 0600 before SQLite opens it (SQLite then gives its -wal and -shm
+    files the database's permissions), and take group/world permissions off existing ones."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))  # an empty file is an empty database
+    for name in (path.name, path.name + "-wal", path.name + "-shm", path.name + "-journal"):
+        file = path.with_name(name)
+        try:
+            if file.stat().st_mode & 0o077 and file.stat().st_uid == os.geteuid():
+                os.chmod(file, 0o600)
+        except FileNotFoundError:
+            continue
+    return path
+
+
+def parse_networks(items: Iterable[str], variable: str = "DELVE_TRUSTED_PROXY") -> list[Network]:
+    """``10.0.0.5``, ``10.0.0.0/8``, ``::1`` ... as networks.
+
+    :raises ImproperlyConfigured: naming ``variable`` and the bad item.
+    """
+    networks = []
+    for item in items:
+        try:
+            networks.append(ipaddress.ip_network(item.strip(), strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{variable}: {item!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)"
+            ) from None
+    return networks

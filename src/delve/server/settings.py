@@ -1,8 +1,9 @@
 """Django settings for Delve, read from environment variables (see docs/operators.md).
 
 Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
-DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL. Bad values stop the server at
-start with a message naming the variable.
+DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
+DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY. Bad values stop
+the server at start with a message naming the variable.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from delve.server.env import (
@@ -19,12 +21,15 @@ from delve.server.env import (
     env_int,
     env_list,
     env_str,
+    parse_networks,
+    private_dir,
+    private_sqlite_file,
     secret_key,
     sqlite_database,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-DATA_DIR = Path(env_str("DELVE_DATA_DIR", str(Path.cwd() / "var"))).resolve()
+DATA_DIR = private_dir(Path(env_str("DELVE_DATA_DIR", str(Path.cwd() / "var"))).resolve())
 
 DEBUG = env_bool("DELVE_DEBUG", False)
 SECRET_KEY = secret_key(DATA_DIR)
@@ -39,6 +44,8 @@ DATABASES = {
         else sqlite_database(DATA_DIR / "delve.sqlite3")
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    private_sqlite_file(Path(DATABASES["default"]["NAME"]))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -58,7 +65,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "delve.server.security.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "delve.server.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -138,6 +147,45 @@ SESSION_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Behind a TLS proxy (docs/operators.md, "Behind a TLS proxy"): the proxy's addresses are trusted
+# for X-Forwarded-For and X-Forwarded-Proto (security.TrustedProxyMiddleware strips them from
+# everyone else); cookies are Secure, plain HTTP is redirected and HSTS is sent.
+TRUSTED_PROXY_NETWORKS = parse_networks(env_list("DELVE_TRUSTED_PROXY", []))
+BEHIND_TLS = env_bool("DELVE_BEHIND_TLS", False)
+if TRUSTED_PROXY_NETWORKS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if BEHIND_TLS:
+    if not TRUSTED_PROXY_NETWORKS:
+        raise ImproperlyConfigured(
+            "DELVE_BEHIND_TLS=1 needs DELVE_TRUSTED_PROXY (the TLS proxy's address, e.g. 127.0.0.1): "
+            "without it the server cannot tell HTTPS requests from plain ones"
+        )
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("DELVE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks may come over plain HTTP from inside
+    SECURE_HSTS_SECONDS = env_int("DELVE_HSTS_SECONDS", 365 * 24 * 3600, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DELVE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DELVE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # Asking browsers to preload the domain is the domain owner's decision, not the server's.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# Scripts and styles from our own static files only: no inline code, no eval (security.py).
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
 
 _log_level = env_choice("DELVE_LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"})
 LOGGING = {

@@ -22,7 +22,7 @@ ERRORS = {
     400: "Malformed request (`request/malformed`) or invalid registration (`registration/...`).",
     401: "Not authenticated (`auth/required`, `auth/invalid_token`).",
     403: "Not allowed: no seat in this game (`seat/not_seated`) or a failed CSRF check (`auth/csrf`).",
-    404: "Unknown game or player (`game/not_found`, `user/not_found`).",
+    404: "Unknown game (`game/not_found`).",
     405: "Method not allowed (`request/method_not_allowed`).",
     409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), or registration "
     "closed, full, name taken, already registered.",
@@ -346,7 +346,8 @@ def openapi() -> dict[str, Any]:
             "get": {
                 "summary": "A player's personal records",
                 "parameters": [{"name": "username", "in": "path", "required": True, "schema": {"type": "string"}}],
-                "responses": _responses({"200": _json(_ref("Records"), "Records")}, 404),
+                "description": "An unknown name answers like a player without records.",
+                "responses": {"200": _json(_ref("Records"), "Records")},
             }
         },
         "/api/v1/openapi.json": {

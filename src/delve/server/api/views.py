@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from delve.server.api.auth import endpoint, parse_body, query_int, require_user
@@ -16,7 +15,7 @@ from delve.server.api.schema import openapi
 from delve.server.games import engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game
-from delve.server.records.views import record_dict
+from delve.server.records.views import public_records, record_dict
 
 KEY_HEADER = "Idempotency-Key"
 Result = dict[str, Any] | tuple[dict[str, Any], int]
@@ -161,10 +160,9 @@ def my_records(request: HttpRequest) -> dict[str, Any]:
 
 @endpoint("GET")
 def user_records(request: HttpRequest, username: str) -> dict[str, Any]:
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise Rejected("user/not_found", f"there is no player {username!r}", status=404)
-    return {"user": user.get_username(), "records": [record_dict(r) for r in user.records.all()]}
+    """A player's records; an unknown name answers like a player without records (no enumeration)."""
+    name, records = public_records(username)
+    return {"user": name, "records": [record_dict(r) for r in records]}
 
 
 @endpoint("GET")

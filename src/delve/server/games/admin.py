@@ -71,6 +71,9 @@ class GameCreationForm(CreateGameForm, forms.ModelForm):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    class Media:
+        css = {"all": ["delve/admin.css"]}  # no inline styles: the Content-Security-Policy forbids them
+
     list_display = ("id", "ruleset", "preset", "status", "seats_taken", "version", "next_due", "created_at")
     list_filter = ("status", "ruleset", "preset")
     inlines = [SeatInline]
@@ -123,7 +126,7 @@ class GameAdmin(admin.ModelAdmin):
         if not obj.state:
             return "—"
         pretty = json.dumps(json.loads(obj.state), indent=1, sort_keys=True)
-        return format_html('<pre style="max-height:30em;overflow:auto">{}</pre>', pretty)
+        return format_html('<pre class="delve-state">{}</pre>', pretty)
 
     @admin.action(description=gettext_lazy("Open a new game with the same settings"))
     def open_same_settings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -30,25 +31,31 @@ def record_dict(record: Record) -> dict[str, Any]:
     }
 
 
-def _page(request: HttpRequest, owner: Any) -> HttpResponse:
-    records = list(owner.records.all())
+def public_records(username: str) -> tuple[str, list[Record]]:
+    """The name to show and the records of the player called ``username``.
+
+    An unknown name answers exactly like a player without records (no way to learn which names
+    exist); a name no account could have is not even looked up.
+    """
+    if len(username) > 150 or not re.fullmatch(r"[\w.@+-]+", username):
+        return username, []
+    owner = get_user_model().objects.filter(username=username).first()
+    if owner is None:
+        return username, []
+    return owner.get_username(), list(owner.records.all())
+
+
+def _page(request: HttpRequest, name: str, records: list[Record]) -> HttpResponse:
     wins = sum(record.won for record in records)
-    return render(
-        request,
-        "records/records.html",
-        {"owner": owner, "records": records, "wins": wins, "mine": owner == request.user},
-    )
+    return render(request, "records/records.html", {"owner_name": name, "records": records, "wins": wins})
 
 
 @require_GET
 @login_required
 def mine(request: HttpRequest) -> HttpResponse:
-    return _page(request, request.user)
+    return _page(request, request.user.get_username(), list(request.user.records.all()))
 
 
 @require_GET
 def of_user(request: HttpRequest, username: str) -> HttpResponse:
-    owner = get_user_model().objects.filter(username=username).first()
-    if owner is None:
-        raise Http404(f"there is no player {username!r}")
-    return _page(request, owner)
+    return _page(request, *public_records(username))
