@@ -145,6 +145,24 @@ def test_layout_draws_without_overlaps() -> None:
     assert closest >= 0.44
 
 
+def _segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+
+
+def test_layout_no_square_sits_on_a_path_it_is_not_on() -> None:
+    """Drawn as straight lines, an edge never passes through a square it does not join: where
+    paths cross on the classic Tree (A04, A09 and A17 across the middle pillar) they cross between
+    rooms, so the map never suggests a link that is not there."""
+    for edge in C.edges:
+        a, b = C.room(edge.a), C.room(edge.b)
+        for room in C.rooms.values():
+            if room.id not in (edge.a, edge.b):
+                gap = _segment_distance((room.x, room.y), (a.x, a.y), (b.x, b.y))
+                assert gap >= 0.3, (room.id, edge.a, edge.b, gap)
+
+
 def test_areas_carry_the_major_arcana_in_path_order() -> None:
     """MV-COMP-3, SUG-3: path 11 + n carries trump n (Golden Dawn), every Arcana has ops."""
     for area in C.areas.values():
