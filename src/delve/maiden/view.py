@@ -221,6 +221,13 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
         "ap": checks.current_ap(ctx, active) if check.rolled else None,
         "best_ap": _best_ap(ctx, active) if check.rolled and check.result is None else None,
         "suggestion": _suggestion(ctx, active) if check.rolled and check.result is None else None,
+        # What the screen's exact odds need before the roll (die size and white dice after skills,
+        # Arcana and mods; the ascension bonus after mods; whether the slate is ignored).
+        "size": check.size or checks.natural_size(ctx, active, check),
+        "white": checks.white_dice(ctx, active, check),
+        "bonus": checks.bonus(ctx, active),
+        "slate_ignored": check.ignore_slate,
+        "no_ascension": board.mod_flag(ctx, check.room, "no_ascension"),
     }
     return out
 

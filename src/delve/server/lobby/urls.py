@@ -1,6 +1,6 @@
 from django.urls import path
 
-from delve.server.lobby import views
+from delve.server.lobby import maiden, views
 
 app_name = "lobby"
 
@@ -9,4 +9,6 @@ urlpatterns = [
     path("games/new/", views.create_game, name="create_game"),
     path("games/<int:game_id>/register/", views.register, name="register"),
     path("games/<int:game_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("maiden/new/", maiden.new_game, name="maiden_new"),
+    path("games/<int:game_id>/maiden/bots/", maiden.add_bots, name="maiden_bots"),
 ]

@@ -18,6 +18,7 @@ from delve.server.games import engine, present
 from delve.server.games.errors import status_for
 from delve.server.games.forms import CreateGameForm
 from delve.server.games.models import Game
+from delve.server.lobby import maiden
 from delve.server.lobby.forms import RegistrationForm
 
 ENDED_SHOWN = 10
@@ -38,6 +39,7 @@ def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None
         card["form"] = form or RegistrationForm(
             engine.ruleset_of(game).seat_options(game.settings), prefix=f"g{game.pk}"
         )
+    card.update(maiden.card_extras(request, game, seats))
     return card
 
 

@@ -1,6 +1,7 @@
 """The game page. Games of the ``fated`` ruleset get the Fated Labyrinth screen (nine panels,
-htmx, see docs/ui.md); other rulesets keep the generic page, which shows the caller's view as
-JSON with a form per legal command. Opening either applies the ruleset's command on open for
+htmx, see docs/ui.md), ``maiden`` games the White Maiden board screen (``maiden_views``); other
+rulesets keep the generic page, which shows the caller's view as JSON with a form per legal
+command. Opening either applies the ruleset's command on open for
 the caller's seat (FL-LOGIN-3, FL-TURN-8), once per page load; panel refreshes never do.
 """
 
@@ -62,6 +63,10 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.message)
     if found.ruleset == FATED:
         return _fated_page(request, found)
+    if found.ruleset == "maiden":
+        from delve.server.play import maiden_views
+
+        return maiden_views.page(request, found)
     return _generic_page(request, found)
 
 

@@ -1,0 +1,291 @@
+"""White Maiden in the lobby: any player may open a game (1-4 seats, difficulty, every §6.3
+variant with its default, a turn deadline or none) and take a seat; the host may fill the empty
+seats with bots, or play every seat in this browser (hot-seat, ``TableSeat``).
+
+The settings form is built from the ruleset (``describe_settings`` for the keys and labels,
+``validate_settings`` for the defaults and the final word), so a new variant shows up here
+without a change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from delve.bots import bot_for
+from delve.kernel import DelveError, SettingsError
+from delve.server.games import engine, present
+from delve.server.games.demo import bot_user
+from delve.server.games.errors import Rejected
+from delve.server.games.models import Game, Seat
+from delve.server.lobby.models import TableSeat
+
+MAIDEN = "maiden"
+PRESET = "white-maiden"
+#: Settings asked first, outside the variants box.
+MAIN = ("players", "difficulty", "turn_deadline_hours", "start_player")
+BOT_NAMES = ("Lumen", "Seraphine", "Ilse")
+
+TABLE_OPEN = "open"
+TABLE_HOTSEAT = "hotseat"
+TABLE_BOTS = "bots"
+
+
+def _choice_labels() -> dict[str, list[tuple[str, Any]]]:
+    return {
+        "difficulty": [("easy", gettext_lazy("easy (the rulebook)")), ("normal", gettext_lazy("normal"))],
+        "ascension_bonus": [("one_plus_pie", gettext_lazy("1 + Piety")), ("pie", gettext_lazy("Piety"))],
+        "slate_damage_per_die": [("1", "1"), ("danger_level", gettext_lazy("the danger level"))],
+        "danger_room_entry_damage": [
+            ("none", gettext_lazy("none")),
+            ("danger_level", gettext_lazy("the danger level")),
+        ],
+        "pie_mode": [("ascension", gettext_lazy("ascension bonus")), ("boost", gettext_lazy("boost the dice"))],
+        "base_target": [
+            ("action_markers", gettext_lazy("action markers")),
+            ("round_number", gettext_lazy("round number")),
+        ],
+        "start_player": [
+            ("random", gettext_lazy("random")),
+            ("choose", gettext_lazy("chosen at the table")),
+            ("0", gettext_lazy("seat 1")),
+            ("1", gettext_lazy("seat 2")),
+            ("2", gettext_lazy("seat 3")),
+            ("3", gettext_lazy("seat 4")),
+        ],
+    }
+
+
+def _ruleset() -> Any:
+    from delve.kernel import get_ruleset
+
+    return get_ruleset(MAIDEN)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+class MaidenGameForm(forms.Form):
+    """A new White Maiden game: the host's maiden name, how the table is filled, and one field per
+    setting of the ruleset (defaults from ``validate_settings({})``)."""
+
+    name = forms.CharField(label=gettext_lazy("Your maiden's name"), max_length=engine.NAME_MAX)
+    table = forms.ChoiceField(
+        label=gettext_lazy("The other seats"),
+        choices=[
+            (TABLE_OPEN, gettext_lazy("open them to other players (you may add bots later)")),
+            (TABLE_HOTSEAT, gettext_lazy("play every seat in this browser (hot-seat)")),
+            (TABLE_BOTS, gettext_lazy("fill them with bots now")),
+        ],
+        initial=TABLE_OPEN,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules = _ruleset()
+        self.defaults: dict[str, Any] = rules.validate_settings({"preset": PRESET})
+        labels = _choice_labels()
+        self.setting_keys: list[str] = []
+        for line in rules.describe_settings({"preset": PRESET}):
+            key = line.key
+            default = self.defaults.get(key)
+            label = present.text(line.label)
+            field: forms.Field
+            if key == "players":
+                field = forms.TypedChoiceField(
+                    label=label, choices=[(n, str(n)) for n in range(1, 5)], coerce=int, initial=default
+                )
+            elif key in labels:
+                field = forms.ChoiceField(label=label, choices=labels[key], initial=_shown(default))
+            elif isinstance(default, bool):
+                field = forms.BooleanField(label=label, required=False, initial=default)
+            elif isinstance(default, int):
+                field = forms.IntegerField(label=label, initial=default, min_value=0)
+            else:
+                field = forms.CharField(label=label, initial=_shown(default), max_length=40)
+            self.fields["s_" + key] = field
+            self.setting_keys.append(key)
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self["s_" + key] for key in MAIN if key in self.setting_keys]
+
+    def variant_fields(self) -> list[forms.BoundField]:
+        return [self["s_" + key] for key in self.setting_keys if key not in MAIN]
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that differ from the defaults, as the ruleset reads them."""
+        out: dict[str, Any] = {}
+        for key in self.setting_keys:
+            value = self.cleaned_data.get("s_" + key)
+            default = self.defaults.get(key)
+            if isinstance(default, list) and isinstance(value, str):
+                parts = [p.strip() for p in value.replace(",", "/").split("/") if p.strip()]
+                value = [int(p) if p.isdigit() else p for p in parts]
+            elif isinstance(value, str) and value.isdigit() and not isinstance(default, str):
+                value = int(value)  # a seat number, a fixed boss life bonus
+            if value != default:
+                out[key] = value
+        return out
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        try:
+            engine.resolve_settings(MAIDEN, PRESET, self.overrides())
+        except SettingsError as exc:
+            field = "s_" + exc.setting if "s_" + exc.setting in self.fields else None
+            self.add_error(field, exc.message)
+        if cleaned.get("table") == TABLE_BOTS and bot_for(MAIDEN) is None:
+            self.add_error("table", _("No computer player for White Maiden is installed on this server yet."))
+        return cleaned
+
+
+def table_user(host: Any, number: int) -> Any:
+    """The account of seat ``number`` at ``host``'s table (it cannot log in)."""
+    users = get_user_model()
+    user, created = users.objects.get_or_create(username=f"table-{host.pk}-{number}")
+    if created:
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+def create_table_game(host: Any, name: str, overrides: dict[str, Any], table: str) -> Game:
+    """Open a game, seat the host, and fill the other seats as asked (in one transaction, so a
+    hot-seat or bot game is running when this returns)."""
+    with transaction.atomic():
+        game = engine.create_game(MAIDEN, PRESET, overrides, created_by=host)
+        engine.register(game.pk, host, name)
+        if table == TABLE_HOTSEAT:
+            for number in range(2, game.seat_count + 1):
+                seat = _register_table_seat(game, host, number)
+                TableSeat.objects.create(seat=seat, host=host)
+        elif table == TABLE_BOTS:
+            fill_with_bots(game.pk, host)
+        game.refresh_from_db()
+        return game
+
+
+def _register_table_seat(game: Game, host: Any, number: int) -> Seat:
+    user = table_user(host, number)
+    taken = set(game.seats.values_list("name", flat=True))
+    label = _("Maiden %(n)s") % {"n": number}
+    while label in taken:
+        label += "′"
+    return engine.register(game.pk, user, label)
+
+
+def fill_with_bots(game_id: int, host: Any) -> int:
+    """Seat bots in every empty seat of an open White Maiden game; only its host may.
+
+    :raises Rejected: not the host, not open, or no White Maiden bot on this server.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.ruleset != MAIDEN:
+        raise Rejected("game/not_found", f"there is no White Maiden game {game_id}", status=404)
+    if game.created_by_id != host.pk and not host.is_staff:
+        raise Rejected("lobby/not_host", "only the player who opened this game may seat bots", status=403)
+    if game.status != Game.Status.OPEN:
+        raise Rejected("registration/closed", "this game has already started", status=409)
+    if bot_for(MAIDEN) is None:
+        raise Rejected("lobby/no_bot", "no computer player for White Maiden is installed on this server", status=409)
+    seated = 0
+    taken = set(game.seats.values_list("user_id", flat=True))
+    names = set(game.seats.values_list("name", flat=True))
+    number = 0
+    while game.seats.count() < game.seat_count:
+        number += 1
+        user = bot_user(number)
+        if user.pk in taken:
+            continue
+        name = BOT_NAMES[(number - 1) % len(BOT_NAMES)]
+        while name in names:
+            name += "′"
+        engine.register(game.pk, user, name, is_bot=True)
+        names.add(name)
+        seated += 1
+        game.refresh_from_db()
+        if game.status != Game.Status.OPEN:
+            break
+    return seated
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = MaidenGameForm(request.POST or None, initial={"name": request.user.get_username()[:20]})
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = create_table_game(
+                request.user, form.cleaned_data["name"], form.overrides(), form.cleaned_data["table"]
+            )
+        except DelveError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if game.status == Game.Status.RUNNING:
+                return redirect("play:game", game_id=game.pk)
+            messages.success(
+                request, _("Game %(id)s is open: other players can register from this page.") % {"id": game.pk}
+            )
+            return redirect(f"/#game-{game.pk}")
+    return render(request, "lobby/maiden_new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def add_bots(request: HttpRequest, game_id: int) -> HttpResponse:
+    get_object_or_404(Game, pk=game_id)
+    try:
+        seated = fill_with_bots(game_id, request.user)
+    except DelveError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby:index")
+    game = Game.objects.get(pk=game_id)
+    if game.status == Game.Status.RUNNING:
+        messages.success(request, _("Bots took the empty seats: the game has started."))
+        return redirect("play:game", game_id=game.pk)
+    messages.success(request, _("%(n)s bots seated.") % {"n": seated})
+    return redirect("lobby:index")
+
+
+def card_extras(request: HttpRequest, game: Game, seats: list[Seat]) -> dict[str, Any]:
+    """What a White Maiden game's lobby card adds: the host's bot button, and for a running game
+    whether the visitor (or their table) has a decision waiting - one click away."""
+    if game.ruleset != MAIDEN:
+        return {}
+    user = request.user
+    out: dict[str, Any] = {"maiden": True}
+    if not user.is_authenticated:
+        return out
+    out["is_host"] = game.created_by_id == user.pk
+    out["bots_available"] = bot_for(MAIDEN) is not None
+    if game.status != Game.Status.RUNNING:
+        return out
+    from delve.server.play.maiden_screen import controlled_seats
+
+    controlled = [s for s in controlled_seats(game, user, seats) if s.index is not None]
+    if not controlled:
+        return out
+    out["plays"] = True
+    try:
+        rules = engine.ruleset_of(game)
+        state = engine.load_state(game, rules)
+        out["decide"] = any(rules.legal_commands(state, s.index) for s in controlled)
+    except DelveError:
+        out["decide"] = False
+    return out

@@ -1,0 +1,1143 @@
+"""The White Maiden board screen: turns a seat's view and its legal commands into the panels of
+the screen (status, map, decision, dice, maidens, bosses, Arcana, log, decks), in the active
+language, with the exact odds of every option (:mod:`maiden_odds`).
+
+Only views leave here: nothing reads a state. Every button is one of ``legal_commands`` as is.
+A player who plays several seats in one browser (hot-seat, ``lobby.models.TableSeat``) sees the
+screen of the seat that must decide now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext
+from django.utils.translation import gettext as _
+
+from delve.kernel import DelveError
+from delve.server import clock
+from delve.server.games import engine, present
+from delve.server.games.models import Game, Seat
+from delve.server.lobby.models import TableSeat
+from delve.server.play import maiden_odds
+
+MAIDEN = "maiden"
+PANELS = ("status", "map", "decide", "dice", "maidens", "bosses", "arcana", "log", "decks")
+STATS = ("pie", "wil", "agi", "ins")
+SEAT_COLOURS = ("#d4486b", "#2f7fd8", "#2c9a5a", "#c98a12")
+LOG_SHOWN = 30
+
+
+def lang() -> str:
+    return (get_language() or "en")[:2]
+
+
+def pick(text: Any, language: str) -> str:
+    """A content text ({en, ja} table or struct) in the language, falling back to English."""
+    if text is None:
+        return ""
+    if isinstance(text, str):
+        return text
+    try:
+        return str(text[language] or text["en"])
+    except (KeyError, TypeError):
+        return str(dict(text).get(language) or dict(text).get("en") or "")
+
+
+def as_json(command: dict[str, Any]) -> str:
+    return json.dumps(command, ensure_ascii=False, sort_keys=True)
+
+
+def signature(html: str) -> str:
+    return hashlib.sha1(html.encode(), usedforsecurity=False).hexdigest()[:12]
+
+
+def content() -> Any:
+    from delve.maiden.content import load
+
+    return load()
+
+
+# ---------------------------------------------------------------- loading
+
+
+@dataclass
+class Screen:
+    """Everything one caller may see of one White Maiden game at one moment."""
+
+    game: Game
+    seats: list[Seat]
+    mine: Seat | None
+    controlled: list[Seat]
+    acting: Seat | None
+    view: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+    settings: dict[str, Any]
+    lang: str
+    error: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.acting is None else self.acting.index
+
+    @property
+    def choices(self) -> str:
+        return engine.choices_digest(self.legal)
+
+    @property
+    def hot_seat(self) -> bool:
+        return len(self.controlled) > 1
+
+    def name_of(self, seat: int | None) -> str:
+        if seat is None:
+            return _("everyone")
+        for s in self.seats:
+            if s.index == seat:
+                return s.name
+        return _("Seat %(n)s") % {"n": seat + 1}
+
+
+def controlled_seats(game: Game, user: Any, seats: list[Seat]) -> list[Seat]:
+    """The seats ``user`` may act for: their own and those of their table (hot-seat)."""
+    if user is None or not user.is_authenticated:
+        return []
+    table = set(TableSeat.objects.filter(host=user, seat__game=game).values_list("seat_id", flat=True))
+    return [s for s in seats if s.user_id == user.pk or s.pk in table]
+
+
+def load(game: Game, user: Any, *, prefer: int | None = None) -> Screen:
+    """The screen for ``user``: the view of the seat they play that must decide now (hot-seat),
+    else their own seat, else a spectator's view."""
+    seats = present.public_seats(game)
+    mine = present.own_seat(seats, user)
+    controlled = [s for s in controlled_seats(game, user, seats) if s.index is not None or game.status == "open"]
+    ruleset = engine.ruleset_of(game)
+    settings = ruleset.validate_settings(game.settings)
+    screen = Screen(game, seats, mine, controlled, None, None, [], settings, lang())
+    if game.status == Game.Status.OPEN or not game.state:
+        screen.acting = mine
+        return screen
+    state = engine.load_state(game, ruleset)
+    if game.status == Game.Status.RUNNING:
+        ruleset.advance(state, max(clock.now(), int(getattr(state, "clock", 0) or 0)))
+    acting = _acting(ruleset, state, controlled, prefer)
+    screen.acting = acting if acting is not None else mine
+    index = None if screen.acting is None else screen.acting.index
+    screen.view = ruleset.view(state, index)
+    screen.legal = ruleset.legal_commands(state, index) if index is not None and game.status == "running" else []
+    return screen
+
+
+def _acting(ruleset: Any, state: Any, controlled: list[Seat], prefer: int | None) -> Seat | None:
+    if not controlled:
+        return None
+    if len(controlled) == 1:
+        return controlled[0]
+    by_index = {s.index: s for s in controlled}
+    if prefer is not None and prefer in by_index:
+        return by_index[prefer]
+    public = ruleset.view(state, None)
+    order: list[int | None] = [p["seat"] for p in public.get("pending", [])]
+    order.append(public.get("active_seat"))
+    for seat in order:
+        if seat in by_index and ruleset.legal_commands(state, seat):
+            return by_index[seat]
+    for seat_obj in controlled:
+        if seat_obj.index is not None and ruleset.legal_commands(state, seat_obj.index):
+            return seat_obj
+    return controlled[0]
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render_panel(screen: Screen, name: str, *, oob: bool = False) -> tuple[str, str]:
+    inner = render_to_string(f"play/maiden/panels/{name}.html", {"s": screen, **panel_context(screen, name)})
+    sig = signature(inner)
+    html = render_to_string("play/maiden/panel.html", {"name": name, "sig": sig, "inner": mark_safe(inner), "oob": oob})
+    return html, sig
+
+
+def render_panels(screen: Screen, *, known: dict[str, str] | None = None) -> str:
+    parts = [
+        f'<input type="hidden" id="game-version" name="version" value="{screen.game.version}" hx-swap-oob="true">',
+        f'<input type="hidden" id="game-choices" name="choices" value="{screen.choices}" hx-swap-oob="true">',
+        f'<input type="hidden" id="acting-seat" name="seat" value="{"" if screen.seat is None else screen.seat}"'
+        ' hx-swap-oob="true">',
+    ]
+    for name in PANELS:
+        html, sig = render_panel(screen, name, oob=True)
+        if known is None or known.get(name) != sig:
+            parts.append(html)
+    return "\n".join(parts)
+
+
+def all_panels(screen: Screen) -> dict[str, SafeString]:
+    return {name: mark_safe(render_panel(screen, name)[0]) for name in PANELS}
+
+
+def panel_context(screen: Screen, name: str) -> dict[str, Any]:
+    if screen.view is None:
+        return {}
+    return _BUILDERS[name](screen)
+
+
+# ---------------------------------------------------------------- names
+
+
+def stat_name(stat: str) -> str:
+    return {
+        "pie": _("Piety"),
+        "wil": _("Will"),
+        "agi": _("Agility"),
+        "ins": _("Inspiration"),
+    }.get(stat, stat)
+
+
+def stat_short(stat: str) -> str:
+    return {"pie": _("Pie"), "wil": _("Wil"), "agi": _("Agi"), "ins": _("Ins")}.get(stat, stat)
+
+
+def symbol_name(symbol: str, language: str) -> str:
+    symbols = content().symbols
+    return pick(symbols.get(symbol), language) or symbol
+
+
+def colour_name(colour: str | None) -> str:
+    return {
+        "red": _("red"),
+        "blue": _("blue"),
+        "black": _("black"),
+        "white": _("white"),
+    }.get(colour or "", colour or "")
+
+
+def room_type_name(kind: str) -> str:
+    return {
+        "normal": _("room"),
+        "rest": _("rest room"),
+        "quest": _("quest room"),
+        "danger": _("danger room"),
+        "boss": _("boss room"),
+        "start": _("start"),
+    }.get(kind, kind)
+
+
+def room_label(room_id: str | None, language: str) -> str:
+    """A room's name: the start square, a Sephirah's boss room, or "The Fool 2" (area and place
+    in its chain)."""
+    if not room_id:
+        return ""
+    data = content()
+    room = data.rooms.get(room_id)
+    if room is None:
+        return room_id
+    if room.type == "start" or room_id == data.start:
+        return _("Start (S)")
+    if room.boss:
+        boss = data.bosses.get(room.boss)
+        return pick(boss.sephirah, language) if boss is not None else room_id
+    area = data.areas.get(room.area)
+    chain = data.area_rooms.get(room.area, ()) if hasattr(data, "area_rooms") else ()
+    number = list(chain).index(room_id) + 1 if room_id in chain else room_id.rsplit("_", 1)[-1]
+    return f"{pick(area.name, language) if area else room.area} {number}"
+
+
+def skill_name(skill_id: str, language: str) -> str:
+    skill = content().skills.get(skill_id)
+    return pick(skill.name, language) if skill else skill_id
+
+
+def boss_name(boss_id: str, language: str) -> str:
+    boss = content().bosses.get(boss_id)
+    return pick(boss.name, language) if boss else boss_id
+
+
+def familiar_name(familiar_id: str, language: str) -> str:
+    familiar = content().familiars.get(familiar_id)
+    return pick(familiar.name, language) if familiar else familiar_id
+
+
+def area_name(area_id: str, language: str) -> str:
+    area = content().areas.get(area_id)
+    return pick(area.name, language) if area else area_id
+
+
+def card_name(deck: str, card_id: str, language: str) -> str:
+    data = content()
+    if deck == "room":
+        card = data.room_cards.get(card_id)
+    elif deck == "quest":
+        card = data.quests.get(card_id)
+    elif deck == "skill":
+        card = data.skills.get(card_id)
+    else:
+        return symbol_name(card_id, language)
+    return pick(card.name, language) if card is not None else card_id
+
+
+def phase_name(phase: str) -> str:
+    return {
+        "setup": _("setting up"),
+        "move": _("moving"),
+        "room": _("entering a room"),
+        "pre_roll": _("before the roll"),
+        "post_roll": _("after the roll"),
+        "levelup": _("levelling up"),
+        "ended": _("the game has ended"),
+    }.get(phase, phase)
+
+
+def decision_name(kind: str, data: dict[str, Any]) -> str:
+    if kind == "choose_familiar":
+        return _("choosing a familiar")
+    if kind == "choose_start_player":
+        return _("choosing the start player")
+    if kind == "keep_card":
+        deck = data.get("deck")
+        return {
+            "room": _("keeping one room card"),
+            "quest": _("keeping one quest card"),
+            "skill": _("keeping one skill card"),
+            "action": _("keeping one action card"),
+        }.get(str(deck), _("keeping one card"))
+    if kind == "place_card":
+        return _("placing an action card on a stat")
+    if kind == "agi_option":
+        return _("choosing what Agility gives")
+    what = data.get("for")
+    if what == "exhaust":
+        return _("choosing a skill to exhaust")
+    if what == "evolve":
+        return _("choosing: evolve the familiar or keep the Arcana")
+    return _("choosing an effect's target")
+
+
+def step_name(phase: str) -> str:
+    return {
+        "move": _("choosing where to move"),
+        "pre_roll": _("about to roll the dice"),
+        "post_roll": _("ascending and resolving the roll"),
+    }.get(phase, phase_name(phase))
+
+
+# ---------------------------------------------------------------- (1) status: round, danger, turn
+
+
+def _status(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    rounds = int(view["rounds"])
+    round_ = int(view["round"])
+    track = [{"n": n, "done": n < round_, "now": n == round_, "odd": n % 2 == 1} for n in range(1, rounds + 1)]
+    dl = int(view["danger_level"])
+    danger = [{"n": n, "on": n <= dl} for n in range(1, max(6, dl) + 1)]
+    return {
+        "round": round_,
+        "rounds": rounds,
+        "track": track,
+        "danger": danger,
+        "danger_level": dl,
+        "markers": view["action_markers"],
+        "base_target": view["base_target"],
+        "turn": view["turn_in_round"],
+        "turns": view["turns_per_round"],
+        "now": _now_line(screen),
+        "ended": view["ended"],
+        "result": view["result"],
+        "sephirot": view.get("sephirot", 0),
+        "deadline": view.get("deadline"),
+        "table": [{"index": s.index, "name": s.name, "acting": s == screen.acting} for s in screen.controlled]
+        if screen.hot_seat
+        else [],
+    }
+
+
+def _now_line(screen: Screen) -> dict[str, Any]:
+    """Whose turn it is and what they decide (for everyone, MV-TURN-1)."""
+    view = screen.view
+    assert view is not None
+    if view["ended"]:
+        return {"text": "", "you": False}
+    pending = view.get("pending") or []
+    if pending:
+        head = pending[0]
+        seat = head.get("seat")
+        who = screen.name_of(seat) if seat is not None else _("any player")
+        what = decision_name(head["kind"], head.get("data") or {})
+    else:
+        seat = view.get("active_seat")
+        who = screen.name_of(seat)
+        what = step_name(view["phase"])
+    yours = bool(screen.legal) and (seat is None or seat == screen.seat)
+    return {"who": who, "what": what, "seat": seat, "you": yours, "colour": _colour(seat)}
+
+
+def _colour(seat: int | None) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if isinstance(seat, int) else "#888"
+
+
+# ---------------------------------------------------------------- (2) the map
+
+
+MAP_SCALE = 10.0
+
+
+def _map(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    m = view["map"]
+    rooms = {r["id"]: r for r in m["rooms"]}
+    destinations = {c["to"]: c for c in screen.legal if c["kind"] == "move"}
+    bosses = {b["id"]: b for b in view["bosses"]}
+    freed = {a["id"] for a in view["areas"] if a["freed"]}
+    maidens = {mm["seat"]: mm for mm in view["maidens"]}
+
+    def xy(room: dict[str, Any]) -> tuple[float, float]:
+        return round(float(room["x"]) * MAP_SCALE, 2), round(float(room["y"]) * MAP_SCALE, 2)
+
+    edges = []
+    for a, b in m["edges"]:
+        if a in rooms and b in rooms:
+            (x1, y1), (x2, y2) = xy(rooms[a]), xy(rooms[b])
+            edges.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2})
+    passages = []
+    for p in m.get("passages", []):
+        if p["a"] in rooms and p["b"] in rooms:
+            (x1, y1), (x2, y2) = xy(rooms[p["a"]]), xy(rooms[p["b"]])
+            passages.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "revealed": p.get("revealed", False)})
+    out_rooms = []
+    for room in m["rooms"]:
+        x, y = xy(room)
+        kind = room["type"]
+        label = room_label(room["id"], language)
+        info = [label, room_type_name(kind)]
+        if room["explored"] and kind != "start":
+            info.append(_("explored"))
+        boss = bosses.get(room["boss"]) if room.get("boss") else None
+        life = None
+        if boss is not None:
+            info.append(pick(boss["name"], language))
+            if boss["engaged"] and not boss["defeated"]:
+                life = f"{boss['life_left']}/{boss['life_max']}"
+                info.append(_("life %(life)s") % {"life": life})
+            elif boss["defeated"]:
+                info.append(_("defeated"))
+        tokens = []
+        here = room.get("maidens", [])
+        for k, seat in enumerate(here):
+            dx = (k - (len(here) - 1) / 2) * 3.2
+            tokens.append(
+                {"seat": seat, "n": seat + 1, "x": round(x + dx, 2), "y": round(y - 3.4, 2), "colour": _colour(seat)}
+            )
+            info.append(_("%(name)s is here") % {"name": maidens.get(seat, {}).get("name", seat)})
+        if room.get("entry_requirement"):
+            info.append(
+                _("needs %(symbols)s")
+                % {"symbols": ", ".join(symbol_name(s, language) for s in room["entry_requirement"])}
+            )
+        command = destinations.get(room["id"])
+        if command is not None:
+            info.append(_("you can move here"))
+        area_freed = room.get("area") in freed
+        out_rooms.append(
+            {
+                "id": room["id"],
+                "x": x,
+                "y": y,
+                "bx": round(x - 3, 2),
+                "by": round(y - 3, 2),
+                "label_y": round(y + 5.8, 2),
+                "req_y": round(y + 4.4, 2),
+                "type": kind,
+                "explored": room["explored"],
+                "label": label,
+                "short": label.split(",")[0],
+                "info": ", ".join(str(i) for i in info),
+                "boss": boss is not None,
+                "defeated": bool(boss and boss["defeated"]),
+                "life": life,
+                "tokens": tokens,
+                "json": as_json(command) if command else "",
+                "freed": area_freed,
+                "requirement": "".join(room.get("entry_requirement") or []),
+            }
+        )
+    return {
+        "rooms": out_rooms,
+        "edges": edges,
+        "passages": passages,
+        "moving": bool(destinations),
+        "legend": [(kind, room_type_name(kind)) for kind in ("normal", "rest", "quest", "danger", "boss", "start")],
+    }
+
+
+# ---------------------------------------------------------------- (3) the decision
+
+
+def command_label(screen: Screen, command: dict[str, Any]) -> str:
+    """The words of one legal command on a button."""
+    language = screen.lang
+    kind = command["kind"]
+    view = screen.view or {}
+    if kind == "move":
+        room = next((r for r in view.get("map", {}).get("rooms", []) if r["id"] == command["to"]), None)
+        kind_name = room_type_name(room["type"]) if room else ""
+        return _("Move to %(room)s (%(kind)s)") % {"room": room_label(command["to"], language), "kind": kind_name}
+    if kind == "stay":
+        return _("Stay here (no room to enter)")
+    if kind == "roll":
+        check = view.get("check") or {}
+        n = 3 + int(check.get("white", 0))
+        return _("Roll %(n)s d%(size)s") % {"n": n, "size": check.get("size", "?")}
+    if kind == "die_size":
+        return _("Roll d%(size)s instead") % {"size": command["size"]}
+    if kind == "ascend":
+        i, j = command["dice"]
+        return _("Ascend dice %(i)s and %(j)s") % {"i": i + 1, "j": j + 1}
+    if kind == "boost":
+        return _("+1 on die %(n)s") % {"n": command["die"] + 1}
+    if kind == "resolve":
+        return _("Resolve the check")
+    if kind == "use_skill":
+        return _with_params(screen, skill_name(command["skill"], language), command)
+    if kind == "use_arcana":
+        return _with_params(screen, _("Arcana: %(name)s") % {"name": area_name(command["area"], language)}, command)
+    if kind == "choose_familiar":
+        return familiar_name(command["familiar"], language)
+    if kind == "choose_start_player":
+        return screen.name_of(int(command["seat"]))
+    if kind == "place_card":
+        return _("On %(stat)s") % {"stat": stat_name(command["stat"])}
+    if kind == "agi_option":
+        if command["choice"] == "learn":
+            return _("Learn a new skill")
+        return _("Raise the level of %(skill)s") % {"skill": skill_name(command["choice"], language)}
+    if kind == "keep_card":
+        return _("Keep this card")
+    if kind == "choose":
+        return _option_label(screen, int(command["option"]))
+    return kind
+
+
+def _with_params(screen: Screen, name: str, command: dict[str, Any]) -> str:
+    language = screen.lang
+    parts = [name]
+    if command.get("die") is not None:
+        parts.append(_("die %(n)s") % {"n": int(command["die"]) + 1})
+    if command.get("dice"):
+        parts.append(_("dice %(list)s") % {"list": ", ".join(str(int(i) + 1) for i in command["dice"])})
+    if command.get("face") is not None:
+        parts.append(_("face %(n)s") % {"n": command["face"]})
+    if command.get("seat") is not None:
+        parts.append("→ " + screen.name_of(int(command["seat"])))
+    if command.get("boss"):
+        parts.append("→ " + boss_name(str(command["boss"]), language))
+    if command.get("room"):
+        parts.append("→ " + room_label(str(command["room"]), language))
+    if command.get("to"):
+        parts.append("→ " + room_label(str(command["to"]), language))
+    return " · ".join(parts)
+
+
+def _option_label(screen: Screen, index: int) -> str:
+    view = screen.view or {}
+    pending = (view.get("pending") or [{}])[0]
+    options = pending.get("options") or []
+    if not 0 <= index < len(options):
+        return str(index + 1)
+    option = options[index]
+    language = screen.lang
+    data = content()
+    if isinstance(option, str):
+        if option in data.skills:
+            return skill_name(option, language)
+        if option in data.bosses:
+            return boss_name(option, language)
+        if option in data.rooms:
+            return room_label(option, language)
+        if option == "evolve":
+            return _("Evolve the familiar")
+        if option == "pool":
+            return _("Keep the Arcana for everyone")
+        return option
+    if isinstance(option, int) and not isinstance(option, bool):
+        return screen.name_of(option) if 0 <= option < len(screen.seats) else str(option)
+    return str(option)
+
+
+def _decide(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    legal = screen.legal
+    ctx: dict[str, Any] = {"ended": view["ended"], "now": _now_line(screen), "seated": bool(screen.controlled)}
+    if view["ended"]:
+        ctx["result"] = view["result"]
+        ctx["summary"] = _summary(view)
+        return ctx
+    if not legal:
+        return ctx
+    pending = (view.get("pending") or [None])[0]
+    ctx["who"] = screen.name_of(screen.seat)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for number, command in enumerate(legal):
+        groups.setdefault(command["kind"], []).append({"command": command, "n": number})
+    buttons: list[dict[str, Any]] = []
+    if pending is not None and pending.get("seat") in (None, screen.seat):
+        ctx["decision"] = _decision(screen, pending)
+        return ctx
+    phase = view["phase"]
+    ctx["phase"] = phase
+    if phase == "move":
+        moves = [c for c in legal if c["kind"] == "move"]
+        ctx["moves"] = [{**_button(screen, c), "key": str(i + 1) if i < 9 else ""} for i, c in enumerate(moves)]
+        stay = next((c for c in legal if c["kind"] == "stay"), None)
+        ctx["stay"] = _button(screen, stay) if stay else None
+        me = next((m for m in view["maidens"] if m["seat"] == view["active_seat"]), None)
+        ctx["mp"] = me["mp"] if me else None
+    if phase == "pre_roll":
+        before = maiden_odds.pre_roll(view, screen.settings)
+        roll = next((c for c in legal if c["kind"] == "roll"), None)
+        if roll is not None:
+            ctx["roll"] = {**_button(screen, roll), "odds": before}
+        sizes = []
+        for c in legal:
+            if c["kind"] == "die_size":
+                alt = _with_size(view, int(c["size"]))
+                sizes.append({**_button(screen, c), "odds": maiden_odds.pre_roll(alt, screen.settings)})
+        ctx["sizes"] = sizes
+    if phase == "post_roll":
+        after = maiden_odds.post_roll(view, screen.settings, legal)
+        ctx["after"] = after
+        if after is not None:
+            ctx["ascensions"] = [{**_button(screen, ch.command), "choice": ch} for ch in after.choices]
+            best = next((ch for ch in after.choices if ch.best), None)
+            ctx["best"] = _button(screen, best.command) if best is not None else None
+        else:
+            ctx["ascensions"] = [{**_button(screen, c), "choice": None} for c in legal if c["kind"] == "ascend"]
+        resolve = next((c for c in legal if c["kind"] == "resolve"), None)
+        ctx["resolve"] = _button(screen, resolve) if resolve else None
+        ctx["boosts"] = [_button(screen, c) for c in legal if c["kind"] == "boost"]
+    ctx["skills"] = [_skill_button(screen, c) for c in legal if c["kind"] == "use_skill"]
+    ctx["arcana"] = [_skill_button(screen, c) for c in legal if c["kind"] == "use_arcana"]
+    known = {"move", "stay", "roll", "die_size", "ascend", "resolve", "boost", "use_skill", "use_arcana"}
+    buttons = [_button(screen, c) for c in legal if c["kind"] not in known]
+    ctx["others"] = buttons
+    ctx["lang"] = language
+    return ctx
+
+
+def _with_size(view: dict[str, Any], size: int) -> dict[str, Any]:
+    check = dict(view["check"])
+    check["size"] = size
+    return {**view, "check": check}
+
+
+def _button(screen: Screen, command: dict[str, Any] | None) -> dict[str, Any]:
+    if command is None:
+        return {}
+    return {
+        "kind": command["kind"],
+        "json": as_json(command),
+        "label": command_label(screen, command),
+        "id": "cmd-" + hashlib.sha1(as_json(command).encode(), usedforsecurity=False).hexdigest()[:10],
+    }
+
+
+def _skill_button(screen: Screen, command: dict[str, Any]) -> dict[str, Any]:
+    """A skill or Arcana use, with its text and, for dice skills, the exact odds after it."""
+    language = screen.lang
+    data = content()
+    button = _button(screen, command)
+    if command["kind"] == "use_skill":
+        definition = data.skills.get(command["skill"])
+        button["text"] = pick(definition.text, language) if definition else ""
+        ops = [dict(op) for op in definition.ops] if definition else []
+    else:
+        area = data.areas.get(command["area"])
+        button["text"] = pick(area.arcana_text, language) if area else ""
+        ops = [dict(op) for op in area.arcana] if area else []
+    view = screen.view or {}
+    chance = None
+    die = command.get("die")
+    names = {str(op.get("op")) for op in ops}
+    if isinstance(die, int):
+        if "reroll" in names:
+            chance = maiden_odds.reroll_chance(view, screen.settings, die)
+        elif "die_adjust" in names:
+            amount = next((op.get("amount") for op in ops if op.get("op") == "die_adjust"), 1)
+            delta = int(amount) if isinstance(amount, int) else 1
+            chance = maiden_odds.adjust_chance(view, screen.settings, die, delta)
+    elif isinstance(command.get("dice"), list) and len(command["dice"]) == 1 and "reroll" in names:
+        chance = maiden_odds.reroll_chance(view, screen.settings, int(command["dice"][0]))
+    button["odds"] = chance
+    return button
+
+
+def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
+    """A pending decision of the viewer's seat: its options as cards or buttons."""
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    kind = pending["kind"]
+    data = pending.get("data") or {}
+    legal = screen.legal
+    out: dict[str, Any] = {"kind": kind, "title": decision_name(kind, data), "options": []}
+    content_ = content()
+    if kind == "choose_familiar":
+        for c in legal:
+            fam = content_.familiars.get(c["familiar"])
+            skills = [skill_name(s, language) for s in (fam.skills if fam else ())]
+            out["options"].append(
+                {
+                    **_button(screen, c),
+                    "text": pick(fam.text, language) if fam else "",
+                    "detail": _("Action card: %(symbol)s · Skill: %(skills)s")
+                    % {"symbol": symbol_name(fam.action, language) if fam else "", "skills": ", ".join(skills)},
+                }
+            )
+    elif kind == "keep_card":
+        deck = str(data.get("deck", ""))
+        options = pending.get("options") or []
+        seat = pending.get("seat")
+        for c in legal:
+            card_id = str(options[int(c["card"])]) if int(c["card"]) < len(options) else ""
+            entry = {**_button(screen, c), "name": card_name(deck, card_id, language), "text": "", "detail": ""}
+            entry["label"] = entry["name"]
+            if deck == "room":
+                card = content_.room_cards.get(card_id)
+                if card is not None and seat is not None:
+                    mods = _mods_at(view, seat)
+                    entry["odds"] = maiden_odds.room_card_odds(view, screen.settings, card, seat, mods)
+                    entry["detail"] = _("difficulty %(d)+d") % {"d": card.difficulty} + (
+                        " · " + _("slate %(c)s") % {"c": colour_name(card.slate)} if card.slate else ""
+                    )
+                    entry["text"] = pick(card.event.text, language) if card.event is not None else ""
+            elif deck == "quest":
+                quest = content_.quests.get(card_id)
+                entry["text"] = pick(quest.text, language) if quest else ""
+            elif deck == "skill":
+                skill = content_.skills.get(card_id)
+                if skill is not None:
+                    entry["text"] = pick(skill.text, language)
+                    entry["detail"] = _("needs %(symbols)s") % {
+                        "symbols": ", ".join(symbol_name(s, language) for s in skill.condition) or "—"
+                    }
+            elif deck == "action":
+                entry["detail"] = card_id
+            out["options"].append(entry)
+    elif kind == "place_card":
+        card = str(data.get("card", ""))
+        out["card"] = symbol_name(card, language) if card else ""
+        me = next((m for m in view["maidens"] if m["seat"] == pending.get("seat")), None)
+        for c in legal:
+            stat = c["stat"]
+            entry = {**_button(screen, c)}
+            if me is not None:
+                entry["detail"] = _("now %(level)s") % {"level": me["levels"].get(stat, 0)}
+            out["options"].append(entry)
+    else:
+        out["options"] = [_button(screen, c) for c in legal]
+    return out
+
+
+def _mods_at(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The area mods in force where the maiden stands (her area, while not freed; MV-EXPL-8),
+    combined with the mods of ongoing quests (integers add up, flags or, first value wins)."""
+    maiden = next((m for m in view["maidens"] if m["seat"] == seat), None)
+    room = next((r for r in view["map"]["rooms"] if maiden and r["id"] == maiden["room"]), None)
+    sources: list[dict[str, Any]] = []
+    if room is not None and room.get("area"):
+        area = next((a for a in view["areas"] if a["id"] == room["area"]), None)
+        if area is not None and not area["freed"] and area.get("mods"):
+            sources.append(dict(area["mods"]))
+    data = content()
+    for quest_id in view.get("quest_area", []):
+        quest = data.quests.get(quest_id)
+        mods = getattr(quest, "mods", None) if quest is not None else None
+        if mods is not None:
+            fields = getattr(mods, "__struct_fields__", ())
+            sources.append({k: getattr(mods, k) for k in fields if getattr(mods, k)})
+    combined: dict[str, Any] = {}
+    for mods in sources:
+        for key, value in mods.items():
+            if isinstance(value, bool):
+                combined[key] = combined.get(key, False) or value
+            elif isinstance(value, int):
+                if key == "ascension_bonus_fixed":
+                    combined[key] = min(combined.get(key, value), value)
+                else:
+                    combined[key] = combined.get(key, 0) + value
+            else:
+                combined.setdefault(key, value)
+    return combined
+
+
+def _summary(view: dict[str, Any]) -> list[tuple[str, Any]]:
+    summary = view.get("summary") or {}
+    return [(str(k).replace("_", " "), v) for k, v in summary.items() if not isinstance(v, (dict, list))]
+
+
+# ---------------------------------------------------------------- (4) dice
+
+
+def _dice(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    check = view.get("check")
+    language = screen.lang
+    if not check:
+        return {"check": None}
+    data = content()
+    source = check.get("source")
+    if check.get("kind") == "boss":
+        boss = data.bosses.get(source)
+        action = boss.actions[int(check["action"] or 0)] if boss is not None else None
+        title = boss_name(str(source), language)
+        subtitle = pick(action.name, language) if action is not None else ""
+        effect = pick(action.effect.text, language) if action is not None and action.effect is not None else ""
+    else:
+        card = data.room_cards.get(source)
+        title = pick(card.name, language) if card else str(source)
+        subtitle = _("room card")
+        effect = pick(card.event.text, language) if card is not None and card.event is not None else ""
+    slate = maiden_odds._slate(check)
+    dice = []
+    if check.get("rolled"):
+        for i, d in enumerate(check["dice"]):
+            dice.append(
+                {
+                    "n": i + 1,
+                    "colour": d["colour"],
+                    "colour_name": colour_name(d["colour"]),
+                    "size": d["size"],
+                    "face": d["face"],
+                    "bonus": d.get("bonus") or 0,
+                    "removed": d["removed"],
+                    "slate": slate is not None and d["colour"] == slate,
+                }
+            )
+    else:
+        size = check.get("size")
+        colours = ["red", "blue", "black"] + ["white"] * int(check.get("white", 0))
+        if screen.settings.get("slate_roll_restricted") and slate:
+            colours = [slate] + ["white"] * int(check.get("white", 0))
+        dice = [
+            {
+                "n": i + 1,
+                "colour": c,
+                "colour_name": colour_name(c),
+                "size": size,
+                "face": None,
+                "bonus": 0,
+                "removed": False,
+                "slate": slate == c,
+            }
+            for i, c in enumerate(colours)
+        ]
+    maiden = next((m for m in view["maidens"] if m["seat"] == view.get("active_seat")), None)
+    return {
+        "check": check,
+        "title": title,
+        "subtitle": subtitle,
+        "effect": effect,
+        "slate": slate,
+        "slate_name": colour_name(slate),
+        "dice": dice,
+        "who": screen.name_of(view.get("active_seat")),
+        "before": maiden_odds.pre_roll(view, screen.settings),
+        "after": maiden_odds.post_roll(view, screen.settings, screen.legal) if check.get("rolled") else None,
+        "agi": maiden["levels"]["agi"] if maiden else 0,
+        "skills_used": [skill_name(s, language) for s in check.get("skills_used", [])],
+    }
+
+
+# ---------------------------------------------------------------- (5) maidens, (6) bosses, (7) Arcana
+
+
+def _maidens(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    data = content()
+    out = []
+    for m in view["maidens"]:
+        skills = []
+        for sk in m["skills"]:
+            definition = data.skills.get(sk["id"])
+            skills.append(
+                {
+                    "name": skill_name(sk["id"], language),
+                    "level": sk["level"],
+                    "exhausted": sk["exhausted"],
+                    "used": sk.get("used_this_turn", False),
+                    "text": pick(definition.text, language) if definition else "",
+                    "condition": ", ".join(symbol_name(s, language) for s in definition.condition)
+                    if definition
+                    else "",
+                    "timing": definition.timing if definition else "",
+                }
+            )
+        familiars = []
+        for f in m.get("familiars", []):
+            fam = data.familiars.get(f)
+            familiars.append({"name": familiar_name(f, language), "text": pick(fam.text, language) if fam else ""})
+        stats = [
+            {
+                "key": s,
+                "name": stat_name(s),
+                "short": stat_short(s),
+                "level": m["levels"][s],
+                "cards": [symbol_name(c, language)[:1] for c in m["stats"][s]],
+                "cards_full": ", ".join(symbol_name(c, language) for c in m["stats"][s]),
+            }
+            for s in STATS
+        ]
+        out.append(
+            {
+                "seat": m["seat"],
+                "n": m["seat"] + 1,
+                "name": m["name"],
+                "colour": _colour(m["seat"]),
+                "room": room_label(m["room"], language),
+                "life": m["life"],
+                "life_max": m["life_max"],
+                "hearts": [i < m["life"] for i in range(m["life_max"])],
+                "stats": stats,
+                "die": m["die"],
+                "pool": m["pool"],
+                "mp": m["mp"],
+                "skills": skills,
+                "familiars": familiars,
+                "boss": boss_name(m["boss"], language) if m.get("boss") else "",
+                "deaths": m.get("deaths", 0),
+                "active": m["seat"] == view.get("active_seat"),
+                "you": m["seat"] == screen.seat,
+            }
+        )
+    return {"maidens": out}
+
+
+def _bosses(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    out = []
+    for b in view["bosses"]:
+        actions = []
+        for i, a in enumerate(b["actions"]):
+            actions.append(
+                {
+                    "name": pick(a["name"], language),
+                    "difficulty": a["difficulty"],
+                    "slate": colour_name(a.get("slate")) if a.get("slate") else "",
+                    "slate_key": a.get("slate") or "",
+                    "effect": pick(a.get("effect"), language) if a.get("effect") else "",
+                    "current": b["engaged"] and b["pointer"] == i,
+                    "disabled": i in (b.get("disabled") or []),
+                }
+            )
+        life_max = b["life_max"] if b["engaged"] else b["life"]
+        life_left = b["life_left"] if b["engaged"] else b["life"]
+        out.append(
+            {
+                "id": b["id"],
+                "name": pick(b["name"], language),
+                "sephirah": pick(b.get("sephirah"), language),
+                "engaged": b["engaged"],
+                "defeated": b["defeated"],
+                "final": b["final"],
+                "life": life_left,
+                "life_max": life_max,
+                "pips": [i < (life_left or 0) for i in range(life_max or 0)],
+                "actions": actions,
+                "fighting": [mm["name"] for mm in view["maidens"] if mm.get("boss") == b["id"]],
+            }
+        )
+    out.sort(key=lambda b: (not b["engaged"] or b["defeated"], b["defeated"]))
+    return {"bosses": out, "defeated": sum(1 for b in out if b["defeated"])}
+
+
+def _arcana(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    uses: dict[str, list[dict[str, Any]]] = {}
+    for c in screen.legal:
+        if c["kind"] == "use_arcana":
+            uses.setdefault(c["area"], []).append(_skill_button(screen, c))
+    arcana = [
+        {
+            "area": a["area"],
+            "name": pick(a["name"], language),
+            "text": pick(a["text"], language),
+            "timing": timing_name(a["timing"]),
+            "uses": uses.get(a["area"], []),
+        }
+        for a in view["arcana"]
+    ]
+    effects = [
+        {"name": pick(a["name"], language), "text": pick(a["effect_text"], language)}
+        for a in view["areas"]
+        if not a["freed"]
+    ]
+    here = None
+    me = next((m for m in view["maidens"] if m["seat"] == (view.get("active_seat"))), None)
+    if me is not None:
+        room = next((r for r in view["map"]["rooms"] if r["id"] == me["room"]), None)
+        if room is not None and room.get("area"):
+            area = next((a for a in view["areas"] if a["id"] == room["area"]), None)
+            if area is not None and not area["freed"]:
+                here = {"name": pick(area["name"], language), "text": pick(area["effect_text"], language)}
+    quests = []
+    data = content()
+    for q in view.get("quest_area", []):
+        quest = data.quests.get(q)
+        quests.append(
+            {"name": pick(quest.name, language) if quest else q, "text": pick(quest.text, language) if quest else ""}
+        )
+    return {
+        "arcana": arcana,
+        "freed": sum(1 for a in view["areas"] if a["freed"]),
+        "areas": len(view["areas"]),
+        "effects": effects,
+        "here": here,
+        "quests": quests,
+    }
+
+
+def timing_name(timing: str) -> str:
+    return {
+        "movement": _("when moving"),
+        "pre_roll": _("before the roll"),
+        "post_roll": _("after the roll"),
+        "result": _("at the result"),
+        "damage": _("when taking damage"),
+        "any": _("any time"),
+    }.get(timing, timing)
+
+
+# ---------------------------------------------------------------- (8) the log, (9) decks
+
+
+def describe_event(event: dict[str, Any], screen: Screen) -> str:
+    """An event as a sentence: ``delve.maiden.text`` when it is there, else a readable generic
+    line with names in place of ids."""
+    language = screen.lang
+    try:
+        from delve.maiden import text as maiden_text  # type: ignore[attr-defined]
+
+        for name in ("describe", "sentence", "event_text"):
+            fn = getattr(maiden_text, name, None)
+            if fn is not None:
+                return str(fn(event, language))
+    except ImportError:
+        pass
+    except (DelveError, KeyError, TypeError, ValueError, AttributeError):
+        pass
+    return generic_sentence(event, screen)
+
+
+def generic_sentence(event: dict[str, Any], screen: Screen) -> str:
+    language = screen.lang
+    data = event.get("data") or {}
+    parts = []
+    for key, value in data.items():
+        if value is None or value in ([], {}):
+            continue
+        parts.append(f"{_field_name(key)} {_field_value(key, value, screen, language)}")
+    kind = _kind_name(str(event.get("kind", "")))
+    return kind + (": " + ", ".join(parts) if parts else "")
+
+
+def _kind_name(kind: str) -> str:
+    return kind.replace("maiden.", "").replace(".", " ").replace("_", " ").capitalize()
+
+
+def _field_name(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def _field_value(key: str, value: Any, screen: Screen, language: str) -> str:
+    data = content()
+    if key in {"seat", "for_seat"} and isinstance(value, int):
+        return screen.name_of(value)
+    if key == "seats" and isinstance(value, list):
+        return ", ".join(screen.name_of(v) if isinstance(v, int) else str(v) for v in value)
+    if isinstance(value, str):
+        if value in data.rooms:
+            return room_label(value, language)
+        if value in data.bosses:
+            return boss_name(value, language)
+        if value in data.skills:
+            return skill_name(value, language)
+        if value in data.familiars:
+            return familiar_name(value, language)
+        if value in data.areas:
+            return area_name(value, language)
+        if value in data.room_cards:
+            return card_name("room", value, language)
+        if value in data.quests:
+            return card_name("quest", value, language)
+        return value
+    if key == "dice" and isinstance(value, list):
+        return " ".join(
+            f"{colour_name(d[0])} d{d[1]}={d[2]}" if isinstance(d, list) and len(d) == 3 else str(d) for d in value
+        )
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else str(value)
+
+
+def _log(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    entries = list(reversed(view["log"][-LOG_SHOWN:]))
+    return {"events": [{"text": describe_event(e, screen), "kind": e["kind"]} for e in entries]}
+
+
+def _decks(screen: Screen) -> dict[str, Any]:
+    view = screen.view
+    assert view is not None
+    language = screen.lang
+    decks = view["decks"]
+    names = {
+        "action": pgettext("deck", "Action cards"),
+        "skill": pgettext("deck", "Skill cards"),
+        "room": pgettext("deck", "Room cards"),
+        "quest": pgettext("deck", "Quest cards"),
+    }
+    out = []
+    for key in ("room", "quest", "skill", "action"):
+        deck = decks.get(key) or {}
+        discard = deck.get("discard", [])
+        out.append(
+            {
+                "key": key,
+                "name": names[key],
+                "count": deck.get("count", 0),
+                "discard_count": len(discard),
+                "last": card_name(key, str(discard[-1]), language) if discard else "",
+                "aside": deck.get("aside"),
+            }
+        )
+    return {"decks": out}
+
+
+_BUILDERS = {
+    "status": _status,
+    "map": _map,
+    "decide": _decide,
+    "dice": _dice,
+    "maidens": _maidens,
+    "bosses": _bosses,
+    "arcana": _arcana,
+    "log": _log,
+    "decks": _decks,
+}

@@ -1,0 +1,126 @@
+"""The White Maiden screen's requests: the page, one panel, the poll and a decision (``act``).
+
+Decisions go through the same submit path as the JSON API (``engine.submit``), guarded by the
+digest of the choices the player saw; a hot-seat host acts for the seat the screen showed, and
+only for a seat of their table.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from delve.kernel import DelveError
+from delve.server import clock
+from delve.server.games import engine, present
+from delve.server.games.models import Game
+from delve.server.play import maiden_screen
+from delve.server.play.views import _signatures, _version, refusal, web_key
+
+
+def _maiden_game(game_id: int) -> Game:
+    found = get_object_or_404(Game, pk=game_id)
+    if found.ruleset != maiden_screen.MAIDEN:
+        raise Http404("this game has no White Maiden screen")
+    return found
+
+
+def _prefer(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
+def page(request: HttpRequest, found: Game) -> HttpResponse:
+    screen = maiden_screen.load(found, request.user, prefer=_prefer(request.GET.get("seat")))
+    return render(
+        request,
+        "play/maiden/screen.html",
+        {
+            "game": found,
+            "s": screen,
+            "summary": present.game_summary(found, seats=screen.seats),
+            "panels": maiden_screen.all_panels(screen) if screen.view is not None else {},
+            "server_now": clock.now(),
+        },
+    )
+
+
+@require_GET
+def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
+    if name not in maiden_screen.PANELS:
+        raise Http404("no such panel")
+    found = _maiden_game(game_id)
+    screen = maiden_screen.load(found, request.user, prefer=_prefer(request.GET.get("seat")))
+    if screen.view is None:
+        return HttpResponse(status=204)
+    html, _sig = maiden_screen.render_panel(screen, name)
+    return HttpResponse(html)
+
+
+@require_GET
+def poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """204 while nothing can have changed since ``version``; otherwise the changed panels as
+    out-of-band swaps (``force`` sends them all). Never changes the game."""
+    found = _maiden_game(game_id)
+    if request.GET.get("status") == Game.Status.OPEN and found.status != Game.Status.OPEN:
+        response = HttpResponse("")
+        response["HX-Refresh"] = "true"
+        return response
+    due = found.next_due_at is not None and found.next_due_at <= clock.now()
+    unchanged = request.GET.get("version", "") == str(found.version) and not due
+    force = request.GET.get("force") == "1"
+    if found.status == Game.Status.OPEN or (unchanged and not force):
+        return HttpResponse(status=204)
+    screen = maiden_screen.load(found, request.user)
+    known = None if force else _signatures(request.GET.get("sigs", ""))
+    return HttpResponse(maiden_screen.render_panels(screen, known=known))
+
+
+@require_POST
+def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One decision from the screen. ``seat`` names the seat the screen showed: the caller's own,
+    or one of their table's (hot-seat); anything else is refused and nothing changes."""
+    found = _maiden_game(game_id)
+    htmx = request.headers.get("HX-Request") == "true"
+    if not request.user.is_authenticated:
+        if htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = f"/accounts/login/?next=/games/{found.pk}/"
+            return response
+        return redirect(f"/accounts/login/?next=/games/{found.pk}/")
+    error = ""
+    command: Any = None
+    try:
+        command = json.loads(request.POST.get("command", ""))
+    except json.JSONDecodeError:
+        error = _("Choose a command first.")
+    seats = present.public_seats(found)
+    controlled = maiden_screen.controlled_seats(found, request.user, seats)
+    wanted = _prefer(request.POST.get("seat"))
+    seat = next((s for s in controlled if s.index == wanted), None) if wanted is not None else None
+    if seat is None and not error:
+        own = present.own_seat(seats, request.user)
+        if wanted is None and own is not None:
+            seat = own
+        else:
+            error = _("You do not play that seat in this game.")
+    version = _version(request.POST.get("version"))
+    choices = request.POST.get("choices") or None
+    if not error and seat is not None:
+        try:
+            engine.submit(found.pk, seat.user, command, choices=choices, idempotency_key=web_key(version, command))
+        except DelveError as exc:
+            error = refusal(exc)
+    if not htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("play:game", game_id=found.pk)
+    found.refresh_from_db()
+    screen = maiden_screen.load(found, request.user)
+    screen.error = error
+    return HttpResponse(maiden_screen.render_panels(screen, known=_signatures(request.POST.get("sigs", ""))))
