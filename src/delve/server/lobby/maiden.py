@@ -135,7 +135,7 @@ class MaidenGameForm(forms.Form):
             if isinstance(default, list) and isinstance(value, str):
                 parts = [p.strip() for p in value.replace(",", "/").split("/") if p.strip()]
                 value = [int(p) if p.isdigit() else p for p in parts]
-            elif isinstance(value, str) and value.isdigit() and not isinstance(default, str):
+            elif isinstance(value, str) and value.isdigit() and key in {"start_player", "boss_life_bonus"}:
                 value = int(value)  # a seat number, a fixed boss life bonus
             if value != default:
                 out[key] = value

@@ -1,0 +1,203 @@
+"""White Maiden in the lobby: any player opens a game with 1-4 seats, the difficulty, every §6.3
+variant (defaults from the ruleset) and a turn deadline; the other seats are opened to others,
+played in this browser (hot-seat) or given to bots; a waiting decision is one click from the
+lobby."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from delve.kernel import get_ruleset
+from delve.server.games import bots as server_bots
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.lobby import maiden as lobby_maiden
+from delve.server.lobby.models import TableSeat
+from tests.server.conftest import session_client
+from tests.server.maiden_kit import legal, view
+
+pytestmark = pytest.mark.django_db
+
+
+class FirstLegalBot:
+    """A stand-in computer player for these tests: the first legal command."""
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return legal[0] if legal else None
+
+
+@pytest.fixture
+def with_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    def bot_for(ruleset: str) -> Any:
+        return FirstLegalBot() if ruleset == "maiden" else None
+
+    monkeypatch.setattr(lobby_maiden, "bot_for", bot_for)
+    monkeypatch.setattr(server_bots, "bot_for", bot_for)
+
+
+@pytest.fixture
+def without_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lobby_maiden, "bot_for", lambda ruleset: None)
+
+
+def form_data(**settings: Any) -> dict[str, Any]:
+    """The form as a browser sends it with every default (checkboxes unchecked are absent)."""
+    form = lobby_maiden.MaidenGameForm()
+    data: dict[str, Any] = {"name": "Ann", "table": "open"}
+    for key in form.setting_keys:
+        value = form.fields["s_" + key].initial
+        if isinstance(value, bool):
+            if value:
+                data["s_" + key] = "on"
+        else:
+            data["s_" + key] = value
+    for key, value in settings.items():
+        if isinstance(value, bool):
+            if value:
+                data[key] = "on"
+            else:
+                data.pop(key, None)
+        else:
+            data[key] = value
+    return data
+
+
+def test_the_form_offers_every_setting_of_the_ruleset_with_its_default(clock: Any, player: Any) -> None:
+    rules = get_ruleset("maiden")
+    keys = [line.key for line in rules.describe_settings({"preset": "white-maiden"})]
+    html = session_client(player).get("/maiden/new/").content.decode()
+    for key in keys:
+        assert f'name="s_{key}"' in html, key
+    assert 'name="table"' in html and "hot-seat" in html
+
+
+def test_a_visitor_is_sent_to_log_in(clock: Any) -> None:
+    response = Client().get("/maiden/new/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_a_solo_game_starts_at_once_with_the_defaults(clock: Any, player: Any) -> None:
+    response = session_client(player).post("/maiden/new/", form_data())
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.status == Game.Status.RUNNING and game.ruleset == "maiden"
+    assert game.settings == {"preset": "white-maiden"}  # nothing but defaults
+    assert game.created_by == player
+    assert legal(game, 0)  # her familiar choice waits
+
+
+def test_variants_and_a_deadline_are_stored_as_overrides(clock: Any, player: Any) -> None:
+    data = form_data(
+        s_players=2, s_difficulty="normal", s_turn_deadline_hours=24, s_multi_die_checks=True, s_start_player="1"
+    )
+    session_client(player).post("/maiden/new/", data)
+    game = Game.objects.get()
+    assert game.status == Game.Status.OPEN and game.seat_count == 2
+    assert game.settings == {
+        "preset": "white-maiden",
+        "players": 2,
+        "difficulty": "normal",
+        "turn_deadline_hours": 24,
+        "multi_die_checks": True,
+        "start_player": 1,
+    }
+
+
+def test_an_invalid_combination_is_refused_naming_the_setting_and_nothing_is_created(clock: Any, player: Any) -> None:
+    """CHG-16: entry-restricted rooms do not exist in easy difficulty."""
+    response = session_client(player).post("/maiden/new/", form_data(s_entry_restrictions=True))
+    assert response.status_code == 400
+    assert "entry-restricted rooms are absent in easy difficulty" in unescape(response.content.decode())
+    assert not Game.objects.exists()
+
+
+def test_hot_seat_seats_every_maiden_at_the_hosts_table(clock: Any, player: Any, spectator: Any) -> None:
+    """'Play every seat in this browser': the host acts for each seat in turn from one screen."""
+    client = session_client(player)
+    response = client.post("/maiden/new/", form_data(s_players=3, table="hotseat"))
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert game.status == Game.Status.RUNNING
+    assert TableSeat.objects.filter(host=player, seat__game=game).count() == 2
+    for _ in range(30):  # the three familiar choices and the setup level-ups, all from one browser
+        public = view(game, None)
+        if public["phase"] != "setup":
+            break
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        seat = re.search(r'id="acting-seat" name="seat" value="(\d)"', html)
+        assert seat is not None
+        index = int(seat.group(1))
+        assert legal(game, index), "the screen shows the seat that decides now"
+        command = legal(game, index)[0]
+        game.refresh_from_db()
+        response = client.post(
+            f"/games/{game.pk}/maiden/act/",
+            {"command": __import__("json").dumps(command), "seat": index, "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+        assert 'class="refusal"' not in response.content.decode()
+    assert view(game, None)["phase"] != "setup"
+    assert {len(m["familiars"]) for m in view(game, None)["maidens"]} == {1}
+    # somebody else cannot act for a seat of that table
+    before = game.version
+    game.refresh_from_db()
+    other = session_client(spectator).post(
+        f"/games/{game.pk}/maiden/act/",
+        {"command": '{"kind": "roll"}', "seat": 1, "version": game.version},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "You do not play that seat" in unescape(other.content.decode())
+    game.refresh_from_db()
+    assert game.version >= before
+
+
+def test_bots_are_refused_clearly_while_no_white_maiden_bot_is_installed(
+    clock: Any, player: Any, without_bot: None
+) -> None:
+    response = session_client(player).post("/maiden/new/", form_data(s_players=2, table="bots"))
+    assert response.status_code == 400
+    assert "No computer player for White Maiden" in unescape(response.content.decode())
+    assert not Game.objects.exists()
+
+
+def test_bots_take_the_other_seats_and_the_worker_lets_them_play(clock: Any, player: Any, with_bot: None) -> None:
+    session_client(player).post("/maiden/new/", form_data(s_players=2, s_start_player="1", table="bots"))
+    game = Game.objects.get()
+    assert game.status == Game.Status.RUNNING
+    bot_seat = game.seats.get(is_bot=True)
+    assert bot_seat.index == 1
+    assert view(game, None)["pending"][0]["seat"] == 1  # the bot is the start player
+    assert server_bots.play_once(game.pk) == 1  # the worker's path: the bot chooses its familiar
+    game.refresh_from_db()
+    assert view(game, None)["maidens"][1]["familiars"]
+
+
+def test_only_the_host_fills_the_empty_seats_with_bots(clock: Any, player: Any, opponent: Any, with_bot: None) -> None:
+    session_client(player).post("/maiden/new/", form_data(s_players=3))
+    game = Game.objects.get()
+    index = session_client(player).get("/").content.decode()
+    assert "Fill the empty seats with bots" in index
+    assert "Fill the empty seats with bots" not in session_client(opponent).get("/").content.decode()
+    refused = session_client(opponent).post(f"/games/{game.pk}/maiden/bots/", follow=True)
+    assert "only the player who opened this game" in unescape(refused.content.decode())
+    assert game.seats.count() == 1
+    response = session_client(player).post(f"/games/{game.pk}/maiden/bots/")
+    assert response["Location"] == f"/games/{game.pk}/"
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.seats.filter(is_bot=True).count() == 2
+
+
+def test_a_waiting_decision_is_one_click_from_the_lobby(clock: Any, player: Any, opponent: Any) -> None:
+    game = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0})
+    engine.register(game.pk, player, "Ann")
+    engine.register(game.pk, opponent, "Bob")
+    mine = session_client(player).get("/").content.decode()
+    link = re.search(r'<a class="button primary your-decision" href="([^"]+)"', mine)
+    assert link is not None and link.group(1) == f"/games/{game.pk}/"
+    theirs = session_client(opponent).get("/").content.decode()
+    assert "your-decision" not in theirs and "Open the board" in theirs

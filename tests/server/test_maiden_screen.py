@@ -1,0 +1,323 @@
+"""The White Maiden board screen: every panel for the player, the partner, a spectator and an
+anonymous visitor, with no hidden fact in any of them (deck order, undrawn cards, quests set
+aside, hidden passages); whose turn it is and what they decide, for everyone; decisions only from
+legal_commands through the submit path, illegal or stale ones refused with a clear message and
+nothing changed; the poll never changes a game; keyboard shortcuts; the JSON API for White
+Maiden (view, legal commands, submit)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from delve.maiden.content import load
+from delve.server.games import engine
+from delve.server.games.models import CommandEntry, Game
+from delve.server.play import maiden_screen
+from tests.server.conftest import session_client, token_client
+from tests.server.maiden_kit import legal, maiden_game, play_until, state, view
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+PHASES = ("setup", "move", "pre_roll", "post_roll")
+
+
+@pytest.fixture
+def duo(clock: Any, player: Any, opponent: Any) -> Game:
+    return maiden_game([player, opponent])
+
+
+def clients(player: Any, opponent: Any, spectator: Any) -> dict[str, Client]:
+    return {
+        "player": session_client(player),
+        "partner": session_client(opponent),
+        "spectator": session_client(spectator),
+        "visitor": Client(),
+    }
+
+
+def at_phase(game: Game, users: list[Any], phase: str) -> None:
+    if phase != "setup":
+        play_until(game, users, lambda v: v["phase"] == phase)
+
+
+def everything(client: Client, game: Game) -> str:
+    """The page, every panel alone and a forced poll: all the HTML a persona can get."""
+    parts = [client.get(f"/games/{game.pk}/").content.decode()]
+    for name in maiden_screen.PANELS:
+        response = client.get(f"/games/{game.pk}/maiden/panels/{name}/")
+        assert response.status_code == 200, name
+        parts.append(response.content.decode())
+    parts.append(client.get(f"/games/{game.pk}/maiden/poll/?force=1").content.decode())
+    return unescape("\n".join(parts))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_every_panel_renders_for_player_partner_spectator_and_visitor(
+    duo: Game, player: Any, opponent: Any, spectator: Any, phase: str
+) -> None:
+    at_phase(duo, [player, opponent], phase)
+    for who, client in clients(player, opponent, spectator).items():
+        html = everything(client, duo)
+        for name in maiden_screen.PANELS:
+            assert f'id="panel-{name}"' in html, (who, name)
+        assert "The Tree of Life" in html
+        assert "Ann" in html and "Bob" in html  # both maidens, for everyone (cooperative: all public)
+
+
+def test_whose_turn_and_what_they_decide_is_shown_to_everyone(
+    duo: Game, player: Any, opponent: Any, spectator: Any
+) -> None:
+    """MV-SETUP-9: Ann chooses a familiar first; everybody reads it, only Ann gets the buttons."""
+    people = clients(player, opponent, spectator)
+    mine = people["player"].get(f"/games/{duo.pk}/maiden/panels/status/").content.decode()
+    assert "Your decision (Ann)" in mine and "choosing a familiar" in mine
+    for who in ("partner", "spectator", "visitor"):
+        status = unescape(people[who].get(f"/games/{duo.pk}/maiden/panels/status/").content.decode())
+        assert "<strong>Ann</strong> is choosing a familiar" in status, who
+        decide = people[who].get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode()
+        assert "cmd-choose_familiar" not in decide, who
+    decide = people["player"].get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode()
+    assert decide.count("cmd-choose_familiar") == len(legal(duo, 0)) == len(load().familiars)
+
+
+def hidden_names(game: Game) -> set[str]:
+    """Names of the cards nobody may see now: undrawn room, quest and skill cards and the numbered
+    quests set aside, minus any name that is also visible (discarded, drawn, owned, on offer)."""
+    content = load()
+    st = state(game)
+    public = view(game, None)
+    visible: set[str] = set(public["decks"]["room"]["discard"]) | set(public["decks"]["quest"]["discard"])
+    visible |= set(public["decks"]["skill"]["discard"]) | set(public["quest_area"])
+    for pending in public["pending"]:
+        visible |= {str(o) for o in pending["options"]}
+    if public["check"]:
+        visible.add(str(public["check"]["source"]))
+    for maiden in public["maidens"]:
+        visible |= {s["id"] for s in maiden["skills"]}
+        for familiar in maiden["familiars"]:
+            visible |= set(content.familiars[familiar].skills)
+    hidden: set[str] = set()
+    for deck, table in (("room", content.room_cards), ("quest", content.quests), ("skill", content.skills)):
+        for card in getattr(st.decks, deck):
+            if card not in visible:
+                hidden |= {table[card].name["en"], table[card].name["ja"]}
+    for quest in st.decks.quests_aside:
+        hidden |= {content.quests[quest].name["en"], content.quests[quest].name["ja"]}
+    shown = {content.room_cards[c].name["en"] for c in visible if c in content.room_cards}
+    shown |= {content.skills[c].name["en"] for c in visible if c in content.skills}
+    shown |= {content.quests[c].name["en"] for c in visible if c in content.quests}
+    return hidden - shown
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_no_panel_shows_a_hidden_fact_to_anyone(
+    duo: Game, player: Any, opponent: Any, spectator: Any, phase: str
+) -> None:
+    """Contract "View": deck order, undrawn cards, quests set aside and the RNG are hidden from
+    every persona; hidden passages only show to a maiden whose Ins lets her use them (SUG-10)."""
+    at_phase(duo, [player, opponent], phase)
+    secret = hidden_names(duo)
+    assert secret, "the fixture should have undrawn cards"
+    st = state(duo)
+    rng = json.dumps(engine.ruleset_of(duo).encode(st).decode())
+    for who, client in clients(player, opponent, spectator).items():
+        html = everything(client, duo)
+        leaked = sorted(name for name in secret if name in html)
+        assert not leaked, (who, leaked[:5])
+        assert '"rng"' not in html and rng[:80] not in html
+        if who in {"spectator", "visitor"}:
+            assert '<g class="passages"></g>' in html  # no maiden of theirs discovers a passage
+
+
+def test_the_draw_order_of_the_room_deck_never_reaches_the_page(
+    duo: Game, player: Any, opponent: Any, spectator: Any
+) -> None:
+    """Counts only: the deck panel says how many room cards are left, not which ones."""
+    at_phase(duo, [player, opponent], "move")
+    html = clients(player, opponent, spectator)["spectator"].get(f"/games/{duo.pk}/maiden/panels/decks/").content
+    text = html.decode()
+    assert f"<td>{len(state(duo).decks.room)}</td>" in text
+    for card in state(duo).decks.room[:3]:
+        assert card not in re.sub(r'id="[^"]*"', "", text)
+
+
+def act(client: Client, game: Game, command: dict[str, Any], **extra: Any) -> Any:
+    game.refresh_from_db()
+    data = {"command": json.dumps(command), "version": game.version, **extra}
+    return client.post(f"/games/{game.pk}/maiden/act/", data, **HTMX)
+
+
+def digest(game: Game, seat: int) -> str:
+    return engine.choices_digest(legal(game, seat))
+
+
+def test_a_legal_choice_from_the_screen_goes_through_the_submit_path(duo: Game, player: Any, opponent: Any) -> None:
+    command = legal(duo, 0)[0]
+    before = duo.version
+    response = act(session_client(player), duo, command, choices=digest(duo, 0))
+    assert response.status_code == 200
+    duo.refresh_from_db()
+    assert duo.version == before + 1
+    entry = CommandEntry.objects.filter(game=duo).latest("sequence")
+    assert entry.seat == 0 and entry.command == command
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ({"kind": "move", "to": "kether"}, "choose_familiar"),  # a move during setup: wrong phase
+        ({"kind": "choose_familiar", "familiar": "no_such_familiar"}, "not one of the options"),
+        ({"kind": "fly"}, "unknown command kind"),
+        ({"kind": "roll", "colour": "gold"}, "malformed"),
+    ],
+)
+def test_an_illegal_choice_is_refused_with_a_message_and_nothing_changes(
+    duo: Game, player: Any, command: dict[str, Any], words: str
+) -> None:
+    before = (duo.version, duo.state)
+    response = act(session_client(player), duo, command)
+    html = unescape(response.content.decode())
+    assert 'class="refusal"' in html
+    assert words in html
+    duo.refresh_from_db()
+    assert (duo.version, duo.state) == before
+    assert not CommandEntry.objects.filter(game=duo, seat=0).exists()
+
+
+def test_a_stale_choice_is_refused_and_the_screen_is_up_to_date_again(duo: Game, player: Any, opponent: Any) -> None:
+    """The player looked at the familiar choice; meanwhile the game moved on (her partner is
+    choosing now): the old choices digest is refused (409) and nothing changes."""
+    old = digest(duo, 0)
+    familiar = legal(duo, 0)[0]
+    engine.submit(duo.pk, player, familiar)
+    duo.refresh_from_db()
+    before = (duo.version, duo.state)
+    response = act(session_client(player), duo, familiar, choices=old)
+    html = unescape(response.content.decode())
+    assert "refusal" in html
+    assert "changed your choices" in html or "wait for them" in html
+    duo.refresh_from_db()
+    assert (duo.version, duo.state) == before
+
+
+def test_a_partner_cannot_act_for_another_seat(duo: Game, player: Any, opponent: Any) -> None:
+    before = (duo.version, duo.state)
+    response = act(session_client(opponent), duo, legal(duo, 0)[0], seat="0")
+    assert "You do not play that seat" in unescape(response.content.decode())
+    response = act(session_client(opponent), duo, legal(duo, 0)[0])
+    assert "must decide" in unescape(response.content.decode())  # her own seat: not her decision
+    duo.refresh_from_db()
+    assert (duo.version, duo.state) == before
+
+
+def test_a_spectator_and_a_visitor_cannot_act(duo: Game, player: Any, spectator: Any) -> None:
+    before = (duo.version, duo.state)
+    response = act(session_client(spectator), duo, legal(duo, 0)[0])
+    assert "You do not play that seat" in unescape(response.content.decode())
+    response = Client().post(f"/games/{duo.pk}/maiden/act/", {"command": "{}"}, **HTMX)
+    assert response.status_code == 204 and response["HX-Redirect"].startswith("/accounts/login/")
+    duo.refresh_from_db()
+    assert (duo.version, duo.state) == before
+
+
+def test_the_poll_answers_204_when_nothing_changed_and_never_changes_the_game(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    client = session_client(player)
+    before = (duo.version, duo.state)
+    assert client.get(f"/games/{duo.pk}/maiden/poll/?version={duo.version}").status_code == 204
+    changed = client.get(f"/games/{duo.pk}/maiden/poll/?version={duo.version - 1}")
+    assert changed.status_code == 200 and 'hx-swap-oob="true"' in changed.content.decode()
+    sigs = {m[0]: m[1] for m in re.findall(r'data-panel="(\w+)" data-sig="(\w+)"', changed.content.decode())}
+    again = client.get(f"/games/{duo.pk}/maiden/poll/", {"version": duo.version - 1, "sigs": json.dumps(sigs)})
+    assert 'data-panel="' not in again.content.decode()  # every panel known: nothing re-sent
+    duo.refresh_from_db()
+    assert (duo.version, duo.state) == before
+
+
+def test_keyboard_shortcuts_mark_roll_resolve_best_ascension_and_numbered_choices(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    client = session_client(player)
+    decide = client.get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode()
+    assert 'data-key="1"' in decide  # the first familiar
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(duo, None)["active_seat"]
+    who = session_client([player, opponent][seat])
+    decide = who.get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode()
+    assert 'data-key="1"' in decide and "cmd-move" in decide
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "pre_roll")
+    seat = view(duo, None)["active_seat"]
+    decide = session_client([player, opponent][seat]).get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode()
+    assert re.search(r'class="cmd-roll primary"[^>]*data-key="r"', decide)
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "post_roll")
+    seat = view(duo, None)["active_seat"]
+    decide = session_client([player, opponent][seat]).get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode()
+    assert re.search(r'class="cmd-resolve primary"[^>]*data-key="e"', decide)
+
+
+def test_the_map_lights_exactly_the_legal_destinations(duo: Game, player: Any, opponent: Any) -> None:
+    """MV-MOVE-6: the lit rooms of the SVG are the ``move`` commands, each carrying its command."""
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(duo, None)["active_seat"]
+    moves = {c["to"] for c in legal(duo, seat) if c["kind"] == "move"}
+    html = session_client([player, opponent][seat]).get(f"/games/{duo.pk}/maiden/panels/map/").content.decode()
+    lit = {
+        room: json.loads(unescape(cmd)) for room, cmd in re.findall(r'data-room="(\w+)" data-command="([^"]*)"', html)
+    }
+    assert set(lit) == moves
+    assert all(command == {"kind": "move", "to": room} for room, command in lit.items())
+    other = session_client([player, opponent][1 - seat]).get(f"/games/{duo.pk}/maiden/panels/map/").content.decode()
+    assert "data-command" not in other
+
+
+def test_the_api_plays_white_maiden_like_fated_labyrinth(duo: Game, player: Any, opponent: Any) -> None:
+    """The same JSON API: the caller's view, the legal commands with their digest, a submit, an
+    illegal submit refused with its code and nothing changed."""
+    api = token_client(player)
+    body = api.get(f"/api/v1/games/{duo.pk}").json()
+    assert body["view"]["game"] == "maiden" and body["seat"] == 0
+    assert body["view"]["legal"] == legal(duo, 0)
+    commands = api.get(f"/api/v1/games/{duo.pk}/commands").json()
+    assert commands["commands"] == legal(duo, 0)
+    version = commands["version"]
+    answer = api.post(
+        f"/api/v1/games/{duo.pk}/commands",
+        {"command": commands["commands"][0], "version": version, "choices": commands["choices"]},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200 and answer.json()["version"] == version + 1
+    duo.refresh_from_db()
+    before = (duo.version, duo.state)
+    refused = api.post(
+        f"/api/v1/games/{duo.pk}/commands", {"command": {"kind": "roll"}}, content_type="application/json"
+    )
+    assert refused.status_code == 422
+    assert refused.json()["error"]["code"].startswith("command/")
+    stale = api.post(
+        f"/api/v1/games/{duo.pk}/commands",
+        {"command": legal(duo, 0)[0] if legal(duo, 0) else {"kind": "roll"}, "version": version},
+        content_type="application/json",
+    )
+    assert stale.status_code == 409
+    duo.refresh_from_db()
+    assert (duo.version, duo.state) == before
+    spectator_view = Client().get(f"/api/v1/games/{duo.pk}").json()
+    assert spectator_view["seat"] is None and spectator_view["view"]["legal"] == []
+
+
+def test_the_screen_reads_in_japanese(duo: Game, player: Any) -> None:
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    html = client.get(f"/games/{duo.pk}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert 'lang="ja"' in html
+    assert "生命の樹" in html  # the map's title
+    assert "暁の雌鹿アイェレト" in html  # a familiar's name from the content, in Japanese
+    assert "ラウンド" in html
