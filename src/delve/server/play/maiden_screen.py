@@ -1029,21 +1029,23 @@ def timing_name(timing: str) -> str:
 
 
 def describe_event(event: dict[str, Any], screen: Screen) -> str:
-    """An event as a sentence: ``delve.maiden.text`` when it is there, else a readable generic
-    line with names in place of ids."""
+    """An event as a sentence from ``delve.maiden.text`` (room ids shown as room names), or a
+    readable generic line with names in place of ids for a kind it does not know."""
     language = screen.lang
+    kind = str(event.get("kind", ""))
+    data = dict(event.get("data") or {})
+    rooms = content().rooms
+    for key in ("to", "room", "from"):
+        if isinstance(data.get(key), str) and data[key] in rooms:
+            data[key] = room_label(data[key], language)
+    names = [screen.name_of(i) for i in range(len(screen.seats))]
     try:
-        from delve.maiden import text as maiden_text  # type: ignore[attr-defined]
+        from delve.maiden import text as maiden_text
 
-        for name in ("describe", "sentence", "event_text"):
-            fn = getattr(maiden_text, name, None)
-            if fn is not None:
-                return str(fn(event, language))
-    except ImportError:
-        pass
-    except (DelveError, KeyError, TypeError, ValueError, AttributeError):
-        pass
-    return generic_sentence(event, screen)
+        said = maiden_text.sentence(kind, data, language if language in ("en", "ja") else "en", content(), names)
+    except (ImportError, DelveError, KeyError, TypeError, ValueError, AttributeError):
+        said = kind
+    return said if said != kind else generic_sentence(event, screen)
 
 
 def generic_sentence(event: dict[str, Any], screen: Screen) -> str:
