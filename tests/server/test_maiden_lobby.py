@@ -201,3 +201,18 @@ def test_a_waiting_decision_is_one_click_from_the_lobby(clock: Any, player: Any,
     assert link is not None and link.group(1) == f"/games/{game.pk}/"
     theirs = session_client(opponent).get("/").content.decode()
     assert "your-decision" not in theirs and "Open the board" in theirs
+
+
+def test_the_white_maiden_bot_plays_a_bot_seat_through_the_worker(clock: Any, player: Any) -> None:
+    """The server's bot path (``games.bots.play_once``) with the shipped White Maiden bot."""
+    session_client(player).post("/maiden/new/", form_data(s_players=2, s_start_player="1", table="bots"))
+    game = Game.objects.get()
+    assert game.status == Game.Status.RUNNING
+    played = 0
+    for _ in range(10):
+        played += server_bots.play_once(game.pk)
+        if view(game, None)["pending"] and view(game, None)["pending"][0]["seat"] == 0:
+            break
+    assert played >= 1
+    assert view(game, None)["maidens"][1]["familiars"]  # the bot chose its familiar
+    assert legal(game, 0)  # and it is Ann's turn to choose

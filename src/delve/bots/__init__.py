@@ -20,4 +20,8 @@ def bot_for(ruleset: str) -> Bot | None:
         from delve.bots.fated import FatedBot
 
         return FatedBot()
+    if ruleset == "maiden":
+        from delve.bots.maiden import MaidenBot
+
+        return MaidenBot()
     return None
