@@ -182,6 +182,17 @@ class Driver:
         return True
 
 
+def watch(page: Any, problems: list[str]) -> None:
+    """Console errors and page errors (a Content-Security-Policy violation is one) are collected."""
+    page.on(
+        "console",
+        lambda msg: (
+            problems.append(f"{page.url}: {msg.text}") if msg.type == "error" and "404" not in msg.text else None
+        ),
+    )
+    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+
+
 def log_in(page: Any, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", username)
@@ -191,7 +202,8 @@ def log_in(page: Any, base: str, username: str) -> None:
 
 
 def shot(page: Any, shots: Path, name: str, *, full: bool = False) -> None:
-    page.screenshot(path=str(shots / f"maiden-{name}.png"), full_page=full)
+    # caret="initial": hiding the caret would inject a style, which the strict policy reports
+    page.screenshot(path=str(shots / f"maiden-{name}.png"), full_page=full, caret="initial")
 
 
 def set_language(page: Any, code: str) -> None:
@@ -221,12 +233,17 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     context = browser.new_context(viewport=DESKTOP, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
+    problems: list[str] = []
+    watch(page, problems)
     log_in(page, base, "ann")
 
     # the lobby: the decision waiting is one click away
     page.locator("a.your-decision").click()
     page.wait_for_url(f"{base}/games/{game.pk}/")
     expect(page.locator("#panel-status .now")).to_contain_text("Your decision (Ann)")
+    # the poll fires by itself under the strict policy (no eval), with the panel signatures
+    with page.expect_request(lambda r: "/maiden/poll/" in r.url and "sigs=" in r.url, timeout=TIMEOUT):
+        pass
     shot(page, shots, "01-familiar-desktop-en")
 
     driver = Driver(page, game, user)
@@ -247,6 +264,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     phone = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
     small = phone.new_page()
     small.set_default_timeout(TIMEOUT)
+    watch(small, problems)
     log_in(small, base, "ann")
     small.goto(f"{base}/games/{game.pk}/")
     set_language(small, "ja")
@@ -272,6 +290,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     set_language(page, "ja")
     shot(page, shots, "06-end-desktop-ja")
     assert CommandEntry.objects.filter(game=game, seat=0).count() == driver.played
+    assert not problems, problems[:5]
     context.close()
     phone.close()
 
@@ -308,6 +327,8 @@ def test_two_players_at_one_table_for_two_rounds(
     context = browser.new_context(viewport=DESKTOP, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
+    problems: list[str] = []
+    watch(page, problems)
     log_in(page, base, "kai")
     page.locator("a", has_text="New White Maiden game").click()
     page.fill("input[name=name]", "Kai")
@@ -364,5 +385,6 @@ def test_two_players_at_one_table_for_two_rounds(
     shot(small, shots, "14-hotseat-phone-en")
     set_language(small, "ja")
     shot(small, shots, "15-hotseat-phone-ja")
+    assert not problems, problems[:5]
     context.close()
     phone.close()

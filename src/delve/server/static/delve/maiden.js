@@ -17,6 +17,29 @@
     }
   };
 
+  /* Polling without eval (the Content-Security-Policy forbids it; htmx runs with allowEval off):
+   * an element with data-poll-every="N" gets a "delve:poll" event every N seconds while the page
+   * is visible, with data-poll-on-visible also when the page shows again; with data-send-sigs its
+   * request carries the panel signatures, so only changed panels come back. */
+  function pollDue() {
+    var now = Date.now();
+    document.querySelectorAll("[data-poll-every]").forEach(function (el) {
+      var every = Number(el.getAttribute("data-poll-every")) * 1000;
+      if (!el.delveNextPoll) el.delveNextPoll = now + every;
+      if (now < el.delveNextPoll) return;
+      el.delveNextPoll = now + every;
+      if (!document.hidden && window.htmx) htmx.trigger(el, "delve:poll");
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden || !window.htmx) return;
+    document.querySelectorAll("[data-poll-on-visible]").forEach(function (el) { htmx.trigger(el, "delve:poll"); });
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-send-sigs")) event.detail.parameters.sigs = window.Delve.sigs();
+  });
+
   function typing(target) {
     if (!target) return false;
     var tag = target.tagName;
@@ -107,5 +130,6 @@
     if (serverNow) offset = serverNow - Date.now() / 1000;
     tick();
     setInterval(tick, 1000);
+    setInterval(pollDue, 1000);
   });
 })();
