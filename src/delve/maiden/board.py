@@ -4,7 +4,7 @@ modifiers (MODS) that apply in a room (MV-EXPL-8)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from delve.maiden.ctx import Ctx
@@ -45,21 +45,19 @@ def is_explored(state: Game, room_id: str, start: str) -> bool:
     return room_id == start or room_id in state.explored
 
 
-def neighbours(ctx: Ctx, maiden: Maiden) -> dict[str, list[tuple[str, str | None]]]:
-    """room -> [(neighbour, passage id or None)] for this maiden: edges, added edges, and hidden
-    passages she may use (revealed, or her Ins >= the passage's min_ins; SUG-10)."""
-    adj: dict[str, list[tuple[str, str | None]]] = {room_id: [] for room_id in ctx.content.rooms}
-    for edge in ctx.content.edges:
-        adj[edge.a].append((edge.b, None))
-        adj[edge.b].append((edge.a, None))
+def neighbours(ctx: Ctx, maiden: Maiden) -> tuple[Mapping[str, Sequence[str]], dict[str, list[tuple[str, str]]]]:
+    """The map as this maiden can move on it: the content's edges, and the extra ways
+    room -> [(neighbour, passage id or "")]: edges added by effects, and hidden passages she may
+    use (revealed, or her Ins >= the passage's min_ins; SUG-10)."""
+    extra: dict[str, list[tuple[str, str]]] = {}
     for a, b in ctx.state.extra_edges:
-        adj[a].append((b, None))
-        adj[b].append((a, None))
+        extra.setdefault(a, []).append((b, ""))
+        extra.setdefault(b, []).append((a, ""))
     for passage in ctx.content.passages.values():
         if passage.id in ctx.state.revealed_passages or maiden.ins >= passage.min_ins:
-            adj[passage.a].append((passage.b, passage.id))
-            adj[passage.b].append((passage.a, passage.id))
-    return adj
+            extra.setdefault(passage.a, []).append((passage.b, passage.id))
+            extra.setdefault(passage.b, []).append((passage.a, passage.id))
+    return ctx.edges(), extra
 
 
 def area_rooms(ctx: Ctx, area_id: str) -> list[str]:

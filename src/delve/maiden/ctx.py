@@ -3,6 +3,7 @@ events produced so far. Public events are also kept in the state's recent-events
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from delve.kernel import Event, Rng
@@ -19,13 +20,28 @@ def load_content() -> Any:
 
 
 class Ctx:
-    __slots__ = ("content", "events", "now", "state")
+    __slots__ = ("_edges", "content", "events", "now", "state")
 
     def __init__(self, state: Game, now: int, content: Any = None) -> None:
         self.state = state
         self.now = now
         self.content: Any = content if content is not None else load_content()
         self.events: list[Event] = []
+        self._edges: dict[str, list[str]] | None = None
+
+    def edges(self) -> Mapping[str, Sequence[str]]:
+        """room -> neighbours by the content's edges (static): the content's own ``adjacency``
+        when it has one, else built once per context."""
+        shipped = getattr(self.content, "adjacency", None)
+        if shipped is not None:
+            return shipped  # type: ignore[no-any-return]
+        if self._edges is None:
+            adj: dict[str, list[str]] = {room_id: [] for room_id in self.content.rooms}
+            for edge in self.content.edges:
+                adj[edge.a].append(edge.b)
+                adj[edge.b].append(edge.a)
+            self._edges = adj
+        return self._edges
 
     @property
     def rng(self) -> Rng:

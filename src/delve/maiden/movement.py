@@ -31,17 +31,16 @@ def enterable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
     return not need or skills.condition_met(maiden, need)
 
 
-def _cost(ctx: Ctx, room_id: str) -> int:
-    if board.is_explored(ctx.state, room_id, ctx.content.start):
+def _cost(ctx: Ctx, room_id: str, explored: bool) -> int:
+    if explored:
         return max(0, board.mod_sum(ctx, room_id, "explored_pass_cost"))
     return 0 if ctx.state.turn.free_pass else 1
 
 
-def _passable(ctx: Ctx, room_id: str) -> bool:
+def _passable(ctx: Ctx, room_id: str, explored: bool) -> bool:
     """Whether a maiden may move on from a room (not only stop in it)."""
     if ctx.state.settings.boss_rooms_block_passage and board.living_boss(ctx, room_id) is not None:
         return False  # MV-MOVE-9, OQ-7
-    explored = board.is_explored(ctx.state, room_id, ctx.content.start)
     return not (not explored and board.mod_flag(ctx, room_id, "stop_at_first_unexplored"))
 
 
@@ -53,27 +52,37 @@ def _stoppable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
     if board.living_boss(ctx, room_id) is None and board.is_explored(state, room_id, ctx.content.start):
         return False
     crowded = any(m.room == room_id for m in state.maidens if m.seat != maiden.seat)
-    return not (crowded and board.mod_flag(ctx, room_id, "one_maiden_per_room"))
+    return not crowded or not board.mod_flag(ctx, room_id, "one_maiden_per_room")
 
 
-def routes(ctx: Ctx, maiden: Maiden) -> dict[str, tuple[int, list[str | None]]]:
-    """Every room she can reach with her MP: room -> (cost, passages used), cheapest route first
-    found (deterministic: ties broken by the content's room order)."""
+def routes(ctx: Ctx, maiden: Maiden) -> dict[str, tuple[int, list[str]]]:
+    """Every room she can reach with her MP: room -> (cost, the ways taken: a passage id or ""),
+    cheapest route first found (deterministic: ties broken by the content's room order)."""
     mp = movement_points(ctx, maiden)
-    adj = board.neighbours(ctx, maiden)
+    base, extra = board.neighbours(ctx, maiden)
     order = {room_id: i for i, room_id in enumerate(ctx.content.rooms)}
-    best: dict[str, tuple[int, list[str | None]]] = {maiden.room: (0, [])}
+    explored = set(ctx.state.explored) | {ctx.content.start}
+    costs: dict[str, int | None] = {}  # None: a wall for her
+
+    def cost_into(room_id: str) -> int | None:
+        if room_id not in costs:
+            costs[room_id] = _cost(ctx, room_id, room_id in explored) if enterable(ctx, maiden, room_id) else None
+        return costs[room_id]
+
+    best: dict[str, tuple[int, list[str]]] = {maiden.room: (0, [])}
     heap: list[tuple[int, int, str]] = [(0, order[maiden.room], maiden.room)]
     while heap:
         cost, _, room_id = heapq.heappop(heap)
         if cost > best[room_id][0]:
             continue
-        if room_id != maiden.room and not _passable(ctx, room_id):
+        if room_id != maiden.room and not _passable(ctx, room_id, room_id in explored):
             continue
-        for nxt, passage in adj[room_id]:
-            if not enterable(ctx, maiden, nxt):
+        ways = [(n, "") for n in base[room_id]] + extra.get(room_id, [])
+        for nxt, passage in ways:
+            step = cost_into(nxt)
+            if step is None:
                 continue
-            total = cost + _cost(ctx, nxt)
+            total = cost + step
             if total > mp:
                 continue
             if nxt not in best or total < best[nxt][0]:
@@ -95,7 +104,7 @@ def move(ctx: Ctx, maiden: Maiden, to: str) -> None:
     """Move to a legal destination; hidden passages on the way become revealed (SUG-10)."""
     cost, passages = routes(ctx, maiden)[to]
     for passage in passages:
-        if passage is not None and passage not in ctx.state.revealed_passages:
+        if passage and passage not in ctx.state.revealed_passages:
             ctx.state.revealed_passages.append(passage)
             ctx.emit("passage.revealed", passage=passage, seat=maiden.seat)
     origin = maiden.room
