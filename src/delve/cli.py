@@ -181,6 +181,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(
         f"demo: game {games.running.pk} (Fated Labyrinth, you against 3 bots) is running and game "
         f"{games.open.pk} (Level D) waits for 3 more players.\n"
+        f"demo: White Maiden: game {games.maiden_solo.pk if games.maiden_solo else '-'} is a solo game ready to "
+        f"play, game {games.maiden_duo.pk if games.maiden_duo else '-'} a 2-seat game with a bot partner.\n"
         f"demo: log in as {games.username!r} with password {games.password!r}, or sign up.",
         flush=True,
     )

@@ -240,7 +240,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     # the lobby: the decision waiting is one click away
     page.locator("a.your-decision").click()
     page.wait_for_url(f"{base}/games/{game.pk}/")
-    expect(page.locator("#panel-status .now")).to_contain_text("Your decision (Ann)")
+    expect(page.locator("#panel-status .now-line")).to_contain_text("Your decision (Ann)")
     # the poll fires by itself under the strict policy (no eval), with the panel signatures
     with page.expect_request(lambda r: "/maiden/poll/" in r.url and "sigs=" in r.url, timeout=TIMEOUT):
         pass
@@ -284,7 +284,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
         pass
     game.refresh_from_db()
     assert game.status == Game.Status.ENDED
-    expect(page.locator("#panel-status .now.ended")).to_be_visible()
+    expect(page.locator("#panel-status .now-line.ended")).to_be_visible()
     expect(page.locator("#panel-decide .result")).to_be_visible()
     shot(page, shots, "05-end-desktop-en", full=True)
     set_language(page, "ja")

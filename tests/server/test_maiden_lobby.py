@@ -216,3 +216,21 @@ def test_the_white_maiden_bot_plays_a_bot_seat_through_the_worker(clock: Any, pl
     assert played >= 1
     assert view(game, None)["maidens"][1]["familiars"]  # the bot chose its familiar
     assert legal(game, 0)  # and it is Ann's turn to choose
+
+
+def test_the_demo_has_a_solo_white_maiden_game_and_one_with_a_bot_partner(clock: Any) -> None:
+    from delve.server.games import demo
+
+    games = demo.create()
+    solo, duo = games.maiden_solo, games.maiden_duo
+    assert solo is not None and duo is not None
+    assert solo.status == duo.status == Game.Status.RUNNING
+    assert solo.seat_count == 1 and legal(solo, 0)  # ready to play: the familiar waits
+    assert duo.seats.get(index=1).is_bot and not duo.seats.get(index=0).is_bot
+    demo_client = Client()
+    assert demo_client.login(username=demo.DEMO_USER, password=demo.DEMO_PASSWORD)
+    assert "your-decision" in demo_client.get("/").content.decode()
+    human = duo.seats.get(index=0).user
+    while not legal(duo, 1):  # the demo player's setup: familiar, first level-up
+        engine.submit(duo.pk, human, legal(duo, 0)[0])
+    assert server_bots.play_once(duo.pk) == 1  # the partner answers through the worker's path

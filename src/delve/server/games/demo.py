@@ -1,5 +1,6 @@
-"""The demo: a Fated Labyrinth game you can play at once against three bots, and a Level D game
-open for registration with bots in most seats (``delve demo``)."""
+"""The demo: a Fated Labyrinth game you can play at once against three bots, a Level D game
+open for registration with bots in most seats, and two White Maiden games: a solo game ready to
+play and a 2-seat game with a bot partner (``delve demo``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class DemoGames:
     open: Game
     username: str
     password: str
+    maiden_solo: Game | None = None
+    maiden_duo: Game | None = None
 
 
 def bot_user(number: int) -> Any:
@@ -64,4 +67,25 @@ def create(*, wait_time: str = "1m") -> DemoGames:
         )
     running.refresh_from_db()
     open_game.refresh_from_db()
-    return DemoGames(running=running, open=open_game, username=DEMO_USER, password=DEMO_PASSWORD)
+    maiden_solo, maiden_duo = _maiden_games(demo)
+    return DemoGames(
+        running=running,
+        open=open_game,
+        username=DEMO_USER,
+        password=DEMO_PASSWORD,
+        maiden_solo=maiden_solo,
+        maiden_duo=maiden_duo,
+    )
+
+
+def _maiden_games(demo: Any) -> tuple[Game, Game]:
+    """White Maiden: a solo game for the demo account, and a 2-seat game where a bot partner
+    (the worker plays it) sits beside the demo account's maiden."""
+    solo = engine.create_game("maiden", "white-maiden", {"players": 1}, created_by=demo)
+    engine.register(solo.pk, demo, "Demo")
+    duo = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0}, created_by=demo)
+    engine.register(duo.pk, demo, "Demo")
+    engine.register(duo.pk, bot_user(4), "Lumen", is_bot=True)
+    solo.refresh_from_db()
+    duo.refresh_from_db()
+    return solo, duo
