@@ -48,14 +48,19 @@ def at_phase(game: Game, users: list[Any], phase: str) -> None:
 
 
 def everything(client: Client, game: Game) -> str:
-    """The page, every panel alone and a forced poll: all the HTML a persona can get."""
+    """The page and a forced poll (every panel, as out-of-band swaps): all a persona can get."""
     parts = [client.get(f"/games/{game.pk}/").content.decode()]
-    for name in maiden_screen.PANELS:
-        response = client.get(f"/games/{game.pk}/maiden/panels/{name}/")
-        assert response.status_code == 200, name
-        parts.append(response.content.decode())
     parts.append(client.get(f"/games/{game.pk}/maiden/poll/?force=1").content.decode())
     return unescape("\n".join(parts))
+
+
+def test_each_panel_alone_answers_every_persona(duo: Game, player: Any, opponent: Any, spectator: Any) -> None:
+    for who, client in clients(player, opponent, spectator).items():
+        for name in maiden_screen.PANELS:
+            response = client.get(f"/games/{duo.pk}/maiden/panels/{name}/")
+            assert response.status_code == 200, (who, name)
+            assert f'id="panel-{name}"' in response.content.decode()
+    assert Client().get(f"/games/{duo.pk}/maiden/panels/nope/").status_code == 404
 
 
 @pytest.mark.parametrize("phase", PHASES)

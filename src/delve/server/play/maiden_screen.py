@@ -403,16 +403,22 @@ def _map(screen: Screen) -> dict[str, Any]:
     def xy(room: dict[str, Any]) -> tuple[float, float]:
         return round(float(room["x"]) * MAP_SCALE, 2), round(float(room["y"]) * MAP_SCALE, 2)
 
+    def num(value: float) -> str:
+        # SVG coordinates as text: the template then skips number localisation (and it is faster)
+        return f"{value:g}"
+
     edges = []
     for a, b in m["edges"]:
         if a in rooms and b in rooms:
             (x1, y1), (x2, y2) = xy(rooms[a]), xy(rooms[b])
-            edges.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2})
+            edges.append({"x1": num(x1), "y1": num(y1), "x2": num(x2), "y2": num(y2)})
     passages = []
     for p in m.get("passages", []):
         if p["a"] in rooms and p["b"] in rooms:
             (x1, y1), (x2, y2) = xy(rooms[p["a"]]), xy(rooms[p["b"]])
-            passages.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "revealed": p.get("revealed", False)})
+            passages.append(
+                {"x1": num(x1), "y1": num(y1), "x2": num(x2), "y2": num(y2), "revealed": p.get("revealed", False)}
+            )
     out_rooms = []
     for room in m["rooms"]:
         x, y = xy(room)
@@ -434,9 +440,7 @@ def _map(screen: Screen) -> dict[str, Any]:
         here = room.get("maidens", [])
         for k, seat in enumerate(here):
             dx = (k - (len(here) - 1) / 2) * 3.2
-            tokens.append(
-                {"seat": seat, "n": seat + 1, "x": round(x + dx, 2), "y": round(y - 3.4, 2), "colour": _colour(seat)}
-            )
+            tokens.append({"seat": seat, "n": seat + 1, "x": num(x + dx), "y": num(y - 3.4), "colour": _colour(seat)})
             info.append(_("%(name)s is here") % {"name": maidens.get(seat, {}).get("name", seat)})
         if room.get("entry_requirement"):
             info.append(
@@ -450,12 +454,12 @@ def _map(screen: Screen) -> dict[str, Any]:
         out_rooms.append(
             {
                 "id": room["id"],
-                "x": x,
-                "y": y,
-                "bx": round(x - 3, 2),
-                "by": round(y - 3, 2),
-                "label_y": round(y + 5.8, 2),
-                "req_y": round(y + 4.4, 2),
+                "x": num(x),
+                "y": num(y),
+                "bx": num(round(x - 3, 2)),
+                "by": num(round(y - 3, 2)),
+                "label_y": num(round(y + 5.8, 2)),
+                "req_y": num(round(y + 4.4, 2)),
                 "type": kind,
                 "explored": room["explored"],
                 "label": label,
