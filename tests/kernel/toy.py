@@ -16,6 +16,7 @@ import msgspec
 from delve.kernel import (
     Choice,
     Event,
+    EventFields,
     GameOutcome,
     IllegalCommand,
     Rng,
@@ -44,6 +45,20 @@ class ToyState(msgspec.Struct):
     winner: int | None = None
 
 
+#: What the toy's events may tell. ``toy.won`` also carries ``margin``, a field nobody listed: it
+#: must never leave the server.
+EVENT_FIELDS = EventFields(
+    {
+        "toy.granted": (),
+        "toy.comment": ("seat",),
+        "toy.rolled": ("die",),
+        "toy.won": ("seat",),
+        "secret.grant": ("note",),
+        "secret.note": ("note",),
+    }
+)
+
+
 class ToyRuleset:
     name = "toy"
     defaults: ClassVar[dict[str, int]] = {"goal": 20, "interval": 60, "players": 2}
@@ -64,6 +79,9 @@ class ToyRuleset:
 
     def command_on_open(self, state: ToyState, seat: int) -> dict[str, Any] | None:
         return None
+
+    def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        return EVENT_FIELDS.data(kind, data)
 
     def validate_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         resolved = dict(self.defaults)
@@ -125,7 +143,7 @@ class ToyRuleset:
             events.append(private("toy.rolled", now, seat, die=die))
             if me.position >= state.settings["goal"]:
                 state.winner = seat
-                events.append(public("toy.won", now, seat=seat))
+                events.append(public("toy.won", now, seat=seat, margin=me.position - state.settings["goal"]))
         return events
 
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:

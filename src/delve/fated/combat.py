@@ -267,10 +267,26 @@ def resolve(
         report["special"] = item.special
         report["applied"] = effects.special_effect(ctx, player, item)
     ctx.public("defense.result", **report)
+    _tell_setter(ctx, player, item, report)
     _finish_trap(ctx, player, item, keep_trap, seize)
     if player.hp == 0 and death_check:
         death.hp_zero(ctx, player, credit=item.source, cause=item.label or "attack")
     death.check_last_survivor(ctx)
+
+
+def _tell_setter(ctx: Ctx, player: Player, item: Pending, report: dict[str, Any]) -> None:
+    """The private part of a trap's hit: its setter (an imp's owner for an imp's trap) learns who
+    stepped on it and how it went (FL-INFO-5); the public result does not name the setter."""
+    if item.kind != "trap" or item.source is None or item.source == player.seat:
+        return
+    ctx.private(
+        item.source,
+        "trap.sprung",
+        card=item.card,
+        defender=player.seat,
+        outcome=report["outcome"],
+        damage=report.get("damage", 0),
+    )
 
 
 def _finish_trap(ctx: Ctx, player: Player, item: Pending, keep: bool, seize: bool = False) -> None:
@@ -314,10 +330,18 @@ def _seats(player: Player, item: Pending) -> list[int]:
     return [player.seat] + ([item.source] if item.source is not None else [])
 
 
+def public_source(item: Pending) -> int | None:
+    """The seat an item may be shown to come from: ``None`` for a trap, whose setter stays secret
+    when it is stepped on (FL-INFO-3: trap locations and owners are never public; only a death
+    credits the setter, FL-INFO-4, FL-KILL-3)."""
+    return None if item.kind == "trap" else item.source
+
+
 def _describe(item: Pending, player: Player) -> dict[str, Any]:
     data: dict[str, Any] = {"defender": player.seat, "label": item.label}
-    if item.source is not None:
-        data["source"] = item.source
+    source = public_source(item)
+    if source is not None:
+        data["source"] = source
     if item.monster_kind is not None:
         data["monster"] = item.monster_kind
     if item.card is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from delve.fated import clock, commands, content, settings, setup, state, view
+from delve.fated import clock, commands, content, disclosure, settings, setup, state, view
 from delve.fated.ctx import Ctx
 from delve.fated.state import READY, GameState
 from delve.kernel import Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
@@ -96,6 +96,10 @@ class FatedRuleset:
         if seat is not None:
             self._check_seat(game, seat)
         return view.build(game, seat)
+
+    def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The fields of an event that may leave the server (:mod:`delve.fated.disclosure`)."""
+        return disclosure.data(kind, data)
 
     def command_on_open(self, game: GameState, seat: int) -> dict[str, Any] | None:
         """FL-TURN-8, AMB-4: opening the game screen while a turn is stored starts it."""

@@ -485,6 +485,22 @@ def _steal_failed(e: Mapping[str, Any], t: _T) -> str:
     )
 
 
+def _trap_sprung(e: Mapping[str, Any], t: _T) -> str:
+    """The setter's private part of a trap's hit (the public result does not name the setter)."""
+    trap = t.trap() if t.lang == "ja" else t.trap().lower()
+    who, card = t.p(e.get("defender")), t.card(e.get("card"))
+    if e.get("outcome") == "hit":
+        damage = int(e.get("damage") or 0)
+        return t.say(
+            f"{who} stepped on your {trap} ({card}): {damage} damage.",
+            f"{who}があなたの{trap}（{card}）を踏んだ：{damage}ダメージ。",
+        )
+    return t.say(
+        f"{who} stepped on your {trap} ({card}) but blocked it.",
+        f"{who}があなたの{trap}（{card}）を踏んだが、防がれた。",
+    )
+
+
 def _steal_empty(e: Mapping[str, Any], t: _T) -> str:
     if e.get("target") == t.viewer:
         return t.say("A thief found your hand empty.", "手札が無かったので何も盗まれなかった。")
@@ -736,6 +752,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
         f"You cleared {int(e.get('count') or 0)} {t.trap().lower()}{'s' if int(e.get('count') or 0) != 1 else ''} around you.",
         f"周囲の{t.trap()}を{int(e.get('count') or 0)}個取り除いた。",
     ),
+    "trap.sprung": _trap_sprung,
     "trap.seized": _simple(
         "You took over the {trap} ({card}): it is yours now.", "{trap}（{card}）を奪い、自分のものにした。"
     ),

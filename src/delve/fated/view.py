@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from delve.fated import cards, clock, combat, death, statuses, visibility
+from delve.fated import cards, clock, combat, death, disclosure, statuses, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import xy
 from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, Entry, GameState, Monster, Pending, Player, Status
@@ -220,13 +220,17 @@ def _visited(bits: int) -> list[list[bool]]:
 
 
 def _entry(entry: Entry) -> dict[str, Any]:
-    """An event for the log or the messages; its own time and kind win over data fields."""
-    return {**entry.data, "time": entry.time, "kind": entry.kind}
+    """An event for the log or the messages, through the allow-list of event data."""
+    return disclosure.body(entry.kind, entry.time, entry.data)
 
 
 def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
+    """What the defender is defending against; a trap's setter is not said (FL-INFO-3)."""
     data: dict[str, Any] = {"kind": item.kind, "label": item.label}
-    for key in ("source", "monster_kind", "card", "use"):
+    source = combat.public_source(item)
+    if source is not None:
+        data["source"] = source
+    for key in ("monster_kind", "card", "use"):
         value = getattr(item, key)
         if value is not None:
             data[key] = value

@@ -5,7 +5,7 @@ Nothing here knows about a particular game, the database or the clock.
 """
 
 from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError
-from delve.kernel.events import Event
+from delve.kernel.events import Event, EventFields
 from delve.kernel.replay import replay, state_hash
 from delve.kernel.rng import Rng
 from delve.kernel.ruleset import (
@@ -28,6 +28,7 @@ __all__ = [
     "ContentError",
     "DelveError",
     "Event",
+    "EventFields",
     "GameOutcome",
     "IllegalCommand",
     "Rng",

@@ -8,7 +8,9 @@ the bots, the replay tool and the tests) drive every game through these methods 
 - ``legal_commands(state, seat) -> commands``: the only place that decides what is allowed.
 - ``apply(state, seat, command, now) -> events``: raises :class:`IllegalCommand` and leaves
   the state untouched when the command is not allowed.
-- ``view(state, seat | None) -> dict``: what that seat (or a spectator) may see.
+- ``view(state, seat | None) -> dict``: what that seat (or a spectator) may see; it depends on
+  the state only (no time of the request), so the server can tell whether a viewer saw a change.
+- ``event_data(kind, data) -> dict``: the allow-listed fields of an event that may leave.
 
 Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
 parses them with its own strict schema, so the API, the web pages and the bots share one parser.
@@ -113,6 +115,12 @@ class Ruleset(Protocol[S]):
     def apply(self, state: S, seat: int, command: Mapping[str, Any], now: int) -> list[Event]: ...
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The data fields of an event of ``kind`` that may leave the server, by an allow-list
+        (:class:`~delve.kernel.events.EventFields`): a field or a kind the ruleset does not list
+        is dropped. Views apply the same list to the events they carry."""
+        ...
 
     def command_on_open(self, state: S, seat: int) -> Command | None:
         """A command to apply automatically when ``seat`` opens the game screen, if any

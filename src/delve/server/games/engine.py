@@ -20,10 +20,10 @@ from typing import Any
 
 from django.db import transaction
 
-from delve.kernel import Event, GameOutcome, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
+from delve.kernel import Event, EventFields, GameOutcome, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
-from delve.server.games.models import CommandEntry, EventEntry, Game, Seat, event_body
+from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.records.services import write_records
 
 NAME_MAX = 40
@@ -47,6 +47,25 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         return {"sequence": self.sequence, "version": self.version, "events": self.events}
+
+
+# --- what events may tell --------------------------------------------------------------------
+
+#: The events the server writes itself (not a ruleset's), and what they may tell.
+SERVER_EVENTS = EventFields({"game.started": ("seats",), "game.ended": ("winners", "results")})
+
+
+def disclosed(ruleset: Ruleset[Any], kind: str, time: int, data: Mapping[str, Any], *, private: bool) -> dict[str, Any]:
+    """An event body as it leaves the server: only the fields the ruleset's allow-list (or the
+    server's, for its own events) lets out. Every event that leaves goes through here: the events
+    API, command answers (also replayed ones) and the pages."""
+    allowed = {**ruleset.event_data(kind, data), **SERVER_EVENTS.data(kind, data)}
+    return event_body(kind, time, allowed, private=private)
+
+
+def entry_body(ruleset: Ruleset[Any], entry: EventEntry) -> dict[str, Any]:
+    """A stored event as it leaves the server (see :func:`disclosed`)."""
+    return disclosed(ruleset, entry.kind, entry.time, entry.data, private=entry.visibility != PUBLIC)
 
 
 # --- lookups ---------------------------------------------------------------------------------
@@ -301,7 +320,7 @@ def submit(
                         "this idempotency key was already used for a different command",
                         status=422,
                     )
-                return Answer(replayed=True, **(first.answer or {}))
+                return _replayed(ruleset_of(game), first.answer or {})
         if game.status == Game.Status.OPEN:
             raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
         if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
@@ -422,7 +441,7 @@ def _commit(
         sequence=game.version,
         version=game.version,
         events=[
-            event_body(event.kind, event.time, dict(event.data), private=not event.public)
+            disclosed(ruleset, event.kind, event.time, event.data, private=not event.public)
             for event in events
             if event.visible_to(seat)
         ],
@@ -438,6 +457,17 @@ def _commit(
         answer=answer.as_dict(),
     )
     return answer
+
+
+def _replayed(ruleset: Ruleset[Any], stored: Mapping[str, Any]) -> Answer:
+    """The first answer to a repeated idempotency key, its events through today's allow-list (an
+    answer stored before a field was withdrawn does not keep showing it)."""
+    events = []
+    for body in stored.get("events", []):
+        events.append(
+            disclosed(ruleset, body["kind"], body["time"], body.get("data", {}), private=bool(body.get("private")))
+        )
+    return Answer(sequence=stored["sequence"], version=stored["version"], events=events, replayed=True)
 
 
 def public_outcome(outcome: GameOutcome) -> dict[str, Any]:

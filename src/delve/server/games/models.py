@@ -168,6 +168,3 @@ class EventEntry(models.Model):
         if self.visibility == PUBLIC:
             return None
         return tuple(int(part) for part in self.visibility.strip(",").split(",") if part)
-
-    def as_dict(self) -> dict[str, Any]:
-        return event_body(self.kind, self.time, self.data, private=self.visibility != PUBLIC)

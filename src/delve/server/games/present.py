@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 
 from delve.kernel import DelveError, Text
 from delve.server import clock
-from delve.server.games.engine import load_state, public_outcome, ruleset_of
+from delve.server.games.engine import entry_body, load_state, public_outcome, ruleset_of
 from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
 
 EVENTS_LIMIT = 100
@@ -159,9 +159,12 @@ def events_after(
     """Events after ``cursor``, which counts the events this caller has already seen (so the
     numbers of events hidden from the caller never show); the events and the next cursor."""
     page = list(visible_events(game, seat)[cursor : cursor + limit])
-    return [entry.as_dict() for entry in page], cursor + len(page)
+    ruleset = ruleset_of(game)
+    return [entry_body(ruleset, entry) for entry in page], cursor + len(page)
 
 
-def recent_events(game: Game, seat: int | None, count: int = 50) -> list[EventEntry]:
-    """The newest ``count`` visible events, newest first (the recent-events panel)."""
-    return list(visible_events(game, seat).order_by("-sequence")[:count])
+def recent_events(game: Game, seat: int | None, count: int = 50) -> list[dict[str, Any]]:
+    """The newest ``count`` visible events as they may be shown, newest first (the generic page's
+    recent-events list)."""
+    ruleset = ruleset_of(game)
+    return [entry_body(ruleset, entry) for entry in visible_events(game, seat).order_by("-sequence")[:count]]
