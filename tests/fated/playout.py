@@ -1,8 +1,8 @@
 """Random legal playouts for invariant and determinism tests (and the engine benchmark).
 
 A playout drives a game only through the public ruleset API: at random times a random seat
-plays a random legal command. ``check_invariants`` is the list of things that must hold after
-every command and every clock advance.
+plays a random legal command. ``check_invariants`` asserts the engine's invariants (``delve.fated.invariants``, shared
+with the fuzzer) after every command and every clock advance.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from delve.fated import death
-from delve.fated.ctx import Ctx
-from delve.fated.grid import DOOR, WALL
+from delve.fated import invariants
 from delve.fated.ruleset import FatedRuleset
 from delve.fated.state import GameState
 from delve.kernel import Rng, SeatInfo
@@ -45,32 +43,9 @@ def new_playout(preset: str, seed: int, **overrides: Any) -> Playout:
 
 
 def check_invariants(state: GameState, previous_clock: int) -> None:
-    """Valid positions, one occupant per tile, HP/CP within bounds, a monotonic clock, the exit
-    exactly when someone qualifies, and every card accounted for."""
-    n = state.size
-    occupied: dict[int, str] = {}
-    for p in state.players:
-        if not p.alive:
-            assert not p.hand and p.pending == [], f"dead player {p.seat} keeps cards or items"
-            continue
-        assert 0 <= p.pos < n * n and state.grid[p.pos] not in (WALL, DOOR), f"player {p.seat} on {p.pos}"
-        assert p.pos not in occupied, f"two characters on tile {p.pos}"
-        occupied[p.pos] = f"player {p.seat}"
-        assert 0 <= p.hp <= p.max_hp and 0 <= p.cp <= p.max_cp, f"player {p.seat}: HP {p.hp} CP {p.cp}"
-        assert p.stored <= state.settings.max_stored_turns
-    for m in state.monsters:
-        assert state.grid[m.pos] not in (WALL, DOOR), f"monster {m.id} on a wall or door"
-        assert m.pos not in occupied, f"monster {m.id} shares tile {m.pos} with {occupied.get(m.pos)}"
-        occupied[m.pos] = f"monster {m.id}"
-        assert m.hp > 0 and state.players[m.owner].alive
-    assert state.clock >= previous_clock, "the clock went backwards"
-    total = len(state.deck) + len(state.discard) + len(state.removed) + sum(len(p.hand) for p in state.players)
-    assert total == 500 * state.settings.decks, f"{total} cards"
-    if not state.ended:
-        ctx = Ctx(state, state.clock)
-        qualifies = any(death.qualifies(ctx, p) for p in state.living())
-        assert (state.exit is not None) == qualifies, f"exit {state.exit} but qualifies={qualifies}"
-        assert state.grid.count("E") == (1 if state.exit is not None else 0)
+    """The engine's invariants (:mod:`delve.fated.invariants`) hold."""
+    found = invariants.violations(state, previous_clock)
+    assert not found, "; ".join(found)
 
 
 def step(playout: Playout, rng: Rng, *, check: bool = True, choose: Callable[..., Any] | None = None) -> bool:

@@ -52,17 +52,34 @@ _decoder_error = (msgspec.ValidationError, TypeError)
 def parse(data: Mapping[str, Any]) -> dict[str, Any]:
     """Validate a command's shape; returns its canonical dict (no null fields).
 
-    :raises IllegalCommand: ``command/malformed`` quoting what is wrong.
+    :raises IllegalCommand: ``command/malformed`` quoting (the start of) what is wrong.
     """
+    if not isinstance(data, Mapping):
+        raise IllegalCommand(
+            "command/malformed", f'a command is an object with a "kind", not {type(data).__name__} {_quote(data)}'
+        )
     try:
         command = msgspec.convert(dict(data), type=Command)
     except _decoder_error as exc:
-        raise IllegalCommand("command/malformed", f"malformed command {dict(data)!r}: {exc}") from None
+        raise IllegalCommand("command/malformed", f"malformed command {_quote(data)}: {_quote(str(exc))}") from None
     if command.kind not in KINDS:
         raise IllegalCommand(
-            "command/unknown_kind", f"unknown command kind {command.kind!r}; known: {', '.join(sorted(KINDS))}"
+            "command/unknown_kind", f"unknown command kind {_quote(command.kind)}; known: {', '.join(sorted(KINDS))}"
         )
     return msgspec.to_builtins(command)  # type: ignore[no-any-return]
+
+
+QUOTE_LIMIT = 80
+
+
+def _quote(value: Any) -> str:
+    """A short, printable quotation of bad input: at most ``QUOTE_LIMIT`` characters, and never a
+    failure for input nested too deep to print."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deep>"
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
 
 
 def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
@@ -278,4 +295,4 @@ def _why_not(ctx: Ctx, player: Player, command: dict[str, Any]) -> IllegalComman
         )
     if kind == "pick_up":
         return IllegalCommand("command/no_treasure", "there is no treasure on your tile")
-    return IllegalCommand("command/invalid_target", f"{command!r} has no valid target or option now")
+    return IllegalCommand("command/invalid_target", f"{_quote(command)} has no valid target or option now")
