@@ -15,6 +15,8 @@
                   [--lang ja] [--seats 0] [--difficulty normal]`` watches bots play a whole game, or
                   lets you play the seats given; ``delve maiden eval --games 500`` prints the
                   heuristic bots' win rates at 1-4 players with 95% Wilson intervals
+    delve fuzz    fuzz the rules engines with legal, illegal and malformed commands, checking
+                  invariants, refusals and every view for hidden facts (docs/testing.md)
 
 Configuration errors, and bad arguments of ``delve lab`` and ``delve maiden``, are printed as one clear line and exit
 with status 2.
@@ -435,6 +437,13 @@ def _add_maiden(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     evaluate.set_defaults(func=cmd_maiden_eval)
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Fuzz an engine (no Django, no database needed)."""
+    from delve.fuzz import cli
+
+    return cli.execute(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="delve", description="Delve game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -468,6 +477,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_lab(sub)
     _add_maiden(sub)
+    fuzz = sub.add_parser("fuzz", help="fuzz the rules engines (crashes, invariants, refusals, leaks)")
+    from delve.fuzz.cli import add_arguments
+
+    add_arguments(fuzz)
+    fuzz.set_defaults(func=cmd_fuzz)
 
     manage = sub.add_parser("manage", help="run a Django management command", add_help=False)
     manage.add_argument("rest", nargs=argparse.REMAINDER)
