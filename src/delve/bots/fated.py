@@ -1,8 +1,8 @@
 """A Fated Labyrinth / Level D bot: explores, grabs treasure, visits corners, escapes, fights
 what is next to it and defends sensibly. It plays from its seat's view and legal commands only.
 
-Choices that need chance use an ``Rng`` seeded from what the bot sees (its seat, the game clock
-and the log length), so a bot's play is reproducible and no module-level randomness exists.
+Choices that need chance use an ``Rng`` seeded from what the bot sees (its seat, its turns,
+the log length and its hand), so a bot's play is reproducible and no module-level randomness exists.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ class FatedBot:
         playable = [c for c in legal if c["kind"] not in ("give_up", "comment")]
         if not playable:
             return None
-        rng = Rng.seeded(hash_of(you["seat"], view["game"]["now"], len(view["events"]), len(you["messages"])))
+        rng = Rng.seeded(
+            hash_of(you["seat"], you["turns_played"], len(view["events"]), len(you["messages"]), len(you["hand"]))
+        )
         phase = you["phase"]
         if phase == "ready":
             return {"kind": "start_turn"}

@@ -36,12 +36,14 @@ def build(state: GameState, seat: int | None) -> dict[str, Any]:
 
 
 def _game(ctx: Ctx) -> dict[str, Any]:
+    """The game's public settings and standing. Not the clock: a view depends only on what the
+    viewer can know, so that it changes exactly when something the viewer can see changes (the
+    server's per-viewer change counters rely on it)."""
     state = ctx.state
     s = state.settings
     return {
         "preset": s.preset,
         "size": state.size,
-        "now": state.clock,
         "started_at": state.t0,
         "ended": state.ended,
         "ended_at": state.ended_at,

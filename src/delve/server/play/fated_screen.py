@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from delve.fated import content, text
+from delve.server import clock
 from delve.server.games import engine, present
 from delve.server.games.models import Game, Seat
 
@@ -92,7 +93,8 @@ class Screen:
 
     @property
     def now(self) -> int:
-        return int(self.view["game"]["now"]) if self.view else 0
+        """The server's clock (views carry no time: they change only when what they show does)."""
+        return clock.now()
 
     @property
     def choices(self) -> str:
