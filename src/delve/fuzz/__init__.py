@@ -12,9 +12,11 @@ the state's invariants, and which facts of the true state a view must not show).
 - the only exception allowed is ``IllegalCommand``, and only for a command that was not legal; a
   refused command must leave the state byte-for-byte (then hash-for-hash) unchanged; an accepted
   one must keep the invariants;
-- the view of the acting seat (a spectator's when no seat exists) and, every third step, of
-  another persona (another seat or a spectator) is checked against the true state by the
-  target's hidden-facts checker.
+- after every change (an accepted command, or a clock advance that did something), the view of
+  the acting seat (a spectator's when no seat exists) and, every third time, of another persona
+  (another seat or a spectator) is checked against the true state by the target's hidden-facts
+  checker. (A view is a function of the state, and a refused command is checked to change
+  nothing, so views of an unchanged state need no second look.)
 
 Run it with ``delve fuzz`` (or ``python -m delve.fuzz``); see docs/testing.md.
 """
@@ -226,7 +228,6 @@ def run_game(
     report: Report,
     *,
     start: int = 1_800_000_000,
-    view_every: int = 1,
 ) -> None:
     """Fuzz one game of ``preset`` from ``seed`` for at most ``max_commands`` commands (fewer when
     the game ends: a few more are then sent to the ended game). Findings go into ``report``."""
@@ -247,6 +248,7 @@ def run_game(
     after_end = 0
     sent = 0
     step = 0
+    changes = 0
     while sent < max_commands and after_end < 20:
         step += 1
         where = f"{label} step {step}"
@@ -254,7 +256,7 @@ def run_game(
         before_clock = target.clock(state)
         now += rng.randint(1, 45) if not rng.chance(1, 400) else rng.randint(HOUR, 5 * HOUR)
         try:
-            ruleset.advance(state, now)
+            changed = bool(ruleset.advance(state, now))
         except Exception as exc:  # noqa: BLE001
             report.crashes += 1
             report.note("crashes", f"{where}: advance to {now}: {type(exc).__name__}: {exc}")
@@ -304,13 +306,15 @@ def run_game(
             return  # the state may be half-changed: this game cannot go on
         else:
             report.accepted += 1
+            changed = True
             if not valid_seat:
                 report.violations += 1
                 report.note("violations", f"{where}: accepted for seat {_describe(seat)}: {_describe(command)}")
             _check_invariants(target, state, before_clock, report, f"{where} after {_describe(command)}")
-        if step % view_every == 0:  # the actor's view; every third time another persona's too
+        if changed:  # views are pure: after a change, the actor's view, every third time another's
+            changes += 1
             personas: list[int | None] = [seat if valid_seat else None]
-            if step % (3 * view_every) == 0:
+            if changes % 3 == 0:
                 personas.append(rng.choice([None, *range(seats)]))
             for persona in personas:
                 _check_view(target, state, persona, report, where)
@@ -406,23 +410,24 @@ def run(
     commands: int,
     seed: int = 0,
     presets: Sequence[str] | None = None,
-    view_every: int = 1,
     progress: Callable[[Report], None] | None = None,
+    report: Report | None = None,
 ) -> Report:
     """Fuzz at least ``games`` games and at least ``commands`` commands in all, the presets in turn.
 
     Each game gets up to ``2 * commands / games`` commands (fewer when it ends), and games go on
-    until both minimums are met. Game ``i`` uses seed ``seed * 1_000_003 + i``, so a finding can
+    until both minimums are met (``report``, when given, is filled as the run goes: an interrupted
+    run still has its numbers). Game ``i`` uses seed ``seed * 1_000_003 + i``, so a finding can
     be replayed alone with :func:`run_game`.
     """
-    report = Report(target=target.name)
+    report = report if report is not None else Report(target=target.name)
     chosen = list(presets or target.presets)
     per_game = max(1, (2 * commands) // max(1, games))
     started = time.perf_counter()
     index = 0
     while report.games < games or report.commands < commands:
         preset = chosen[index % len(chosen)]
-        run_game(target, preset, seed * 1_000_003 + index, per_game, report, view_every=view_every)
+        run_game(target, preset, seed * 1_000_003 + index, per_game, report)
         index += 1
         report.seconds = time.perf_counter() - started
         if progress is not None:
