@@ -118,6 +118,12 @@ class MaidenRuleset:
             self._check_seat(game, seat)
         return view.build(self._ctx(game, game.clock), seat)
 
+    def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """White Maiden is cooperative: every event it emits is public with all its fields (only the
+        deck order is hidden, and no event carries it). A per-kind allow-list like Fated's
+        (``delve.fated.disclosure``) is the place to narrow this when an event gains a secret."""
+        return dict(data)
+
     def command_on_open(self, game: Game, seat: int) -> dict[str, Any] | None:
         return None
 
