@@ -52,8 +52,14 @@ def _check_database() -> str:
     from django.db import DatabaseError, connection
 
     try:
-        connection.ensure_connection()
-    except DatabaseError as exc:
+        if connection.vendor == "postgresql":
+            # Straight to the server, not through the pool: a pool keeps retrying in the
+            # background for its whole timeout before it admits the server cannot be reached.
+            params = {**connection.get_connection_params(), "connect_timeout": 10}
+            connection.Database.connect(**params).close()
+        else:
+            connection.ensure_connection()
+    except (DatabaseError, connection.Database.Error) as exc:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ConfigurationFailed(f"database {connection.vendor} is not reachable: {detail}") from None
     return connection.vendor
@@ -89,8 +95,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_workers(workers: int) -> None:
+    """More than one HTTP process needs PostgreSQL: on SQLite the writers of one process queue
+    fairly on that process's writer lock, but processes would fight over the file's lock."""
+    from django.db import connection
+
+    if workers < 1:
+        raise ConfigurationFailed(f"--workers {workers}: at least one HTTP worker process is needed")
+    if workers > 1 and connection.vendor == "sqlite":
+        raise ConfigurationFailed(
+            f"--workers {workers} needs PostgreSQL (DATABASE_URL=postgres://...): on SQLite one process serves "
+            "every request, with writers queueing on one lock; use --workers 1"
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     _django_setup()
+    _check_workers(args.workers)
     from django.core import management
 
     management.call_command("check", fail_level="ERROR")
@@ -451,7 +472,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="migrate and run the server")
     serve.add_argument("--host", default=os.environ.get("DELVE_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("DELVE_PORT", "8000")))
-    serve.add_argument("--workers", type=int, default=1, help="HTTP worker processes")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="HTTP worker processes (PostgreSQL only; SQLite serves with one)"
+    )
     serve.add_argument("--no-worker", action="store_true", help="do not run the turn-clock worker in-process")
     serve.add_argument("--tick-interval", type=float, default=1.0, help="seconds between worker passes")
     serve.set_defaults(func=cmd_serve)

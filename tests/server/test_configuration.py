@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from delve.server.env import database_from_url, env_bool, env_int
+from delve.server.env import Pool, database_from_url, env_bool, env_float, env_int
 
 
 def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -52,6 +52,17 @@ def test_check_passes_on_a_fresh_sqlite_data_folder(tmp_path):
     assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
 
 
+def test_serve_refuses_more_than_one_process_on_sqlite_with_one_clear_line(tmp_path):
+    """Issue 16 (SQLite write starvation): processes would fight over the file's lock."""
+    result = run_delve("serve", "--workers", "4", "--port", "8199", env={}, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "delve: configuration error: --workers 4 needs PostgreSQL (DATABASE_URL=postgres://...): on SQLite one "
+        "process serves every request, with writers queueing on one lock; use --workers 1"
+    ]
+    assert not (tmp_path / "delve.sqlite3").exists()  # refused before anything was touched
+
+
 def test_database_urls(tmp_path):
     pg = database_from_url("postgresql://u:p%40ss@db.example:6543/delve?sslmode=require", data_dir=tmp_path)
     assert pg["ENGINE"] == "django.db.backends.postgresql"
@@ -62,7 +73,8 @@ def test_database_urls(tmp_path):
         "6543",
         "delve",
     )
-    assert pg["OPTIONS"] == {"sslmode": "require"}
+    assert pg["OPTIONS"] == {"sslmode": "require", "pool": {"min_size": 2, "max_size": 10, "timeout": 30.0}}
+    assert pg["CONN_MAX_AGE"] == 0  # a request's connection goes back to the pool when it ends
     relative = database_from_url("sqlite:///games.sqlite3", data_dir=tmp_path)
     assert relative["NAME"] == str(tmp_path / "games.sqlite3")
     absolute = database_from_url("sqlite:////srv/delve/db.sqlite3", data_dir=tmp_path)
@@ -71,6 +83,37 @@ def test_database_urls(tmp_path):
     assert "journal_mode=WAL" in absolute["OPTIONS"]["init_command"]
     with pytest.raises(ImproperlyConfigured, match="invalid port"):
         database_from_url("postgres://h:notaport/db", data_dir=tmp_path)
+
+
+def test_postgresql_connections_come_from_a_pool_bounded_by_the_environment(monkeypatch, tmp_path):
+    """Issue 16 (HIGH): a bounded pool per process, sized by DELVE_DB_POOL_MIN/MAX/TIMEOUT."""
+    monkeypatch.setenv("DELVE_DB_POOL_MAX", "24")
+    monkeypatch.setenv("DELVE_DB_POOL_MIN", "4")
+    monkeypatch.setenv("DELVE_DB_POOL_TIMEOUT", "12.5")
+    pool = Pool.from_env()
+    assert pool == Pool(min_size=4, max_size=24, timeout=12.5)
+    pg = database_from_url("postgres://u@h/db", data_dir=tmp_path, pool=pool)
+    assert pg["OPTIONS"]["pool"] == {"min_size": 4, "max_size": 24, "timeout": 12.5}
+    monkeypatch.setenv("DELVE_DB_POOL_MAX", "0")
+    monkeypatch.setenv("DELVE_DB_POOL_MIN", "0")
+    unpooled = database_from_url("postgres://u@h/db", data_dir=tmp_path, pool=Pool.from_env())
+    assert "pool" not in unpooled["OPTIONS"] and unpooled["CONN_MAX_AGE"] == 0
+
+
+@pytest.mark.parametrize(
+    ("values", "needle"),
+    [
+        ({"DELVE_DB_POOL_MAX": "lots"}, "DELVE_DB_POOL_MAX='lots' is not an integer"),
+        ({"DELVE_DB_POOL_MAX": "4", "DELVE_DB_POOL_MIN": "8"}, "DELVE_DB_POOL_MIN=8 is above DELVE_DB_POOL_MAX=4"),
+        ({"DELVE_DB_POOL_TIMEOUT": "0"}, "DELVE_DB_POOL_TIMEOUT='0' is below the minimum"),
+        ({"DELVE_DB_POOL_TIMEOUT": "nan"}, "DELVE_DB_POOL_TIMEOUT='nan' is not a number"),
+    ],
+)
+def test_a_bad_pool_setting_is_refused_with_its_name(monkeypatch, values, needle):
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ImproperlyConfigured, match=needle):
+        Pool.from_env()
 
 
 def test_env_helpers(monkeypatch):
@@ -82,6 +125,11 @@ def test_env_helpers(monkeypatch):
     monkeypatch.setenv("X_INT", "50")
     with pytest.raises(ImproperlyConfigured, match="above the maximum 20"):
         env_int("X_INT", 1, maximum=20)
+    monkeypatch.setenv("X_FLOAT", "2.5")
+    assert env_float("X_FLOAT", 1.0, minimum=0.1) == 2.5
+    monkeypatch.setenv("X_FLOAT", "soon")
+    with pytest.raises(ImproperlyConfigured, match="X_FLOAT='soon' is not a number"):
+        env_float("X_FLOAT", 1.0)
     monkeypatch.setenv("X_BOOL", "Yes")
     assert env_bool("X_BOOL", False) is True
     monkeypatch.delenv("X_BOOL")

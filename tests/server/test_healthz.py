@@ -37,7 +37,12 @@ def test_healthz_answers_503_when_the_database_is_down(tmp_path):
         "r=Client().get('/healthz');"
         "print(r.status_code, r.json()['status'], r.json()['database']['ok'])"
     )
-    env = {**os.environ, "DATABASE_URL": "postgres://nobody@127.0.0.1:9/nowhere", "DELVE_DATA_DIR": str(tmp_path)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": "postgres://nobody@127.0.0.1:9/nowhere",
+        "DELVE_DATA_DIR": str(tmp_path),
+        "DELVE_DB_POOL_TIMEOUT": "2",  # the pool retries for this long before it gives up
+    }
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
     assert result.stdout.split() == ["503", "error", "False"], result.stderr
 

@@ -8,9 +8,11 @@ misbehaving later.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -54,6 +56,23 @@ def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int
     return value
 
 
+def env_float(name: str, default: float, *, minimum: float | None = None, maximum: float | None = None) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        value = float("nan")
+    if math.isnan(value):  # not a number at all, or "nan"
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number")
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r} is below the minimum {minimum}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name}={value} is above the maximum {maximum}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -72,7 +91,7 @@ def sqlite_database(path: Path) -> dict[str, Any]:
     """A SQLite database tuned for a small server: WAL journal, IMMEDIATE write transactions
     (so two writers queue instead of failing on upgrade) and a busy timeout."""
     return {
-        "ENGINE": "django.db.backends.sqlite3",
+        "ENGINE": "delve.server.sqlite_backend",
         "NAME": str(path),
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
@@ -83,9 +102,36 @@ def sqlite_database(path: Path) -> dict[str, Any]:
     }
 
 
-def database_from_url(url: str, *, data_dir: Path, variable: str = "DATABASE_URL") -> dict[str, Any]:
+@dataclass(frozen=True)
+class Pool:
+    """A bounded pool of PostgreSQL connections per server process (psycopg_pool, through
+    Django's ``OPTIONS["pool"]``). ``max_size`` 0 turns pooling off: every request then opens
+    and closes its own connection (for an external pooler such as PgBouncer)."""
+
+    min_size: int = 2
+    max_size: int = 10
+    timeout: float = 30.0
+
+    @classmethod
+    def from_env(cls) -> Pool:
+        max_size = env_int("DELVE_DB_POOL_MAX", cls.max_size, minimum=0, maximum=1000)
+        min_size = env_int("DELVE_DB_POOL_MIN", min(cls.min_size, max_size), minimum=0, maximum=1000)
+        if min_size > max_size:
+            raise ImproperlyConfigured(f"DELVE_DB_POOL_MIN={min_size} is above DELVE_DB_POOL_MAX={max_size}")
+        timeout = env_float("DELVE_DB_POOL_TIMEOUT", cls.timeout, minimum=0.1, maximum=3600)
+        return cls(min_size=min_size, max_size=max_size, timeout=timeout)
+
+
+def database_from_url(
+    url: str, *, data_dir: Path, variable: str = "DATABASE_URL", pool: Pool | None = None
+) -> dict[str, Any]:
     """Django's DATABASES entry for a URL such as ``postgres://user:pw@host:5432/name`` or
     ``sqlite:///path/to/file.sqlite3``.
+
+    PostgreSQL connections come from a bounded pool (``pool``, default :class:`Pool`): under
+    ASGI each request runs in a thread of its own, so connections kept per thread
+    (``CONN_MAX_AGE``) would grow with the number of concurrent requests until the database
+    refuses more; a pool caps them per process and lets requests wait their turn instead.
 
     :raises ImproperlyConfigured: naming ``variable`` when the URL cannot be used.
     """
@@ -99,7 +145,10 @@ def database_from_url(url: str, *, data_dir: Path, variable: str = "DATABASE_URL
             port = parts.port
         except ValueError:
             raise ImproperlyConfigured(f"{variable}={url!r} has an invalid port") from None
-        options = dict(parse_qsl(parts.query))
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
+        pool = pool or Pool()
+        if pool.max_size:
+            options["pool"] = {"min_size": pool.min_size, "max_size": pool.max_size, "timeout": pool.timeout}
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -108,8 +157,8 @@ def database_from_url(url: str, *, data_dir: Path, variable: str = "DATABASE_URL
             "HOST": parts.hostname or "",
             "PORT": str(port or ""),
             "OPTIONS": options,
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
+            "CONN_MAX_AGE": 0,  # a request's connection goes back to the pool when it ends
+            "CONN_HEALTH_CHECKS": True,  # the pool checks a connection before lending it
         }
     if scheme == "sqlite":
         raw_path = unquote(parts.netloc + parts.path)

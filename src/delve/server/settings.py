@@ -2,8 +2,9 @@
 
 Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
 DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
-DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY. Bad values stop
-the server at start with a message naming the variable.
+DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY, DELVE_DB_POOL_MIN,
+DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT. Bad values stop the server at start with a message naming
+the variable.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from delve.server.env import (
+    Pool,
     database_from_url,
     env_bool,
     env_choice,
@@ -39,7 +41,7 @@ CSRF_TRUSTED_ORIGINS = env_list("DELVE_CSRF_TRUSTED_ORIGINS", [])
 _database_url = env_str("DATABASE_URL", "")
 DATABASES = {
     "default": (
-        database_from_url(_database_url, data_dir=DATA_DIR)
+        database_from_url(_database_url, data_dir=DATA_DIR, pool=Pool.from_env())
         if _database_url.strip()
         else sqlite_database(DATA_DIR / "delve.sqlite3")
     )

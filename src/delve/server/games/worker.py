@@ -119,6 +119,7 @@ class Worker:
                     log.exception("worker %s: a pass failed; retrying", self.name)
                     advanced = 0
                 if not advanced:
+                    connection.close()  # idle: give the connection back (to the pool on PostgreSQL)
                     stop.wait(self.poll)
         finally:
             connection.close()

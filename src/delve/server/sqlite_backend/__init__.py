@@ -1,0 +1,1 @@
+"""Django's SQLite backend with one writer lock per process (see ``base``)."""
