@@ -19,6 +19,7 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +34,8 @@ from typing import Any
 import pytest
 
 PORTS = range(8100, 8200)
+#: The server dies with the test process, even when that is killed (a timeout, Ctrl-C twice).
+ORPHAN_GUARD = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -187,7 +190,7 @@ class LiveServer:
                 log.write(f"--- start {self.starts + 1} on port {self.port}\n".encode())
                 log.flush()
                 self.process = subprocess.Popen(
-                    [sys.executable, "-m", "delve.cli", "serve", "--port", str(self.port), *self.args],
+                    [*ORPHAN_GUARD, sys.executable, "-m", "delve.cli", "serve", "--port", str(self.port), *self.args],
                     env=self.env,
                     cwd=ROOT,
                     stdout=log,
@@ -407,7 +410,7 @@ def play(
             if conn is not None:
                 conn.close()
             conn = None
-            stop.wait(0.05)
+            stop.wait(0.2)  # the server is down (or restarting): try again shortly
     if conn is not None:
         conn.close()
 
@@ -441,8 +444,9 @@ def drive(
     think: tuple[float, float] = (0.0, 0.0),
     during: Any = None,
 ) -> Tally:
-    """Run one client thread per player for ``seconds`` (``during(stop)``, when given, runs in the
-    calling thread meanwhile and ends the run when it returns); the merged tally."""
+    """Run one client thread per player for ``seconds`` (``during(stop, tallies)``, when given,
+    runs in the calling thread meanwhile, may watch the clients' tallies, and ends the run when
+    it returns); the merged tally."""
     import threading
 
     stop = threading.Event()
@@ -460,7 +464,7 @@ def drive(
         thread.start()
     try:
         if during is not None:
-            during(stop)
+            during(stop, tallies)
         else:
             stop.wait(seconds)
     finally:

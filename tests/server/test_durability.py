@@ -13,6 +13,7 @@ The suite kills 20 times; the long run (marked slow) kills 100 times:
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -27,10 +28,17 @@ def kill_and_restart(tmp_path, *, kills: int, seed: int) -> None:
         server.start()
         killed = 0
 
-        def killer(stop) -> None:
+        def killer(stop, tallies) -> None:
             nonlocal killed
             while killed < kills:
-                stop.wait(rng.uniform(0.1, 1.5))  # at a random moment of play
+                # Play resumes (a command is acknowledged) after each start, then the kill comes
+                # at a random moment of the play that follows, often in the middle of commands.
+                acknowledged = sum(len(tally.acknowledged) for tally in tallies)
+                deadline = time.monotonic() + 120
+                while sum(len(tally.acknowledged) for tally in tallies) == acknowledged:
+                    assert time.monotonic() < deadline, "no command was acknowledged after a restart"
+                    stop.wait(0.05)
+                stop.wait(rng.uniform(0.0, 0.8))
                 server.kill()
                 killed += 1
                 server.start()
