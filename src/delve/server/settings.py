@@ -3,8 +3,8 @@
 Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
 DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
 DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY, DELVE_DB_POOL_MIN,
-DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT. Bad values stop the server at start with a message naming
-the variable.
+DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES. Bad values stop the server at start
+with a message naming the variable.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ DATABASES = {
         else sqlite_database(DATA_DIR / "delve.sqlite3")
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] in {"delve.server.sqlite_backend", "django.db.backends.sqlite3"}:
     private_sqlite_file(Path(DATABASES["default"]["NAME"]))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -67,6 +67,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "delve.server.guard.RequestGuard",  # first: refuses oversized or NUL-carrying requests, shapes every failure
     "delve.server.security.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "delve.server.security.ContentSecurityPolicyMiddleware",
@@ -80,6 +81,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+#: Larger request bodies are refused with 413 before they are read (see delve.server.guard).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DELVE_MAX_BODY_BYTES", 256 * 1024, minimum=1024, maximum=64 * 1024 * 1024)
 
 ROOT_URLCONF = "delve.server.urls"
 WSGI_APPLICATION = "delve.server.wsgi.application"

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import msgspec
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -23,14 +24,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from delve.kernel import DelveError
+from delve.server import inputs
 from delve.server.accounts.models import ApiToken
 from delve.server.games.errors import Rejected, status_for
+from delve.server.guard import too_large
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 def error_response(error: DelveError) -> JsonResponse:
-    return JsonResponse({"error": error.as_dict()}, status=status_for(error))
+    return JsonResponse({"error": inputs.error_body(error)}, status=status_for(error))
 
 
 class _CsrfCheck(CsrfViewMiddleware):
@@ -111,25 +114,28 @@ T = TypeVar("T")
 
 
 def parse_body(request: HttpRequest, schema: type[T]) -> T:
-    """The JSON body decoded strictly into ``schema`` (unknown fields are refused).
+    """The JSON body decoded strictly into ``schema`` (unknown fields are refused), after the
+    shared checks of :func:`delve.server.inputs.json_text`: at most ``JSON_DEPTH`` levels deep,
+    no NUL character anywhere.
 
-    :raises Rejected: 400 ``request/malformed`` quoting the decoder's reason.
+    :raises Rejected: 400 ``request/malformed`` quoting the decoder's reason (clipped), 413
+        ``request/too_large`` over ``DATA_UPLOAD_MAX_MEMORY_SIZE``.
     """
+    body = request.body or b""
+    if len(body) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:  # sent without a Content-Length
+        raise too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    value = inputs.json_text(body or b"null", "the request body")
     try:
-        return msgspec.json.decode(request.body or b"", type=schema)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise Rejected("request/malformed", f"the request body is not valid: {exc}") from None
+        return msgspec.convert(value, type=schema)
+    except msgspec.ValidationError as exc:
+        raise Rejected("request/malformed", f"the request body is not valid: {inputs.clip(str(exc))}") from None
 
 
-def query_int(request: HttpRequest, name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+def query_int(request: HttpRequest, name: str, default: int, *, minimum: int = 0, maximum: int = inputs.INT_MAX) -> int:
     raw = request.GET.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Rejected("request/malformed", f"{name}={raw!r} is not an integer") from None
-    if value < minimum or (maximum is not None and value > maximum):
-        bounds = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
-        raise Rejected("request/malformed", f"{name}={value} is out of range ({bounds})")
+    value = inputs.whole_number(raw, name, maximum=maximum)
+    if value < minimum:
+        raise Rejected("request/malformed", f"{name}={value} is out of range ({minimum}..{maximum})")
     return value

@@ -1,16 +1,17 @@
 from django.urls import path
 
+import delve.server.converters  # noqa: F401 - registers <id:...>
 from delve.server.api import views
 
 app_name = "api"
 
 urlpatterns = [
     path("games", views.games, name="games"),
-    path("games/<int:game_id>", views.game, name="game"),
-    path("games/<int:game_id>/seats", views.seats, name="seats"),
-    path("games/<int:game_id>/commands", views.commands, name="commands"),
-    path("games/<int:game_id>/comment", views.comment, name="comment"),
-    path("games/<int:game_id>/events", views.events, name="events"),
+    path("games/<id:game_id>", views.game, name="game"),
+    path("games/<id:game_id>/seats", views.seats, name="seats"),
+    path("games/<id:game_id>/commands", views.commands, name="commands"),
+    path("games/<id:game_id>/comment", views.comment, name="comment"),
+    path("games/<id:game_id>/events", views.events, name="events"),
     path("records", views.my_records, name="my_records"),
     path("records/<str:username>", views.user_records, name="user_records"),
     path("openapi.json", views.schema, name="openapi"),

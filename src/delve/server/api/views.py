@@ -15,6 +15,7 @@ from delve.server.api.schema import openapi
 from delve.server.games import engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game
+from delve.server.inputs import Count, quote
 from delve.server.records.views import public_records, record_dict
 
 KEY_HEADER = "Idempotency-Key"
@@ -29,14 +30,14 @@ class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
     command: dict[str, Any]
-    version: int | None = None
+    version: Count | None = None
     choices: str | None = None
     idempotency_key: str | None = None
 
 
 class CommentBody(msgspec.Struct, forbid_unknown_fields=True):
     text: str
-    version: int | None = None
+    version: Count | None = None
     idempotency_key: str | None = None
 
 
@@ -71,7 +72,7 @@ def games(request: HttpRequest) -> dict[str, Any]:
     query = Game.objects.all().order_by("-id")
     if status is not None:
         if status not in Game.Status.values:
-            raise Rejected("request/malformed", f"status={status!r} is not one of {', '.join(Game.Status.values)}")
+            raise Rejected("request/malformed", f"status={quote(status)} is not one of {', '.join(Game.Status.values)}")
         query = query.filter(status=status)
     limit = query_int(request, "limit", 50, minimum=1, maximum=200)
     return {"games": [present.game_summary(game) for game in query[:limit]]}
@@ -172,4 +173,4 @@ def schema(request: HttpRequest) -> dict[str, Any]:
 
 @endpoint("GET", "POST", "PUT", "PATCH", "DELETE")
 def not_found(request: HttpRequest, rest: str) -> dict[str, Any]:
-    raise Rejected("request/not_found", f"there is no API endpoint /api/v1/{rest}", status=404)
+    raise Rejected("request/not_found", f"there is no API endpoint {quote('/api/v1/' + rest, 64)}", status=404)

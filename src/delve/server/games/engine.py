@@ -24,6 +24,7 @@ from delve.kernel import Event, EventFields, GameOutcome, Ruleset, SeatInfo, Sea
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
+from delve.server.inputs import has_control
 from delve.server.records.services import write_records
 
 NAME_MAX = 40
@@ -200,6 +201,8 @@ def register(
     name = (name or "").strip()
     if not name:
         raise Rejected("registration/invalid_name", "the character needs a name", status=400)
+    if has_control(name):
+        raise Rejected("registration/invalid_name", "a character name cannot contain control characters", status=400)
     if len(name) > NAME_MAX:
         raise Rejected("registration/invalid_name", f"a character name has at most {NAME_MAX} characters", status=400)
     with transaction.atomic():
@@ -275,8 +278,8 @@ def check_command(command: Any) -> dict[str, Any]:
 def check_key(key: Any) -> str | None:
     if key is None:
         return None
-    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX:
-        raise Rejected("request/malformed", f"an idempotency key is a text of 1 to {KEY_MAX} characters")
+    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX or has_control(key):
+        raise Rejected("request/malformed", f"an idempotency key is a text of 1 to {KEY_MAX} printable characters")
     return key
 
 

@@ -1,5 +1,7 @@
 from django.urls import path
 
+import delve.server.converters  # noqa: F401 - registers <id:...>
+
 from delve.server.lobby import maiden, views
 
 app_name = "lobby"
@@ -7,8 +9,8 @@ app_name = "lobby"
 urlpatterns = [
     path("", views.index, name="index"),
     path("games/new/", views.create_game, name="create_game"),
-    path("games/<int:game_id>/register/", views.register, name="register"),
-    path("games/<int:game_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("games/<id:game_id>/register/", views.register, name="register"),
+    path("games/<id:game_id>/withdraw/", views.withdraw, name="withdraw"),
     path("maiden/new/", maiden.new_game, name="maiden_new"),
-    path("games/<int:game_id>/maiden/bots/", maiden.add_bots, name="maiden_bots"),
+    path("games/<id:game_id>/maiden/bots/", maiden.add_bots, name="maiden_bots"),
 ]

@@ -22,8 +22,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from delve.fated import text
 from delve.kernel import DelveError
-from delve.server import clock
+from delve.server import clock, inputs
 from delve.server.games import engine, present
+from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
 from delve.server.play import fated_screen, help_page
 
@@ -50,7 +51,7 @@ FRIENDLY = {
 
 def refusal(error: DelveError) -> str:
     friendly = FRIENDLY.get(error.code)
-    return str(friendly) if friendly is not None else f"{error.message} ({error.code})"
+    return str(friendly) if friendly is not None else f"{inputs.error_body(error)['message']} ({error.code})"
 
 
 @require_GET
@@ -74,11 +75,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _selected(data: QueryDict) -> tuple[int, int] | None:
-    raw = data.get("tile", "")
-    x, _, y = raw.partition(",")
-    if x.isdigit() and y.isdigit():
-        return int(x), int(y)
-    return None
+    """The selected map tile, ``tile=x,y`` (a malformed one is refused: 400 page)."""
+    return inputs.tile(data.get("tile"))
 
 
 def _fated_game(game_id: int) -> Game:
@@ -140,13 +138,14 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _signatures(raw: str) -> dict[str, str] | None:
-    try:
-        value = json.loads(raw) if raw else None
-    except json.JSONDecodeError:
+    """The panel signatures the screen holds (``sigs``, a JSON object of panel name to
+    signature); absent: none known, so every panel is sent. Malformed: 400."""
+    if not raw:
         return None
-    if not isinstance(value, dict):
-        return None
-    return {str(k): str(v) for k, v in value.items()}
+    value = inputs.json_text(raw, "sigs", depth=1)
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise inputs.malformed("sigs is not a JSON object of panel signatures")
+    return value
 
 
 def web_key(version: int | None, command: Any) -> str | None:
@@ -171,6 +170,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             response["HX-Redirect"] = f"/accounts/login/?next=/games/{found.pk}/"
             return response
         return redirect(f"/accounts/login/?next=/games/{found.pk}/")
+    # Everything the answer needs is parsed before anything changes: malformed input is a 400
+    # page and the command is not applied.
+    version = _version(request.POST.get("version") or request.POST.get("form_version"), "version")
+    selected = _selected(request.POST)
+    known = _signatures(request.POST.get("sigs", ""))
     is_comment = "comment" in request.POST
     command: Any
     error = ""
@@ -178,11 +182,10 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         command = {"kind": engine.COMMENT, "text": request.POST.get("comment", "")}
     else:
         try:
-            command = json.loads(request.POST.get("command", ""))
-        except json.JSONDecodeError:
+            command = inputs.json_text(request.POST.get("command", ""), "command")
+        except Rejected:
             command = None
             error = _("Choose a command first.")
-    version = _version(request.POST.get("version") or request.POST.get("form_version"))
     choices = request.POST.get("choices") or None
     done = False
     if not error:
@@ -198,16 +201,17 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, error)
         return redirect("play:game", game_id=found.pk)
     found.refresh_from_db()
-    screen = fated_screen.load(found, request.user, selected=_selected(request.POST))
+    screen = fated_screen.load(found, request.user, selected=selected)
     if is_comment:
         screen.comment_note = error or (_("Your comment is updated.") if done else "")
     else:
         screen.error = error
-    return HttpResponse(fated_screen.render_panels(screen, known=_signatures(request.POST.get("sigs", ""))))
+    return HttpResponse(fated_screen.render_panels(screen, known=known))
 
 
-def _version(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() else None
+def _version(raw: str | None, name: str = "version") -> int | None:
+    """The game version a form was made at (absent: ``None``; malformed: 400)."""
+    return inputs.optional_number(raw, name)
 
 
 @require_GET
@@ -257,9 +261,9 @@ def _label(command: dict[str, object]) -> str:
 @login_required
 def command(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        parsed = json.loads(request.POST.get("command", ""))
-    except json.JSONDecodeError as exc:
-        messages.error(request, _("The command is not valid JSON: %(error)s") % {"error": exc})
+        parsed = inputs.json_text(request.POST.get("command", ""), "command")
+    except Rejected as exc:
+        messages.error(request, _("The command is not valid JSON: %(error)s") % {"error": exc.message})
         return redirect("play:game", game_id=game_id)
     _submit(request, game_id, parsed)
     return redirect("play:game", game_id=game_id)
@@ -282,6 +286,6 @@ def _submit(request: HttpRequest, game_id: int, parsed: object) -> None:
             idempotency_key=request.POST.get("key") or None,
         )
     except DelveError as exc:
-        messages.error(request, f"{exc.message} ({exc.code})")
+        messages.error(request, f"{inputs.error_body(exc)['message']} ({exc.code})")
     else:
         messages.success(request, _("Done."))

@@ -1,0 +1,157 @@
+"""Strict parsing of what clients send, shared by the JSON API and the pages.
+
+Every helper either returns a clean value or raises :class:`~delve.server.games.errors.Rejected`
+(400 ``request/malformed``, or 413 ``request/too_large``) with a message that names the field and
+quotes at most a short prefix of the input (:func:`quote`): a 5000-digit number or a megabyte of
+text is never echoed back. The API answers a rejection as JSON; the pages show it on the 400 page
+(see :mod:`delve.server.guard`).
+
+What is refused and why:
+
+- numbers: ASCII digits only (``"²"`` and ``"١"`` are digits to ``str.isdigit`` but not to us),
+  at most :data:`INT_MAX` (a database's signed 64-bit integer), so nothing overflows later;
+- JSON: nested at most :data:`JSON_DEPTH` deep (a 5000-deep document is refused before it can
+  exhaust the stack), and no NUL character in any key or text;
+- text: no NUL character (PostgreSQL cannot store one, and no legitimate input contains one).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Any
+
+import msgspec
+
+from delve.kernel import DelveError
+from delve.server.games.errors import Rejected
+
+INT_MAX = 2**63 - 1
+JSON_DEPTH = 16
+QUOTE_MAX = 32
+NUL = "\x00"
+
+_DIGITS = re.compile(r"[0-9]{1,19}")
+
+#: msgspec field types for request bodies: a version or counter that fits the database, and a text
+#: without NUL characters (the length limits stay with the rules that own them).
+Count = Annotated[int, msgspec.Meta(ge=0, le=INT_MAX)]
+
+
+def quote(value: object, limit: int = QUOTE_MAX) -> str:
+    """``repr`` of at most ``limit`` characters of ``value``, saying how long the whole was."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def malformed(message: str) -> Rejected:
+    return Rejected("request/malformed", message)
+
+
+def whole_number(raw: str, name: str, *, maximum: int = INT_MAX) -> int:
+    """``raw`` as a whole number from 0 to ``maximum`` (ASCII digits only).
+
+    :raises Rejected: 400, quoting a short prefix of ``raw``.
+    """
+    if _DIGITS.fullmatch(raw) is None or int(raw) > maximum:
+        raise malformed(f"{name}={quote(raw)} is not a whole number from 0 to {maximum}")
+    return int(raw)
+
+
+def optional_number(raw: str | None, name: str, *, maximum: int = INT_MAX) -> int | None:
+    """Like :func:`whole_number`, but an absent or empty value is ``None``."""
+    if raw is None or raw == "":
+        return None
+    return whole_number(raw, name, maximum=maximum)
+
+
+def tile(raw: str | None, name: str = "tile") -> tuple[int, int] | None:
+    """A map coordinate ``"x,y"`` (absent or empty: ``None``).
+
+    :raises Rejected: 400 for anything else.
+    """
+    if raw is None or raw == "":
+        return None
+    x, comma, y = raw.partition(",")
+    if not comma or _DIGITS.fullmatch(x) is None or _DIGITS.fullmatch(y) is None or len(x) > 4 or len(y) > 4:
+        raise malformed(f"{name}={quote(raw)} is not a map coordinate such as 3,4")
+    return int(x), int(y)
+
+
+def text(value: str, name: str) -> str:
+    """``value`` unchanged, if it has no NUL character.
+
+    :raises Rejected: 400 naming ``name``.
+    """
+    if NUL in value:
+        raise malformed(f"{name} contains a NUL character")
+    return value
+
+
+def has_control(value: str) -> bool:
+    """Whether ``value`` contains a control character (NUL, newline, escape...): none belongs in
+    a name or a key. Letters, marks and spaces of every script (e.g. U+3000) are fine."""
+    return any(unicodedata.category(char) == "Cc" for char in value)
+
+
+def check_json(value: Any, name: str, *, depth: int = JSON_DEPTH) -> Any:
+    """``value`` (decoded JSON) unchanged, if it is nested at most ``depth`` deep and no key or
+    text in it contains a NUL character. Iterative: a deep value cannot exhaust the stack here.
+
+    :raises Rejected: 400 naming ``name``.
+    """
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, str):
+            if NUL in item:
+                raise malformed(f"{name} contains a NUL character")
+        elif isinstance(item, dict | list):
+            if level > depth:
+                raise malformed(f"{name} is nested more than {depth} levels deep")
+            if isinstance(item, dict):
+                stack.extend((key, level) for key in item)
+                stack.extend((child, level + 1) for child in item.values())
+            else:
+                stack.extend((child, level + 1) for child in item)
+    return value
+
+
+def json_text(raw: str | bytes, name: str, *, depth: int = JSON_DEPTH) -> Any:
+    """Decode ``raw`` as JSON and check it (:func:`check_json`).
+
+    :raises Rejected: 400 for invalid JSON, too deep a document, or a NUL character.
+    """
+    try:
+        value = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise malformed(f"{name} is not valid JSON ({clip(str(exc))})") from None
+    except RecursionError:
+        raise malformed(f"{name} is nested more than {depth} levels deep") from None
+    return check_json(value, name, depth=depth)
+
+
+_QUOTED = re.compile(f"(?<!\\w)([`'\"])([^`'\"]{{{QUOTE_MAX + 1},}})\\1(?!\\w)")  # not an apostrophe
+_LONG_WORD = re.compile(f"\\S{{{2 * QUOTE_MAX + 1},}}")
+
+
+MESSAGE_MAX = 240
+
+
+def error_body(error: DelveError) -> dict[str, Any]:
+    """``error.as_dict()`` with its message clipped (:func:`clip`): a ruleset may quote the
+    whole command it refuses, and a command can be as long as the body limit."""
+    body = error.as_dict()
+    body["message"] = clip(str(body["message"]), MESSAGE_MAX)
+    return body
+
+
+def clip(message: str, limit: int = 160) -> str:
+    """A message with what it quotes of the input (between backticks or quotes, as msgspec and
+    ``repr`` quote) cut to ``QUOTE_MAX`` characters, any other long run without spaces cut too,
+    and the whole cut to ``limit``."""
+    message = _QUOTED.sub(lambda match: f"{match[1]}{match[2][:QUOTE_MAX]}...{match[1]}", message)
+    message = _LONG_WORD.sub(lambda match: f"{match[0][: 2 * QUOTE_MAX]}...", message)
+    return message if len(message) <= limit else message[: limit - 3] + "..."

@@ -1,0 +1,344 @@
+"""Bad input never makes a server error (issue 16, MEDIUM): every finding of the outside probe,
+on both databases (the PostgreSQL pass runs this module too; PostgreSQL is where NUL characters
+used to fail).
+
+The API answers every failure as JSON ``{"error": {"code", "message"}}`` with the right status,
+whatever raised it; the pages answer malformed input with a 400 page; bodies over the limit get
+413; error messages quote at most a short prefix of the input; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+
+from delve.server.api import views as api_views
+from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
+from delve.server.inputs import INT_MAX, JSON_DEPTH
+from tests.server.conftest import session_client, token_client
+from tests.server.fated_kit import fated_game
+
+pytestmark = pytest.mark.django_db
+
+HUGE = "9" * 5000
+DEEP = '{"a":' * 5000 + "1" + "}" * 5000
+NOT_ASCII_DIGITS = ["²,1", "1,²", "١,٢", f"{HUGE},1", f"1,{HUGE}", "1", "1,", ",1", "a,b", "-1,2", "1,2,3"]
+
+
+def api_error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
+    """The response is the API's JSON error with ``status`` (and ``code``); its body."""
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("application/json"), response.content[:300]
+    error = response.json()["error"]
+    assert set(error) >= {"code", "message"}
+    if code is not None:
+        assert error["code"] == code, error
+    assert len(error["message"]) < 300, "an error message never echoes the whole input"
+    return error
+
+
+def page_error(response: Any, status: int = 400) -> str:
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert HUGE[:100] not in html
+    return html
+
+
+def snapshot() -> tuple[int, int, int, list[int]]:
+    return (
+        CommandEntry.objects.count(),
+        EventEntry.objects.count(),
+        Seat.objects.count(),
+        list(Game.objects.order_by("pk").values_list("version", flat=True)),
+    )
+
+
+@pytest.fixture
+def fated(clock: Any, player: Any, opponent: Any, make_user: Any) -> Game:
+    return fated_game([player, opponent, make_user("dee"), make_user("eve")])
+
+
+# --- tile coordinates, panel signatures and versions on the game screen ----------------------
+
+
+@pytest.mark.parametrize("tile", NOT_ASCII_DIGITS)
+def test_a_tile_that_is_not_two_small_ascii_numbers_gets_a_400_page_from_panels_and_poll(fated, tile):
+    before = snapshot()
+    for url in (f"/games/{fated.pk}/panels/tile/", f"/games/{fated.pk}/poll/"):
+        html = page_error(Client().get(url, {"tile": tile}))
+        assert "is not a map coordinate such as 3,4" in html
+    assert snapshot() == before
+
+
+def test_a_well_formed_tile_is_still_selected(fated):
+    response = Client().get(f"/games/{fated.pk}/panels/tile/", {"tile": "4,4"})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("sigs", [DEEP, '{"map": {"deep": "x"}}', "[1, 2]", '{"map": 1}', "{not json"])
+def test_malformed_panel_signatures_get_a_400_page_never_a_recursion_error(fated, player, sigs):
+    page_error(Client().get(f"/games/{fated.pk}/poll/", {"sigs": sigs}))
+    before = snapshot()
+    page_error(session_client(player).post(f"/games/{fated.pk}/act/", {"command": '{"kind": "pass"}', "sigs": sigs}))
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("field", ["version", "form_version"])
+@pytest.mark.parametrize("value", [HUGE, "²", str(2**64)])
+def test_a_huge_or_non_ascii_form_version_gets_a_400_page_and_changes_nothing(fated, player, field, value):
+    before = snapshot()
+    response = session_client(player).post(f"/games/{fated.pk}/act/", {"command": '{"kind": "pass"}', field: value})
+    assert "is not a whole number" in page_error(response)
+    assert snapshot() == before
+
+
+def test_a_5000_deep_command_on_the_screen_is_refused_as_no_command(fated, player):
+    before = snapshot()
+    response = session_client(player).post(f"/games/{fated.pk}/act/", {"command": DEEP}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "Choose a command first." in response.content.decode()
+    assert snapshot() == before
+
+
+def test_the_generic_page_refuses_a_5000_deep_command_and_a_huge_version(game, player):
+    client = session_client(player)
+    before = snapshot()
+    response = client.post(f"/games/{game.pk}/command/", {"command": DEEP}, follow=True)
+    assert response.status_code == 200
+    assert "nested more than" in response.content.decode()
+    response = client.post(f"/games/{game.pk}/command/", {"command": '{"kind": "wait"}', "version": HUGE}, follow=True)
+    html = response.content.decode()
+    assert "is not a whole number" in html and HUGE[:100] not in html
+    assert snapshot() == before
+
+
+# --- the JSON API ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("after", [str(2**63), str(2**64), HUGE, "-1", "²", "1e3", " 1"])
+def test_an_events_cursor_that_is_not_a_64_bit_whole_number_gets_a_json_400(game, after):
+    error = api_error(Client().get(f"/api/v1/games/{game.pk}/events", {"after": after}), 400, "request/malformed")
+    assert "after=" in error["message"]
+
+
+def test_the_largest_events_cursor_is_accepted_and_finds_nothing(game):
+    response = Client().get(f"/api/v1/games/{game.pk}/events", {"after": str(INT_MAX)})
+    assert response.status_code == 200 and response.json()["events"] == []
+
+
+@pytest.mark.parametrize("depth", [JSON_DEPTH + 1, 200, 5000])
+def test_a_command_nested_too_deep_gets_a_json_400_and_changes_nothing(game, personas, depth):
+    before = snapshot()
+    deep = '{"a":' * depth + "1" + "}" * depth
+    body = '{"command": {"kind": "wait", "x": ' + deep + "}}"
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+    assert "nested more than" in api_error(response, 400, "request/malformed")["message"]
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("version", [2**63, 10**30, -1])
+def test_a_version_outside_the_database_integers_gets_a_json_400(game, personas, version):
+    before = snapshot()
+    body = {"command": {"kind": "wait"}, "version": version}
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+    api_error(response, 400, "request/malformed")
+    response = personas["player"].post(
+        f"/api/v1/games/{game.pk}/comment", {"text": "hi", "version": version}, content_type="application/json"
+    )
+    api_error(response, 400, "request/malformed")
+    assert snapshot() == before
+
+
+def test_the_largest_version_is_valid_and_simply_stale(game, personas):
+    body = {"command": {"kind": "wait"}, "version": INT_MAX}
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+    api_error(response, 409, "command/stale_version")
+
+
+@pytest.mark.parametrize("game_id", ["9" * 19, HUGE])
+def test_a_game_id_beyond_the_database_integers_is_not_found(game_id):
+    api_error(Client().get(f"/api/v1/games/{game_id}"), 404)
+    assert Client().get(f"/games/{game_id}/").status_code == 404
+
+
+# --- NUL characters (PostgreSQL cannot store them) ---------------------------------------------
+
+
+def test_nul_characters_in_api_bodies_are_refused_with_a_json_400_and_nothing_is_stored(clock, make_game, personas):
+    open_game = make_game()
+    player = personas["player"]
+    before = snapshot()
+    for path, body in [
+        (f"/api/v1/games/{open_game.pk}/seats", {"name": "A\x00B"}),
+        (f"/api/v1/games/{open_game.pk}/seats", {"name": "Ann", "options": {"colour\x00": "red"}}),
+        (f"/api/v1/games/{open_game.pk}/seats", {"name": "Ann", "options": {"colour": "red\x00"}}),
+    ]:
+        response = player.post(path, body, content_type="application/json")
+        assert "NUL character" in api_error(response, 400, "request/malformed")["message"]
+    assert snapshot() == before
+
+
+def test_nul_characters_in_commands_comments_and_keys_are_refused_on_a_running_game(game, personas):
+    player = personas["player"]
+    before = snapshot()
+    for path, body in [
+        (f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "wait\x00"}}),
+        (f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "wait", "k\x00": 1}}),
+        (f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "wait"}, "idempotency_key": "k\x00"}),
+        (f"/api/v1/games/{game.pk}/comment", {"text": "hello\x00"}),
+        (f"/api/v1/games/{game.pk}/comment", {"text": "hello", "idempotency_key": "\x00"}),
+    ]:
+        response = player.post(path, body, content_type="application/json")
+        assert "NUL character" in api_error(response, 400, "request/malformed")["message"]
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/records/a%00b",
+        "/api/v1/games?status=running%00",
+        "/api/v1/games?x%00=1",
+        "/api/v1/no%00where",
+    ],
+)
+def test_nul_characters_in_api_addresses_get_a_json_400(db, url):
+    assert "NUL character" in api_error(Client().get(url), 400, "request/malformed")["message"]
+
+
+@pytest.mark.parametrize("url", ["/records/a%00b/", "/games/?tile=1%00", "/accounts/login/?next=/%00"])
+def test_nul_characters_in_page_addresses_get_a_400_page(db, url):
+    assert "NUL character" in page_error(Client().get(url))
+
+
+def test_nul_characters_in_forms_get_a_400_page_and_nothing_is_stored(fated, player):
+    client = session_client(player)
+    before = snapshot()
+    for data in [{"comment": "hi\x00"}, {"command": '{"kind": "pass"}', "tile\x00": "1,1"}]:
+        assert "NUL character" in page_error(client.post(f"/games/{fated.pk}/act/", data))
+    assert "NUL character" in page_error(Client().post("/accounts/login/", {"username": "a\x00", "password": "x"}))
+    assert snapshot() == before
+
+
+def test_control_characters_never_make_a_character_name_or_an_idempotency_key(clock, make_game, personas):
+    open_game = make_game()
+    response = personas["player"].post(
+        f"/api/v1/games/{open_game.pk}/seats", {"name": "Ann\x1b[31m"}, content_type="application/json"
+    )
+    api_error(response, 400, "registration/invalid_name")
+    response = personas["player"].post(
+        f"/api/v1/games/{open_game.pk}/seats", {"name": "アン\u3000ナ"}, content_type="application/json"
+    )
+    assert response.status_code == 201  # letters and spaces of every script are fine
+
+
+# --- the catch-all -----------------------------------------------------------------------------
+
+
+def test_an_unexpected_exception_in_the_api_is_a_logged_json_500_never_an_html_page(db, monkeypatch, caplog):
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(api_views.present, "game_summary", broken)
+    make = Client(raise_request_exception=False)
+    Game.objects.create(ruleset="toy", preset="toy", settings={}, seat_count=2, seed=1)
+    error = api_error(make.get("/api/v1/games"), 500, "server/error")
+    assert "a bug" not in error["message"]  # no internals leak
+    assert any("API request GET /api/v1/games failed" in r.getMessage() for r in caplog.records)
+
+
+def test_an_unavailable_database_in_the_api_is_a_json_503_with_retry_after(db, monkeypatch):
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("couldn't get a connection after 30.00 sec")
+
+    monkeypatch.setattr(api_views.Game.objects, "all", down)
+    response = Client(raise_request_exception=False).get("/api/v1/games")
+    api_error(response, 503, "server/unavailable")
+    assert response["Retry-After"] == "5"
+
+
+def test_an_unavailable_database_on_a_page_is_a_503_page(db, monkeypatch):
+    from delve.server.lobby import views as lobby_views
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("database is busy")
+
+    monkeypatch.setattr(lobby_views, "render", down)
+    response = Client(raise_request_exception=False).get("/")
+    assert "The server is busy" in page_error(response, 503)
+
+
+def test_django_own_error_answers_under_the_api_are_rewritten_as_json(db):
+    api_error(Client(HTTP_HOST="evil.example").get("/api/v1/games"), 400, "request/malformed")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games", "/api/v1/games/1/commands"])
+def test_a_body_over_the_limit_gets_a_json_413_before_it_is_read(game, personas, settings, path):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2048
+    body = json.dumps({"command": {"kind": "wait", "pad": "x" * 4000}})
+    response = personas["player"].post(path, body, content_type="application/json")
+    assert "larger than 2048 bytes" in api_error(response, 413, "request/too_large")["message"]
+
+
+def test_a_form_over_the_limit_gets_a_413_page(fated, player, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2048
+    response = session_client(player).post(f"/games/{fated.pk}/act/", {"comment": "x" * 4000})
+    assert "too large" in page_error(response, 413)
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body"),
+    [
+        ("post", "/api/v1/games/{game}/commands", {"command": {"kind": "wait"}, "x" * 5000: 1}),
+        ("get", "/api/v1/games?status=" + "x" * 5000, None),
+        ("get", "/api/v1/" + "x" * 5000, None),
+        ("get", "/api/v1/games/{game}/events?after=" + "x" * 5000, None),
+        ("post", "/api/v1/games/{game}/commands", '{"command": ' + "x" * 5000),
+    ],
+)
+def test_error_messages_quote_at_most_a_short_prefix_of_the_input(game, personas, method, url, body):
+    url = url.format(game=game.pk)
+    data = body if isinstance(body, str) else json.dumps(body) if body is not None else None
+    call = getattr(personas["player"], method)
+    response = call(url, data, content_type="application/json") if data else call(url)
+    error = api_error(response, response.status_code)
+    assert 400 <= response.status_code < 500
+    assert "x" * 100 not in json.dumps(error)
+
+
+@pytest.mark.parametrize(
+    "command", [{"kind": "x" * 5000}, {"kind": "move", "dir": "x" * 5000}, {"kind": "pass", "x" * 5000: 1}]
+)
+def test_a_ruleset_refusal_quotes_at_most_a_short_prefix_of_a_long_command(fated, player, command):
+    client = token_client(player)
+    before = snapshot()
+    response = client.post(f"/api/v1/games/{fated.pk}/commands", {"command": command}, content_type="application/json")
+    error = api_error(response, response.status_code)
+    assert response.status_code in {400, 422}
+    assert "x" * 100 not in json.dumps(error)
+    html = session_client(player).post(f"/games/{fated.pk}/act/", {"command": json.dumps(command)}, follow=True)
+    assert "x" * 100 not in html.content.decode()
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("unknown field `" + "x" * 50 + "`", "unknown field `" + "x" * 32 + "...`"),
+        ("unknown kind " + repr("x" * 500), "unknown kind '" + "x" * 32 + "...'"),
+        ("no endpoint /api/v1/" + "y" * 500, "no endpoint /api/v1/" + "y" * 56 + "..."),
+        (
+            "the player's hand is full and it isn't possible to draw",
+            "the player's hand is full and it isn't possible to draw",
+        ),
+    ],
+)
+def test_messages_keep_a_short_prefix_of_quoted_input_and_ordinary_sentences_whole(message, expected):
+    from delve.server.inputs import clip
+
+    assert clip(message, 300) == expected
