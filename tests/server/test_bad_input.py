@@ -342,3 +342,32 @@ def test_messages_keep_a_short_prefix_of_quoted_input_and_ordinary_sentences_who
     from delve.server.inputs import clip
 
     assert clip(message, 300) == expected
+
+
+# --- the White Maiden screen shares the same parsing ------------------------------------------
+
+
+@pytest.fixture
+def maiden(clock: Any, player: Any, opponent: Any) -> Game:
+    from tests.server.maiden_kit import maiden_game
+
+    return maiden_game([player, opponent])
+
+
+@pytest.mark.parametrize("seat", ["²", HUGE, "-1"])
+def test_a_malformed_seat_on_the_white_maiden_screen_gets_a_400_page(maiden, player, seat):
+    page_error(Client().get(f"/games/{maiden.pk}/maiden/panels/status/", {"seat": seat}))
+    before = snapshot()
+    page_error(session_client(player).post(f"/games/{maiden.pk}/maiden/act/", {"command": "{}", "seat": seat}))
+    assert snapshot() == before
+
+
+def test_deep_json_on_the_white_maiden_screen_never_makes_a_recursion_error(maiden, player):
+    page_error(Client().get(f"/games/{maiden.pk}/maiden/poll/", {"sigs": DEEP}))
+    before = snapshot()
+    client = session_client(player)
+    page_error(client.post(f"/games/{maiden.pk}/maiden/act/", {"command": "{}", "sigs": DEEP}, HTTP_HX_REQUEST="true"))
+    response = client.post(f"/games/{maiden.pk}/maiden/act/", {"command": DEEP}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "Choose a command first." in response.content.decode()
+    page_error(client.post(f"/games/{maiden.pk}/maiden/act/", {"command": "{}", "version": HUGE}))
+    assert snapshot() == before

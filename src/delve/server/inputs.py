@@ -60,6 +60,11 @@ def whole_number(raw: str, name: str, *, maximum: int = INT_MAX) -> int:
     return int(raw)
 
 
+def is_number(raw: str) -> bool:
+    """Whether ``raw`` is 1 to 18 ASCII digits (``int(raw)`` is then safe and fits 64 bits)."""
+    return _DIGITS.fullmatch(raw) is not None and len(raw) <= 18
+
+
 def optional_number(raw: str | None, name: str, *, maximum: int = INT_MAX) -> int | None:
     """Like :func:`whole_number`, but an absent or empty value is ``None``."""
     if raw is None or raw == "":

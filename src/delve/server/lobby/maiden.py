@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from delve.bots import bot_for
 from delve.kernel import DelveError, SettingsError
+from delve.server import inputs
 from delve.server.games import engine, present
 from delve.server.games.demo import bot_user
 from delve.server.games.errors import Rejected
@@ -134,8 +135,8 @@ class MaidenGameForm(forms.Form):
             default = self.defaults.get(key)
             if isinstance(default, list) and isinstance(value, str):
                 parts = [p.strip() for p in value.replace(",", "/").split("/") if p.strip()]
-                value = [int(p) if p.isdigit() else p for p in parts]
-            elif isinstance(value, str) and value.isdigit() and key in {"start_player", "boss_life_bonus"}:
+                value = [int(p) if inputs.is_number(p) else p for p in parts]
+            elif isinstance(value, str) and inputs.is_number(value) and key in {"start_player", "boss_life_bonus"}:
                 value = int(value)  # a seat number, a fixed boss life bonus
             if value != default:
                 out[key] = value

@@ -1,7 +1,6 @@
 from django.urls import path
 
 import delve.server.converters  # noqa: F401 - registers <id:...>
-
 from delve.server.lobby import maiden, views
 
 app_name = "lobby"

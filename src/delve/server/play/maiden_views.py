@@ -7,7 +7,6 @@ only for a seat of their table.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -17,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from delve.kernel import DelveError
-from delve.server import clock
+from delve.server import clock, inputs
 from delve.server.games import engine, present
+from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
 from delve.server.play import maiden_screen
 from delve.server.play.views import _signatures, _version, refusal, web_key
@@ -32,7 +32,8 @@ def _maiden_game(game_id: int) -> Game:
 
 
 def _prefer(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() else None
+    """The seat the screen shows (``seat=N``; absent: the caller's own; malformed: 400)."""
+    return inputs.optional_number(raw, "seat", maximum=999)
 
 
 def page(request: HttpRequest, found: Game) -> HttpResponse:
@@ -93,11 +94,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             response["HX-Redirect"] = f"/accounts/login/?next=/games/{found.pk}/"
             return response
         return redirect(f"/accounts/login/?next=/games/{found.pk}/")
+    # Everything the answer needs is parsed before anything changes (malformed: a 400 page).
+    version = _version(request.POST.get("version"))
+    known = _signatures(request.POST.get("sigs", ""))
     error = ""
     command: Any = None
     try:
-        command = json.loads(request.POST.get("command", ""))
-    except json.JSONDecodeError:
+        command = inputs.json_text(request.POST.get("command", ""), "command")
+    except Rejected:
         error = _("Choose a command first.")
     seats = present.public_seats(found)
     controlled = maiden_screen.controlled_seats(found, request.user, seats)
@@ -109,7 +113,6 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             seat = own
         else:
             error = _("You do not play that seat in this game.")
-    version = _version(request.POST.get("version"))
     choices = request.POST.get("choices") or None
     if not error and seat is not None:
         try:
@@ -123,4 +126,4 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     found.refresh_from_db()
     screen = maiden_screen.load(found, request.user)
     screen.error = error
-    return HttpResponse(maiden_screen.render_panels(screen, known=_signatures(request.POST.get("sigs", ""))))
+    return HttpResponse(maiden_screen.render_panels(screen, known=known))

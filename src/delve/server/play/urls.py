@@ -1,7 +1,6 @@
 from django.urls import path
 
 import delve.server.converters  # noqa: F401 - registers <id:...>
-
 from delve.server.play import maiden_views, views
 
 app_name = "play"
