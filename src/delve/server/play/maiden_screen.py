@@ -463,7 +463,7 @@ def _map(screen: Screen) -> dict[str, Any]:
                 "type": kind,
                 "explored": room["explored"],
                 "label": label,
-                "short": label.split(",")[0],
+                "short": label.split(",")[0].split("（")[0].split("(")[0].strip(),
                 "info": ", ".join(str(i) for i in info),
                 "boss": boss is not None,
                 "defeated": bool(boss and boss["defeated"]),
@@ -785,9 +785,22 @@ def _mods_at(view: dict[str, Any], seat: int) -> dict[str, Any]:
     return combined
 
 
+def summary_label(key: str) -> str:
+    return {
+        "rounds": _("Rounds played"),
+        "bosses_defeated": _("Bosses defeated"),
+        "areas_freed": _("Areas freed"),
+        "deaths": _("Deaths"),
+        "danger_level": _("Danger level"),
+        "rooms_explored": _("Rooms explored"),
+        "sephirot": _("Sephirot recovered"),
+    }.get(key, key.replace("_", " ").capitalize())
+
+
 def _summary(view: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The end-of-game summary (MV-END-3) with labels in the language."""
     summary = view.get("summary") or {}
-    return [(str(k).replace("_", " "), v) for k, v in summary.items() if not isinstance(v, (dict, list))]
+    return [(summary_label(str(k)), v) for k, v in summary.items() if not isinstance(v, (dict, list))]
 
 
 # ---------------------------------------------------------------- (4) dice
