@@ -32,7 +32,10 @@ PRODUCTION = {
 
 
 def run(args: list[str], env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DELVE_") and k != "DATABASE_URL"}
+    # The browser tests' conftest sets DJANGO_ALLOW_ASYNC_UNSAFE in the test process; a deployment
+    # never has it, and check --deploy rightly refuses it (async.E001).
+    skipped = {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("DELVE_") and k not in skipped}
     full_env.update({"DELVE_DATA_DIR": str(tmp_path / "data")}, **env)
     return subprocess.run(
         [sys.executable, *args], env=full_env, capture_output=True, text=True, timeout=120, cwd=tmp_path
