@@ -85,7 +85,7 @@ CASES: list[tuple[str, str, Callable[[str], str], str, str]] = [
     ("boss-room-no-boss", "map.toml", _replace('boss = "hod"\n', ""), "hod", "needs boss"),
     ("boss-room-in-area", "map.toml", _replace('boss = "hod"\n', 'boss = "hod"\narea = "a17"\n'), "hod", "no area"),
     ("boss-room-unknown-boss", "map.toml", _replace('boss = "hod"', 'boss = "hodd"'), "hod", "not a boss"),
-    ("boss-in-two-rooms", "map.toml", _replace('boss = "hod"', 'boss = "yesod"'), "yesod", "already sits"),
+    ("boss-in-two-rooms", "map.toml", _replace('boss = "hod"', 'boss = "yesod"'), "hod", "already sits"),
     (
         "boss-without-room",
         "map.toml",
@@ -105,7 +105,7 @@ CASES: list[tuple[str, str, Callable[[str], str], str, str]] = [
         "normal-active-on-quest",
         "map.toml",
         _replace('type = "quest"', 'type = "quest"\nnormal_active = false'),
-        "a03_4",
+        "a21_2",
         "rest rooms only",
     ),
     (
@@ -119,7 +119,7 @@ CASES: list[tuple[str, str, Callable[[str], str], str, str]] = [
         "player-count-5",
         "map.toml",
         _replace("active_player_counts = [1, 3]", "active_player_counts = [1, 5]"),
-        "a05_3",
+        "a12_2",
         "1..4",
     ),
     (
@@ -273,6 +273,21 @@ CASES: list[tuple[str, str, Callable[[str], str], str, str]] = [
         "malkuth",
         "flavor",
     ),
+    (
+        "boss-effect-no-ops",
+        "bosses.toml",
+        _replace('ops = [{ op = "dl", delta = 1 }], text = { en = "The omen', 'ops = [], text = { en = "The omen'),
+        "chokmah",
+        "at least one op",
+    ),
+    (
+        "area-boss-life-delta",
+        "areas.toml",
+        _replace("mods = { difficulty_delta = 1 }", "mods = { boss_life_delta = -1 }"),
+        "a05",
+        "global",
+    ),
+    ("area-die-step-up", "areas.toml", _replace("die_step = -1", "die_step = 1"), "a15", "hindrance"),
     # rooms.toml (MV-COMP-4, MISS-3)
     ("room-white-slate", "rooms.toml", _replace('slate = "blue"', 'slate = "white"'), "r05", "white"),
     ("room-no-copies", "rooms.toml", _replace("copies = 2", "copies = 0"), "r02", "copies"),

@@ -570,6 +570,13 @@ class _Refs(NamedTuple):
     numbers: frozenset[int]
 
 
+def _check_effect(label: str, key: str, effect: Effect, refs: _Refs, where: str) -> None:
+    """An event or boss-action effect: at least one op, each of window ``any`` (MV-EVENT, MV-BOSS-10)."""
+    if not effect.ops:
+        raise ContentError(label, key, f"{where}: an effect needs at least one op (or leave the effect out)")
+    _check_ops(label, key, effect.ops, "any", refs, f"{where}.ops")
+
+
 def _check_ops(label: str, key: str, ops: Iterable[Op], timing: str, refs: _Refs, where: str) -> None:
     """Every op known, with exactly its params, valid values and a window that fits ``timing``
     (``any`` for events, boss effects and quests)."""
@@ -777,6 +784,9 @@ def _validate_areas(label: str, areas: dict[str, Area], refs: _Refs) -> None:
         _check_texts(label, key, area)
         if not area.arcana:
             raise ContentError(label, key, "an Arcana needs at least one op")
+        if area.mods.boss_life_delta:
+            raise ContentError(label, key, "mods: boss_life_delta is global (ongoing quests), not an area effect")
+        _check_mods(label, key, area.mods, "mods")
         _check_ops(label, key, area.arcana, area.arcana_timing, refs, "arcana")
 
 
@@ -809,7 +819,7 @@ def _validate_bosses(label: str, bosses: dict[str, Boss], refs: _Refs) -> None:
                 )
             _check_mods(label, key, action.mods, f"{where}.mods")
             if action.effect is not None:
-                _check_ops(label, key, action.effect.ops, "any", refs, f"{where}.effect.ops")
+                _check_effect(label, key, action.effect, refs, f"{where}.effect")
 
 
 def _check_check(label: str, key: str, required: int, slate: str | None, where: str) -> None:
@@ -835,7 +845,7 @@ def _validate_rooms(label: str, cards: dict[str, RoomCard], refs: _Refs) -> None
             raise ContentError(label, key, "copies must be at least 1")
         _check_check(label, key, card.required_count, card.slate, "card")
         if card.event is not None:
-            _check_ops(label, key, card.event.ops, "any", refs, "event.ops")
+            _check_effect(label, key, card.event, refs, "event")
 
 
 def _validate_quests(label: str, quests: dict[str, Quest], refs: _Refs) -> None:
