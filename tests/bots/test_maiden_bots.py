@@ -193,3 +193,25 @@ def test_wilson_interval() -> None:
     assert 0.40 < low < 0.41 and 0.59 < high < 0.60
     assert wilson(0, 10)[0] == 0.0
     assert wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+SHIPPED = MaidenRuleset()
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_bots_finish_games_on_the_shipped_content(players: int, bot: str) -> None:
+    """MV-END-1/2 on the shipped map, bosses and decks: the game ends by the Mad King's defeat or
+    after round 24 (a longer run: the slow test below)."""
+    record = play_game(players, players, bot=bot, ruleset=SHIPPED)
+    assert record.rounds <= 24 and (record.won or record.rounds == 24)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_many_bot_games_finish_on_the_shipped_content(players: int) -> None:
+    """25 seeds per player count and bot (``pytest -m slow tests/bots``)."""
+    for seed in range(1, 26):
+        for bot in ("random", "heuristic"):
+            record = play_game(players, seed, bot=bot, ruleset=SHIPPED)
+            assert record.rounds <= 24 and (record.won or record.rounds == 24), (bot, seed)

@@ -12,6 +12,7 @@ processes (2 by default: the machine has two cores).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -90,7 +91,8 @@ def play_game(
     game = ruleset.setup(overrides, [SeatInfo(NAMES[i]) for i in range(players)], seed, T0)
     public = ruleset.validate_settings(overrides)
     seats = list(bots) if bots is not None else make_bots(bot, players, seed, public, strategy, ruleset.content)
-    events: list[Event] = []
+    # the events of the setup itself (the start player) are in the game's log
+    events = [Event(kind=e.kind, time=e.time, data=dict(e.data)) for e in game.log] if keep_events else []
     count = 0
     for count in range(COMMAND_LIMIT):  # noqa: B007 (the count is reported)
         if game.ended:
@@ -193,17 +195,31 @@ def measure(
     bot: str = "heuristic",
     strategy: str = "will_first",
     settings: Mapping[str, Any] | None = None,
+    on_result: Callable[[Result], None] | None = None,
 ) -> list[Row]:
-    """Play ``games`` seeded games at each player count (over ``processes`` processes)."""
+    """Play ``games`` seeded games at each player count (over ``processes`` processes); games
+    are dealt seed by seed across the player counts, and ``on_result`` sees each one as it ends."""
     frozen = tuple(sorted((settings or {}).items()))
-    jobs = [(p, seed, bot, strategy, frozen) for p in player_counts for seed in range(first_seed, first_seed + games)]
+    jobs = [(p, seed, bot, strategy, frozen) for seed in range(first_seed, first_seed + games) for p in player_counts]
+    results: list[Result] = []
     if processes > 1:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(processes) as pool:
-            results = pool.map(_one, jobs, chunksize=max(1, len(jobs) // (processes * 8)))
+            for result in pool.imap_unordered(_one, jobs, chunksize=2):
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
     else:
-        results = [_one(job) for job in jobs]
+        for job in jobs:
+            results.append(_one(job))
+            if on_result is not None:
+                on_result(results[-1])
+    return rows_of(player_counts, results)
+
+
+def rows_of(player_counts: Sequence[int], results: Sequence[Result]) -> list[Row]:
+    """One row per player count from the games' results."""
     rows = []
     for p in player_counts:
         mine = [r for r in results if r[0] == p and not r[6]]
@@ -260,6 +276,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", type=_parse_setting, action="append", default=[], metavar="KEY=VALUE", help="a game setting"
     )
+    parser.add_argument("--log", metavar="FILE", help="also write one JSON line per finished game to FILE")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -272,15 +289,28 @@ def run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"delve maiden eval: error: argument --set: {exc}", file=sys.stderr)
         return 2
-    rows = measure(
-        args.players,
-        args.games,
-        first_seed=args.first_seed,
-        processes=args.processes,
-        bot=args.bot,
-        strategy=args.strategy,
-        settings=settings,
-    )
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 (closed below)
+
+    def record(result: Result) -> None:
+        if log is not None:
+            keys = ("players", "won", "rounds", "bosses", "areas", "deaths", "error")
+            log.write(json.dumps(dict(zip(keys, result, strict=True))) + "\n")
+            log.flush()
+
+    try:
+        rows = measure(
+            args.players,
+            args.games,
+            first_seed=args.first_seed,
+            processes=args.processes,
+            bot=args.bot,
+            strategy=args.strategy,
+            settings=settings,
+            on_result=record,
+        )
+    finally:
+        if log is not None:
+            log.close()
     label = args.bot if args.bot == "random" else f"heuristic ({args.strategy})"
     extra = " ".join(f"{k}={v}" for k, v in settings.items())
     print(
