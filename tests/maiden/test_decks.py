@@ -99,3 +99,15 @@ def test_quest_draw_with_ins_is_a_choice_mv_quest_2_mv_deck_2() -> None:
     act(r, g, "move", to="a2_1")
     assert g.pending[0].kind == "keep_card" and g.pending[0].data["deck"] == "quest"
     assert sorted(g.pending[0].options) == ["q_pilgrim", "q_shrine"]
+
+
+def test_no_room_card_at_all_skips_the_check_mv_deck_4() -> None:
+    """MV-DECK-4: with the room deck and its discards empty nothing is drawn; the turn goes on."""
+    r, g = new_game()
+    to_move(r, g, wil=1)
+    hidden = list(g.decks.room)
+    g.decks.room.clear()
+    events = act(r, g, "move", to="a1_1")
+    assert any(e.kind == "deck.empty" and e.data["deck"] == "room" for e in events)
+    assert not any(e.kind == "check.started" for e in events) and g.step == "move"
+    g.decks.room.extend(hidden)

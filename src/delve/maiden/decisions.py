@@ -12,7 +12,7 @@ from typing import Any
 
 from delve.maiden import checks, decks, effects, levelup, quests, skills
 from delve.maiden.ctx import Ctx
-from delve.maiden.state import LEVELUP, Decision, Maiden
+from delve.maiden.state import Decision, Maiden
 
 
 def commands(decision: Decision) -> list[dict[str, Any]]:
@@ -74,7 +74,7 @@ def kept(
             effects.run(ctx, ops, source, {}, actor=maiden, strict=False)
     elif purpose == "check":
         if card is None:
-            ctx.state.step = LEVELUP  # no room card at all: nothing to check
+            levelup.queue_defeats(ctx)  # no room card at all: nothing to check
         else:
             checks.start_room_check(ctx, maiden, card)
     elif purpose == "quest":
