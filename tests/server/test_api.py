@@ -80,7 +80,7 @@ def test_every_rejection_says_why(game, personas, clock):
     url = f"/api/v1/games/{game.pk}/commands"
     illegal = error_of(post(player, url, {"command": {"kind": "roll"}}), 422, "command/illegal")
     assert "roll" in illegal["message"]
-    post(player, url, {"command": {"kind": "wait"}})
+    post(personas["opponent"], f"/api/v1/games/{game.pk}/comment", {"text": "hello"})  # a change the player sees
     stale = error_of(post(player, url, {"command": {"kind": "wait"}, "version": 1}), 409, "command/stale_version")
     assert stale["details"] == {"current_version": 2}
     malformed = error_of(player.post(url, "{not json", content_type="application/json"), 400, "request/malformed")

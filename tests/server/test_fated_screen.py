@@ -56,7 +56,14 @@ def personas(player: Any, opponent: Any, spectator: Any) -> dict[str, Client]:
 
 
 def page(client: Client, game: Game, **extra: Any) -> str:
-    return client.get(f"/games/{game.pk}/", **extra).content.decode()
+    """The screen as a browser ends up showing it: a GET, then, when the page carries its opener
+    (a stored turn, FL-TURN-8), the htmx POST it sends as it loads, then the page again."""
+    html = client.get(f"/games/{game.pk}/", **extra).content.decode()
+    if 'id="opener"' in html:
+        opened = client.post(f"/games/{game.pk}/open/", {"sigs": "{}"}, HTTP_HX_REQUEST="true", **extra)
+        assert opened.status_code == 200, opened.content
+        html = client.get(f"/games/{game.pk}/", **extra).content.decode()
+    return html
 
 
 def panel(client: Client, game: Game, name: str, **query: str) -> str:
@@ -83,12 +90,19 @@ def legal(game: Game, seat: int) -> list[dict[str, Any]]:
 
 
 def test_opening_the_screen_starts_the_stored_turn_exactly_once(fated, player):
-    """FL-LOGIN-3, FL-TURN-8, AMB-4: a page load consumes the stored turn; another load, the
-    panels and the refreshes do not."""
+    """FL-LOGIN-3, FL-TURN-8, AMB-4: the screen's own opening post (sent as the page loads)
+    consumes the stored turn; loading the page (a GET), another load, the panels and the
+    refreshes do not."""
     browser = session_client(player)
+    html = browser.get(f"/games/{fated.pk}/").content.decode()
+    assert 'id="opener"' in html and 'hx-trigger="load"' in html and 'data-phase-mark="ready"' in html
+    browser.get(f"/games/{fated.pk}/")
+    assert not CommandEntry.objects.filter(game=fated).exists()
+    opened = browser.post(f"/games/{fated.pk}/open/", {"sigs": "{}"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-phase-mark="move"' in opened and 'hx-swap-oob="true"' in opened
     html = page(browser, fated)
-    assert 'data-phase-mark="move"' in html
-    page(browser, fated)
+    assert 'data-phase-mark="move"' in html and 'id="opener"' not in html
+    browser.post(f"/games/{fated.pk}/open/", HTTP_HX_REQUEST="true")
     panel(browser, fated, "commands")
     browser.get(f"/games/{fated.pk}/poll/", {"version": "0"})
     assert CommandEntry.objects.filter(game=fated, source="open").count() == 1
@@ -319,9 +333,10 @@ def test_a_quick_move_applies_the_move(fated, player):
     assert CommandEntry.objects.filter(game=fated, source="player").count() == 1
 
 
-def _version(game: Game) -> int:
+def _version(game: Game, seat: int = 0) -> int:
+    """The version the seat's screen shows (it moves only when what that seat sees changes)."""
     game.refresh_from_db()
-    return game.version
+    return engine.seen_version(game, seat)
 
 
 def test_a_double_click_applies_once(fated, player):

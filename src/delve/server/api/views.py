@@ -5,6 +5,8 @@ The seat a command acts for is always the caller's own seat: no request names a 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import msgspec
@@ -79,18 +81,27 @@ def games(request: HttpRequest) -> dict[str, Any]:
 
 
 @endpoint("GET")
-def game(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    """The caller's view. Opening it applies the ruleset's command on open for the caller's seat."""
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The caller's view. Reading never changes the game (a stored turn starts with the
+    ``start_turn`` command, or when the game page posts its opening). The ``ETag`` is a digest of
+    the answer, so it changes exactly when what the caller can see does; ``If-None-Match`` with it
+    answers 304 Not Modified."""
     found = _game(game_id)
-    if engine.open_game(found.pk, request.user) is not None:
-        found.refresh_from_db()
     seat = _seat_index(found, request)
-    return {
-        "game": present.game_summary(found),
+    body = {
+        "game": present.game_summary(found, seat=seat),
         "seat": seat,
         "view": present.caller_view(found, seat),
         "outcome": present.outcome_dict(found),
     }
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:24]
+    tag = f'"{digest}"'
+    if tag in request.headers.get("If-None-Match", ""):
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse(body)
+    response["ETag"] = tag
+    return response
 
 
 @endpoint("POST", "DELETE")
@@ -126,7 +137,12 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
     if seat is None:
         raise not_seated()
     legal = present.legal_commands(found, seat.index) if seat.index is not None else []
-    return {"version": found.version, "seat": seat.index, "commands": legal, "choices": engine.choices_digest(legal)}
+    return {
+        "version": engine.seen_version(found, seat.index),
+        "seat": seat.index,
+        "commands": legal,
+        "choices": engine.choices_digest(legal),
+    }
 
 
 @endpoint("POST")

@@ -36,7 +36,7 @@ def play_once(game_id: int) -> int:
         return 0
     played = 0
     for seat in game.seats.filter(is_bot=True).exclude(index=None).select_related("user").order_by("index"):
-        game.refresh_from_db(fields=["version", "state", "status"])
+        game.refresh_from_db(fields=["version", "observed", "state", "status"])
         if game.status != Game.Status.RUNNING:
             break
         ruleset = engine.ruleset_of(game)
@@ -47,9 +47,10 @@ def play_once(game_id: int) -> int:
         if command is None:
             continue
         try:
-            engine.submit(
-                game.pk, seat.user, command, version=game.version, idempotency_key=f"bot-{seat.index}-{game.version}"
-            )
+            # the guard: what this seat saw; the key: the game's own version (server-side only)
+            seen = engine.seen_version(game, seat.index)
+            key = f"bot-{seat.index}-{game.version}"
+            engine.submit(game.pk, seat.user, command, version=seen, idempotency_key=key)
             played += 1
         except DelveError as exc:  # a stale view (409) or a race: decide again next pass
             log.debug("bot %s in game %s: %s", seat.name, game.pk, exc)

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from django.db import transaction
 
 from delve.kernel import Event, EventFields, GameOutcome, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
@@ -38,8 +39,9 @@ under this key is not asked separately: the registration form's record box stand
 
 @dataclass
 class Answer:
-    """What a caller is told after a change: the log sequence, the new version and the events
-    that caller may see. ``replayed`` is true when a repeated idempotency key returned it."""
+    """What a caller is told after a change: the caller's version after it (``sequence`` is the
+    same number, kept for older clients; see :func:`seen_version`) and the events that caller may
+    see. ``replayed`` is true when a repeated idempotency key returned it."""
 
     sequence: int
     version: int
@@ -67,6 +69,42 @@ def disclosed(ruleset: Ruleset[Any], kind: str, time: int, data: Mapping[str, An
 def entry_body(ruleset: Ruleset[Any], entry: EventEntry) -> dict[str, Any]:
     """A stored event as it leaves the server (see :func:`disclosed`)."""
     return disclosed(ruleset, entry.kind, entry.time, entry.data, private=entry.visibility != PUBLIC)
+
+
+# --- what each audience has seen ---------------------------------------------------------------
+
+SPECTATORS = "*"
+_canonical = msgspec.json.Encoder(order="sorted")
+
+
+def audience(seat: int | None) -> str:
+    """The key of an audience in ``Game.observed``: ``"*"`` for spectators and visitors, else the seat."""
+    return SPECTATORS if seat is None else str(seat)
+
+
+def seen_version(game: Game, seat: int | None) -> int:
+    """The change counter of what ``seat`` (``None``: spectators and visitors) can see: it moves
+    only when that audience's view changes, never at another player's hidden moment (a turn
+    stored, a move out of sight). This is the ``version`` every answer, page and guard uses; the
+    game's own ``version`` (every change) stays inside the server."""
+    entry = (game.observed or {}).get(audience(seat))
+    return int(entry[0]) if entry else game.version
+
+
+def view_digest(ruleset: Ruleset[Any], state: Any, seat: int | None) -> str:
+    """A short digest of the ruleset's view for ``seat`` (views carry no clock)."""
+    return hashlib.sha256(_canonical.encode(ruleset.view(state, seat))).hexdigest()[:16]
+
+
+def _observe(game: Game, ruleset: Ruleset[Any], state: Any) -> None:
+    """Move each audience's counter when, and only when, its view of the saved state changed."""
+    observed = dict(game.observed or {})
+    for seat in [None, *range(game.seat_count)]:
+        key = audience(seat)
+        version, before = observed.get(key) or [game.version - 1, ""]
+        digest = view_digest(ruleset, state, seat)
+        observed[key] = [int(version) + (digest != before), digest]
+    game.observed = observed
 
 
 # --- lookups ---------------------------------------------------------------------------------
@@ -261,6 +299,7 @@ def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> No
     game.version += 1
     game.state = ruleset.encode(state).decode()
     game.next_due_at = ruleset.next_due(state)
+    _observe(game, ruleset, state)
     started = Event(kind="game.started", time=now, data={"seats": [seat.name for seat in seats]})
     _append_events(game, [started])
     game.save()
@@ -328,12 +367,13 @@ def submit(
             raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
         if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
             raise Rejected("game/ended", "the game has ended: only comments are still possible", status=422)
-        if version is not None and version != game.version:
+        current = seen_version(game, seat.index)
+        if version is not None and version != current:
             raise Rejected(
                 "command/stale_version",
-                f"the game is at version {game.version}, not {version}: reload it and decide again",
+                f"the game is at version {current}, not {version}: reload it and decide again",
                 status=409,
-                current_version=game.version,
+                current_version=current,
             )
         assert seat.index is not None
         now = clock.now()
@@ -341,14 +381,14 @@ def submit(
         state = load_state(game, ruleset)
         events = ruleset.advance(state, now) if game.status == Game.Status.RUNNING else []
         if choices is not None and command["kind"] != COMMENT:
-            current = choices_digest(ruleset.legal_commands(state, seat.index))
-            if current != choices:
+            digest = choices_digest(ruleset.legal_commands(state, seat.index))
+            if digest != choices:
                 raise Rejected(
                     "command/choices_changed",
                     "your choices changed since you looked (something happened): look again and decide",
                     status=409,
-                    current_version=game.version,
-                    current_choices=current,
+                    current_version=seen_version(game, seat.index),
+                    current_choices=digest,
                 )
         events += ruleset.apply(state, seat.index, command, now)
         answer = _commit(game, ruleset, state, events, now, seat=seat.index, command=command, key=idempotency_key)
@@ -438,11 +478,13 @@ def _commit(
         write_records(game, game.seats.all(), outcome, now)
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
+    _observe(game, ruleset, state)
     _append_events(game, events)
     game.save()
+    seen = seen_version(game, seat)
     answer = Answer(
-        sequence=game.version,
-        version=game.version,
+        sequence=seen,
+        version=seen,
         events=[
             disclosed(ruleset, event.kind, event.time, event.data, private=not event.public)
             for event in events

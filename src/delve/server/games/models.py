@@ -36,6 +36,15 @@ class Game(models.Model):
     claimed_until = models.BigIntegerField(_("claimed until"), null=True, blank=True)
     claimed_by = models.CharField(_("claimed by"), max_length=100, blank=True, default="")
     event_count = models.PositiveBigIntegerField(_("events"), default=0)
+    observed = models.JSONField(
+        _("observed"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'Per audience ("*": spectators and visitors, "0", "1"...: seats), the change counter of what '
+            "it can see and the digest of its last view: the counter moves only when that view changes."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

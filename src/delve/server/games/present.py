@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 
 from delve.kernel import DelveError, Text
 from delve.server import clock
-from delve.server.games.engine import entry_body, load_state, public_outcome, ruleset_of
+from delve.server.games.engine import entry_body, load_state, public_outcome, ruleset_of, seen_version
 from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
 
 EVENTS_LIMIT = 100
@@ -85,7 +85,9 @@ def own_seat(seats: list[Seat], user: Any) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user.pk), None)
 
 
-def game_summary(game: Game, *, seats: list[Seat] | None = None) -> dict[str, Any]:
+def game_summary(game: Game, *, seats: list[Seat] | None = None, seat: int | None = None) -> dict[str, Any]:
+    """A game's public facts; ``version`` is the change counter of what ``seat`` (``None``: anyone
+    without a seat) can see, which moves only when that view changes (``engine.seen_version``)."""
     seats = public_seats(game) if seats is None else seats
     return {
         "id": game.pk,
@@ -93,7 +95,7 @@ def game_summary(game: Game, *, seats: list[Seat] | None = None) -> dict[str, An
         "preset": game.preset,
         "preset_label": preset_label(game),
         "status": game.status,
-        "version": game.version,
+        "version": seen_version(game, seat),
         "seat_count": game.seat_count,
         "seats_taken": len(seats),
         "started_at": game.started_at,
@@ -136,6 +138,17 @@ def view_and_commands(game: Game, seat: int | None) -> tuple[dict[str, Any] | No
     view = ruleset.view(state, seat)
     legal = ruleset.legal_commands(state, seat) if seat is not None else []  # after the end: comments only
     return view, legal
+
+
+def opening(game: Game, seat: int | None) -> bool:
+    """Whether opening the game page would apply the ruleset's command on open for ``seat`` now
+    (FL-TURN-8: a stored turn starts): the page then posts its opening itself, once."""
+    if seat is None or game.status != Game.Status.RUNNING or not game.state:
+        return False
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    ruleset.advance(state, clock.now())
+    return ruleset.command_on_open(state, seat) is not None
 
 
 def outcome_dict(game: Game) -> dict[str, Any] | None:

@@ -97,6 +97,11 @@ class Screen:
         return clock.now()
 
     @property
+    def version(self) -> int:
+        """The caller's version: it moves only when what the caller can see changes."""
+        return engine.seen_version(self.game, self.seat)
+
+    @property
     def choices(self) -> str:
         """The digest of the legal commands shown: a command is refused if they changed."""
         return engine.choices_digest(self.legal)
@@ -128,7 +133,7 @@ def render_panels(screen: Screen, *, known: dict[str, str] | None = None, oob: b
     """The panels whose content differs from the signatures the browser sent (all without
     ``known``), as out-of-band swaps, plus the version the next command must carry."""
     parts = [
-        f'<input type="hidden" id="game-version" name="version" value="{screen.game.version}" hx-swap-oob="true">',
+        f'<input type="hidden" id="game-version" name="version" value="{screen.version}" hx-swap-oob="true">',
         f'<input type="hidden" id="game-choices" name="choices" value="{screen.choices}" hx-swap-oob="true">',
     ]
     for name in PANELS:

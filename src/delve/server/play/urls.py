@@ -10,6 +10,7 @@ urlpatterns = [
     path("<id:game_id>/command/", views.command, name="command"),
     path("<id:game_id>/comment/", views.comment, name="comment"),
     path("<id:game_id>/act/", views.act, name="act"),
+    path("<id:game_id>/open/", views.open_game, name="open"),
     path("<id:game_id>/poll/", views.poll, name="poll"),
     path("<id:game_id>/panels/<slug:name>/", views.panel, name="panel"),
     path("<id:game_id>/help/", views.game_help, name="help"),

@@ -56,12 +56,10 @@ def refusal(error: DelveError) -> str:
 
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game page. Reading it changes nothing: when the caller's seat has something to open (a
+    stored turn, FL-TURN-8), the page posts to ``open`` itself as it loads (CSRF-protected, so
+    another site's link or image cannot start anybody's turn)."""
     found = get_object_or_404(Game, pk=game_id)
-    try:
-        if engine.open_game(found.pk, request.user) is not None:
-            found.refresh_from_db()
-    except DelveError as exc:
-        messages.error(request, exc.message)
     if found.ruleset == FATED:
         return _fated_page(request, found)
     if found.ruleset == "maiden":
@@ -69,6 +67,28 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
         return maiden_views.page(request, found)
     return _generic_page(request, found)
+
+
+@require_POST
+def open_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The page's opening (FL-LOGIN-3, FL-TURN-8, AMB-4): apply the ruleset's command on open for
+    the caller's seat, if it has one now (at most once: a second post finds nothing to open). htmx
+    gets the changed panels; a plain form post is redirected back to the page."""
+    found = get_object_or_404(Game, pk=game_id)
+    htmx = request.headers.get("HX-Request") == "true"
+    error = ""
+    try:
+        engine.open_game(found.pk, request.user)
+    except DelveError as exc:
+        error = refusal(exc)
+    if not htmx or found.ruleset != FATED:
+        if error:
+            messages.error(request, error)
+        return redirect("play:game", game_id=found.pk)
+    found.refresh_from_db()
+    screen = fated_screen.load(found, request.user, selected=_selected(request.POST))
+    screen.error = error
+    return HttpResponse(fated_screen.render_panels(screen, known=_signatures(request.POST.get("sigs", ""))))
 
 
 # ---------------------------------------------------------------- the Fated Labyrinth screen
@@ -88,7 +108,7 @@ def _fated_game(game_id: int) -> Game:
 
 def _fated_page(request: HttpRequest, found: Game) -> HttpResponse:
     screen = fated_screen.load(found, request.user)
-    summary = present.game_summary(found, seats=screen.seats)
+    summary = present.game_summary(found, seats=screen.seats, seat=screen.seat)
     return render(
         request,
         "play/fated/screen.html",
@@ -99,6 +119,7 @@ def _fated_page(request: HttpRequest, found: Game) -> HttpResponse:
             "panels": fated_screen.all_panels(screen) if screen.view is not None else {},
             "server_now": clock.now(),
             "comment_help": text.command_help("comment", screen.lang, found.preset),
+            "opening": present.opening(found, screen.seat),
         },
     )
 
@@ -118,9 +139,12 @@ def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
 
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The screen's refresh: 204 while nothing can have changed since ``version`` (one row read);
-    otherwise the panels whose content changed, as out-of-band swaps. ``force`` (the refresh
-    button, FL-WAIT-2) sends every panel."""
+    """The screen's refresh: 204 while the caller's version (``engine.seen_version``: it moves only
+    when what the caller can see changed) is the one the page has (one row read); otherwise the
+    panels whose content changed, as out-of-band swaps. ``force`` (the refresh button, FL-WAIT-2)
+    sends every panel. Changes due by the clock reach the page once the turn-clock worker has
+    saved them (within its interval): answering earlier, at a due moment, would tell a spectator
+    when another player's hidden turn clock ticked."""
     found = _fated_game(game_id)
     version = request.GET.get("version", "")
     force = request.GET.get("force") == "1"
@@ -128,9 +152,10 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         response = HttpResponse("")  # the game started while the waiting page was open
         response["HX-Refresh"] = "true"
         return response
-    due = found.next_due_at is not None and found.next_due_at <= clock.now()
-    unchanged = version == str(found.version) and not due
-    if found.status == Game.Status.OPEN or (unchanged and not force):
+    if found.status == Game.Status.OPEN:
+        return HttpResponse(status=204)
+    seat = engine.seat_of(found, request.user)
+    if version == str(engine.seen_version(found, None if seat is None else seat.index)) and not force:
         return HttpResponse(status=204)
     screen = fated_screen.load(found, request.user, selected=_selected(request.GET))
     known = None if force else _signatures(request.GET.get("sigs", ""))
@@ -240,7 +265,9 @@ def _generic_page(request: HttpRequest, found: Game) -> HttpResponse:
         "play/game.html",
         {
             "game": found,
-            "summary": present.game_summary(found, seats=seats),
+            "version": engine.seen_version(found, index),
+            "opening": present.opening(found, index),
+            "summary": present.game_summary(found, seats=seats, seat=index),
             "seats": seats,
             "mine": mine,
             "view_json": None if view is None else json.dumps(view, indent=2, ensure_ascii=False, sort_keys=True),
