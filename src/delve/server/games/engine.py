@@ -96,14 +96,17 @@ def view_digest(ruleset: Ruleset[Any], state: Any, seat: int | None) -> str:
     return hashlib.sha256(_canonical.encode(ruleset.view(state, seat))).hexdigest()[:16]
 
 
-def _observe(game: Game, ruleset: Ruleset[Any], state: Any) -> None:
-    """Move each audience's counter when, and only when, its view of the saved state changed."""
+def _observe(game: Game, ruleset: Ruleset[Any], state: Any, actor: int | None = None) -> None:
+    """Move each audience's counter when, and only when, its view of the saved state changed; the
+    ``actor``'s also for its own accepted command (it knows it acted, so a second decision made
+    on the same version is stale even when the first changed nothing it can see)."""
     observed = dict(game.observed or {})
     for seat in [None, *range(game.seat_count)]:
         key = audience(seat)
         version, before = observed.get(key) or [game.version - 1, ""]
         digest = view_digest(ruleset, state, seat)
-        observed[key] = [int(version) + (digest != before), digest]
+        moved = digest != before or (actor is not None and seat == actor)
+        observed[key] = [int(version) + moved, digest]
     game.observed = observed
 
 
@@ -478,7 +481,7 @@ def _commit(
         write_records(game, game.seats.all(), outcome, now)
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
-    _observe(game, ruleset, state)
+    _observe(game, ruleset, state, actor=seat)
     _append_events(game, events)
     game.save()
     seen = seen_version(game, seat)
