@@ -39,9 +39,9 @@ under this key is not asked separately: the registration form's record box stand
 
 @dataclass
 class Answer:
-    """What a caller is told after a change: the caller's version after it (``sequence`` is the
-    same number, kept for older clients; see :func:`seen_version`) and the events that caller may
-    see. ``replayed`` is true when a repeated idempotency key returned it."""
+    """What a caller is told after a change: the position of the change in the game's command log
+    (``sequence``), the caller's version after it (:func:`seen_version`) and the events that caller
+    may see. ``replayed`` is true when a repeated idempotency key returned it."""
 
     sequence: int
     version: int
@@ -484,10 +484,9 @@ def _commit(
     _observe(game, ruleset, state, actor=seat)
     _append_events(game, events)
     game.save()
-    seen = seen_version(game, seat)
     answer = Answer(
-        sequence=seen,
-        version=seen,
+        sequence=game.version,
+        version=seen_version(game, seat),
         events=[
             disclosed(ruleset, event.kind, event.time, event.data, private=not event.public)
             for event in events
