@@ -228,3 +228,11 @@ def test_an_operator_setting_a_password_revokes_the_tokens_too(player):
     player.set_password("Brand-New-Pass-3")
     player.save()
     assert not ApiToken.objects.filter(user=player).exists()
+
+
+def test_the_throttle_message_speaks_japanese_too(client, player):
+    for _ in range(3):
+        client.post("/accounts/login/", {"username": "ann", "password": "x"}, HTTP_ACCEPT_LANGUAGE="ja")
+    refused = client.post("/accounts/login/", {"username": "ann", "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.status_code == 429
+    assert "ログイン失敗が多すぎます。15分後にもう一度お試しください。" in refused.content.decode()

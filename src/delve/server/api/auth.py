@@ -113,6 +113,18 @@ def endpoint(*methods: str) -> Callable[[Callable[..., Result]], Callable[..., H
 T = TypeVar("T")
 
 
+def whole_numbers(value: Any) -> Any:
+    """``value`` (decoded JSON) with every whole float as an int: JSON Schema, and so the API's
+    description, counts ``3.0`` as the integer 3, so the server reads it so too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [whole_numbers(item) for item in value]
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}
+    return value
+
+
 def parse_body(request: HttpRequest, schema: type[T]) -> T:
     """The JSON body decoded strictly into ``schema`` (unknown fields are refused), after the
     shared checks of :func:`delve.server.inputs.json_text`: at most ``JSON_DEPTH`` levels deep,
@@ -126,7 +138,7 @@ def parse_body(request: HttpRequest, schema: type[T]) -> T:
         raise too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     value = inputs.json_text(body or b"null", "the request body")
     try:
-        return msgspec.convert(value, type=schema)
+        return msgspec.convert(whole_numbers(value), type=schema)
     except msgspec.ValidationError as exc:
         raise Rejected("request/malformed", f"the request body is not valid: {inputs.clip(str(exc))}") from None
 

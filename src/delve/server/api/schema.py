@@ -1,17 +1,27 @@
-"""The OpenAPI 3.1 description of ``/api/v1`` (served at ``/api/v1/openapi.json``).
+"""The OpenAPI 3.1 description of ``/api/v1`` (served at ``/api/v1/openapi.json`` and rendered
+as a reference page at ``/api/v1/docs``).
 
-A test checks that every URL under ``/api/v1`` appears here.
+Every request and response body is generated from the msgspec types in ``api/types.py``, the
+same types that validate the requests, so the description says exactly what the server accepts.
+Only the paths, parameters and status codes are written here. A test checks that every URL under
+``/api/v1`` appears here, and schemathesis checks the server against this document.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+import msgspec
+
 import delve
+from delve.server.api import types
+
+REF = "#/components/schemas/{name}"
 
 
 def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
+    return {"$ref": REF.format(name=name)}
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -24,8 +34,8 @@ ERRORS = {
     403: "Not allowed: no seat in this game (`seat/not_seated`) or a failed CSRF check (`auth/csrf`).",
     404: "Unknown game (`game/not_found`).",
     405: "Method not allowed (`request/method_not_allowed`).",
-    409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), or registration "
-    "closed, full, name taken, already registered.",
+    409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), changed choices "
+    "(`command/choices_changed`), or registration closed, full, name taken, already registered.",
     422: "The rules refuse the command now (the ruleset's code, e.g. `command/illegal`), the game has not "
     "started or has ended, or an idempotency key was reused for another command.",
 }
@@ -35,260 +45,92 @@ def _responses(ok: dict[str, Any], *errors: int) -> dict[str, Any]:
     return ok | {str(status): {"$ref": f"#/components/responses/E{status}"} for status in errors}
 
 
-def _body(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    """A required JSON request body; unknown fields are refused."""
-    schema = {"type": "object", "required": required, "additionalProperties": False, "properties": properties}
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
+def _body(name: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(name)}}}
 
 
-VERSIONED = {
-    "version": {"type": "integer", "description": "the version you decided on; 409 if the game moved"},
-    "idempotency_key": {"type": "string", "minLength": 1, "maxLength": 100},
+GAME_ID = {
+    "name": "game_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1, "maximum": 2**53},
 }
-
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 100},
-    "description": "Same as the body's idempotency_key: a repeated key returns the first answer.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[!-~]+$"},
+    "description": "Same as the body's idempotency_key (which wins if both are sent and equal; 400 if they differ).",
 }
+STATUSES = ["open", "running", "ended"]
+WRITE = {"security": [{"bearer": []}, {"session": []}]}
+READ = {"security": [{"bearer": []}, {"session": []}, {}]}
 
 
-def openapi() -> dict[str, Any]:
-    schemas: dict[str, Any] = {
-        "Error": {
-            "type": "object",
-            "required": ["error"],
-            "properties": {
-                "error": {
-                    "type": "object",
-                    "required": ["code", "message"],
-                    "properties": {
-                        "code": {"type": "string", "examples": ["command/stale_version"]},
-                        "message": {"type": "string"},
-                        "details": {"type": "object"},
-                    },
-                }
-            },
-        },
-        "Text": {"type": "object", "additionalProperties": {"type": "string"}},
-        "SettingLine": {
-            "type": "object",
-            "properties": {"key": {"type": "string"}, "label": {"type": "string"}, "value": {"type": "string"}},
-        },
-        "Seat": {
-            "type": "object",
-            "description": "Public fields of a seat. `number` (01, 02, ...) and `index` are set at the start.",
-            "properties": {
-                "index": {"type": ["integer", "null"]},
-                "number": {"type": "string"},
-                "name": {"type": "string"},
-                "options": {"type": "object", "additionalProperties": {"type": "string"}},
-                "comment": {"type": "string"},
-                "keep_record": {"type": "boolean"},
-                "bot": {"type": "boolean"},
-            },
-        },
-        "Game": {
-            "type": "object",
-            "properties": {
-                "id": {"type": "integer"},
-                "ruleset": {"type": "string"},
-                "preset": {"type": "string"},
-                "preset_label": {"type": "string"},
-                "status": {"type": "string", "enum": ["open", "running", "ended"]},
-                "version": {"type": "integer"},
-                "seat_count": {"type": "integer"},
-                "seats_taken": {"type": "integer"},
-                "started_at": {"type": ["integer", "null"], "description": "seconds since the epoch"},
-                "ended_at": {"type": ["integer", "null"]},
-                "settings": {"type": "array", "items": _ref("SettingLine")},
-                "seats": {"type": "array", "items": _ref("Seat")},
-            },
-        },
-        "GameView": {
-            "type": "object",
-            "properties": {
-                "game": _ref("Game"),
-                "seat": {"type": ["integer", "null"], "description": "the caller's seat index, null for spectators"},
-                "view": {"type": ["object", "null"], "description": "the ruleset's view for that seat"},
-                "outcome": {
-                    "type": ["object", "null"],
-                    "properties": {
-                        "winners": {"type": "array", "items": {"type": "integer"}},
-                        "results": {"type": "object", "additionalProperties": {"type": "string"}},
-                    },
-                },
-            },
-        },
-        "Command": {
-            "type": "object",
-            "required": ["kind"],
-            "properties": {"kind": {"type": "string"}},
-            "additionalProperties": True,
-            "description": 'A command of the game\'s ruleset, e.g. {"kind": "move", "dir": "up"}.',
-        },
-        "Event": {
-            "type": "object",
-            "properties": {
-                "kind": {"type": "string"},
-                "time": {"type": "integer"},
-                "data": {"type": "object"},
-                "private": {"type": "boolean", "description": "present (true) when only some seats see it"},
-            },
-        },
-        "Answer": {
-            "type": "object",
-            "properties": {
-                "sequence": {"type": "integer"},
-                "version": {"type": "integer"},
-                "events": {"type": "array", "items": _ref("Event")},
-            },
-        },
-        "Record": {
-            "type": "object",
-            "properties": {
-                "game": {"type": ["integer", "null"]},
-                "date": {"type": "string", "format": "date-time"},
-                "ruleset": {"type": "string"},
-                "preset": {"type": "string"},
-                "character_name": {"type": "string"},
-                "class": {"type": "string"},
-                "result": {"type": "string"},
-                "won": {"type": "boolean"},
-                "kills": {"type": ["integer", "null"]},
-                "treasures": {"type": ["integer", "null"]},
-                "turns": {"type": ["integer", "null"]},
-            },
-        },
-        "Records": {
-            "type": "object",
-            "properties": {"user": {"type": "string"}, "records": {"type": "array", "items": _ref("Record")}},
-        },
-    }
-    responses = {f"E{status}": _json(_ref("Error"), reason) for status, reason in ERRORS.items()}
-    write = {"security": [{"bearer": []}, {"session": []}]}
-    paths: dict[str, Any] = {
+def _paths() -> dict[str, Any]:
+    return {
         "/api/v1/games": {
             "get": {
                 "summary": "List games, newest first",
+                **READ,
                 "parameters": [
-                    {
-                        "name": "status",
-                        "in": "query",
-                        "schema": {"type": "string", "enum": ["open", "running", "ended"]},
-                    },
+                    {"name": "status", "in": "query", "schema": {"type": "string", "enum": STATUSES}},
                     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 200}},
                 ],
-                "responses": _responses(
-                    {
-                        "200": _json(
-                            {"type": "object", "properties": {"games": {"type": "array", "items": _ref("Game")}}},
-                            "Games",
-                        )
-                    },
-                    400,
-                ),
+                "responses": _responses({"200": _json(_ref("Games"), "Games")}, 400, 401),
             }
         },
         "/api/v1/games/{game_id}": {
             "get": {
                 "summary": "The caller's view of a game (a seat's view, or the public view for others)",
-                "description": "Opening the view applies the ruleset's command on open for the caller's seat "
-                "(Fated Labyrinth: starting a stored turn).",
-                "parameters": [GAME_ID],
-                "responses": _responses({"200": _json(_ref("GameView"), "The view")}, 401, 404),
+                "description": "Reading never changes the game: a stored turn starts with the `start_turn` "
+                "command. The `ETag` changes exactly when what the caller can see does; send it back in "
+                "`If-None-Match` to get 304 while nothing changed.",
+                **READ,
+                "parameters": [
+                    GAME_ID,
+                    {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": _responses(
+                    {
+                        "200": _json(_ref("GameView"), "The view"),
+                        "304": {"description": "Not modified: the `If-None-Match` tag is still current"},
+                    },
+                    401,
+                    404,
+                ),
             }
         },
         "/api/v1/games/{game_id}/seats": {
             "post": {
                 "summary": "Register a character (the last seat starts the game)",
                 "parameters": [GAME_ID],
-                **write,
-                "requestBody": _body(
-                    ["name"],
-                    {
-                        "name": {"type": "string", "maxLength": 40},
-                        "options": {"type": "object", "additionalProperties": {"type": "string"}},
-                        "keep_record": {"type": "boolean", "default": True},
-                    },
-                ),
-                "responses": _responses(
-                    {
-                        "201": _json(
-                            {"type": "object", "properties": {"seat": _ref("Seat"), "game": _ref("Game")}},
-                            "Registered",
-                        )
-                    },
-                    400,
-                    401,
-                    403,
-                    404,
-                    409,
-                ),
+                **WRITE,
+                "requestBody": _body("RegisterBody"),
+                "responses": _responses({"201": _json(_ref("Registered"), "Registered")}, 400, 401, 403, 404, 409),
             },
             "delete": {
                 "summary": "Withdraw the caller's character before the start",
                 "parameters": [GAME_ID],
-                **write,
-                "responses": _responses(
-                    {"200": _json({"type": "object", "properties": {"game": _ref("Game")}}, "Withdrawn")},
-                    401,
-                    403,
-                    404,
-                    409,
-                ),
+                **WRITE,
+                "responses": _responses({"200": _json(_ref("Withdrawn"), "Withdrawn")}, 401, 403, 404, 409),
             },
         },
         "/api/v1/games/{game_id}/commands": {
             "get": {
                 "summary": "The caller's legal commands now",
                 "parameters": [GAME_ID],
-                **write,
-                "responses": _responses(
-                    {
-                        "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "version": {"type": "integer"},
-                                    "seat": {"type": ["integer", "null"]},
-                                    "commands": {"type": "array", "items": _ref("Command")},
-                                    "choices": {
-                                        "type": "string",
-                                        "description": "digest of these commands; send it back as `choices`",
-                                    },
-                                },
-                            },
-                            "Legal commands",
-                        )
-                    },
-                    401,
-                    403,
-                    404,
-                ),
+                **WRITE,
+                "responses": _responses({"200": _json(_ref("LegalCommands"), "Legal commands")}, 401, 403, 404),
             },
             "post": {
                 "summary": "Submit a command for the caller's own seat",
                 "description": "One transaction. A stale `version`, or a `choices` digest that no longer matches "
-                "the caller's legal commands, answers 409; a repeated idempotency key "
-                "returns the first answer (header `Idempotent-Replayed: true`) and applies nothing.",
+                "the caller's legal commands, answers 409; a repeated idempotency key returns the first answer "
+                "(header `Idempotent-Replayed: true`) and applies nothing.",
                 "parameters": [GAME_ID, IDEMPOTENCY],
-                **write,
-                "requestBody": _body(
-                    ["command"],
-                    {
-                        "command": _ref("Command"),
-                        **VERSIONED,
-                        "choices": {
-                            "type": "string",
-                            "description": "the `choices` digest of the legal commands you decided on; 409 "
-                            "(`command/choices_changed`) if your options changed meanwhile",
-                        },
-                    },
-                ),
+                **WRITE,
+                "requestBody": _body("CommandBody"),
                 "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),
             },
         },
@@ -296,14 +138,8 @@ def openapi() -> dict[str, Any]:
             "post": {
                 "summary": "Replace the caller's comment (the ruleset's comment command)",
                 "parameters": [GAME_ID, IDEMPOTENCY],
-                **write,
-                "requestBody": _body(
-                    ["text"],
-                    {
-                        "text": {"type": "string"},
-                        **VERSIONED,
-                    },
-                ),
+                **WRITE,
+                "requestBody": _body("CommentBody"),
                 "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),
             }
         },
@@ -311,58 +147,69 @@ def openapi() -> dict[str, Any]:
             "get": {
                 "summary": "Events the caller may see, oldest first, after a cursor",
                 "description": "`after` counts the events this caller has already seen; pass back `cursor`.",
+                **READ,
                 "parameters": [
                     GAME_ID,
-                    {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {
+                        "name": "after",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 0, "maximum": types.AFTER_MAX},
+                    },
                     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
                 ],
-                "responses": _responses(
-                    {
-                        "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "events": {"type": "array", "items": _ref("Event")},
-                                    "cursor": {"type": "integer"},
-                                },
-                            },
-                            "Events",
-                        )
-                    },
-                    400,
-                    401,
-                    404,
-                ),
+                "responses": _responses({"200": _json(_ref("Events"), "Events")}, 400, 401, 404),
             }
         },
         "/api/v1/records": {
             "get": {
                 "summary": "The caller's personal records",
-                **write,
+                **WRITE,
                 "responses": _responses({"200": _json(_ref("Records"), "Records")}, 401),
             }
         },
         "/api/v1/records/{username}": {
             "get": {
                 "summary": "A player's personal records",
-                "parameters": [{"name": "username", "in": "path", "required": True, "schema": {"type": "string"}}],
                 "description": "An unknown name answers like a player without records.",
-                "responses": {"200": _json(_ref("Records"), "Records")},
+                **READ,
+                "parameters": [
+                    {
+                        "name": "username",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "minLength": 1},
+                    }
+                ],
+                "responses": _responses({"200": _json(_ref("Records"), "Records")}, 401),
             }
         },
         "/api/v1/openapi.json": {
-            "get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1"}}}
+            "get": {"summary": "This document", **READ, "responses": {"200": {"description": "OpenAPI 3.1"}}}
+        },
+        "/api/v1/docs": {
+            "get": {
+                "summary": "This document as a readable page",
+                **READ,
+                "responses": {"200": {"description": "HTML", "content": {"text/html": {"schema": {"type": "string"}}}}},
+            }
         },
     }
+
+
+@functools.cache
+def openapi() -> dict[str, Any]:
+    _, schemas = msgspec.json.schema_components(types.REQUESTS + types.RESPONSES, ref_template=REF)
+    responses = {f"E{status}": _json(_ref("Error"), reason) for status, reason in ERRORS.items()}
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "Delve API",
             "version": delve.__version__,
-            "description": 'Errors are always {"error": {"code": ..., "message": ...}}. See docs/api.md.',
+            "description": 'Errors are always {"error": {"code": ..., "message": ...}}. See docs/api.md '
+            "and the reference page at /api/v1/docs.",
         },
         "servers": [{"url": "/"}],
-        "paths": paths,
+        "paths": _paths(),
         "components": {
             "schemas": schemas,
             "responses": responses,

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import delve.server.converters  # noqa: F401 - registers <id:...>
-from delve.server.api import views
+from delve.server.api import docs, views
 
 app_name = "api"
 
@@ -15,5 +15,6 @@ urlpatterns = [
     path("records", views.my_records, name="my_records"),
     path("records/<str:username>", views.user_records, name="user_records"),
     path("openapi.json", views.schema, name="openapi"),
+    path("docs", docs.docs, name="docs"),
     path("<path:rest>", views.not_found, name="not_found"),
 ]

@@ -9,38 +9,19 @@ import hashlib
 import json
 from typing import Any
 
-import msgspec
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from delve.server.api.auth import endpoint, parse_body, query_int, require_user
 from delve.server.api.schema import openapi
+from delve.server.api.types import AFTER_MAX, CommandBody, CommentBody, RegisterBody
 from delve.server.games import engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game
-from delve.server.inputs import Count, quote
+from delve.server.inputs import quote
 from delve.server.records.views import public_records, record_dict
 
 KEY_HEADER = "Idempotency-Key"
 Result = dict[str, Any] | tuple[dict[str, Any], int]
-
-
-class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-    options: dict[str, str] = {}
-    keep_record: bool = True
-
-
-class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
-    command: dict[str, Any]
-    version: Count | None = None
-    choices: str | None = None
-    idempotency_key: str | None = None
-
-
-class CommentBody(msgspec.Struct, forbid_unknown_fields=True):
-    text: str
-    version: Count | None = None
-    idempotency_key: str | None = None
 
 
 def _game(game_id: int) -> Game:
@@ -163,7 +144,7 @@ def comment(request: HttpRequest, game_id: int) -> HttpResponse:
 @endpoint("GET")
 def events(request: HttpRequest, game_id: int) -> dict[str, Any]:
     found = _game(game_id)
-    cursor = query_int(request, "after", 0)
+    cursor = query_int(request, "after", 0, maximum=AFTER_MAX)
     limit = query_int(request, "limit", present.EVENTS_LIMIT, minimum=1, maximum=present.EVENTS_LIMIT)
     page, next_cursor = present.events_after(found, _seat_index(found, request), cursor, limit)
     return {"events": page, "cursor": next_cursor}

@@ -1,0 +1,253 @@
+"""The JSON API's bodies as msgspec types. The request types *are* the validation (``parse_body``
+decodes into them, constraints included), and together with the response types they generate
+the OpenAPI components (``schema.py``): one definition, so the description cannot drift from
+what the server accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from delve.server.games.engine import KEY_MAX, NAME_MAX
+from delve.server.inputs import INT_MAX
+
+_PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"  # no control characters (NUL, newlines, escapes ...)
+_SOME_TEXT = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"  # ... and not only spaces
+
+KIND_PATTERN = r"^[a-z][a-z_]*$"
+AFTER_MAX = INT_MAX  # the largest events cursor (``after``) the API takes
+
+VERSION_MAX = INT_MAX  # a database's signed 64-bit integer (delve.server.inputs)
+
+
+Version = Annotated[
+    int,
+    Meta(ge=0, le=VERSION_MAX, description="The game version you decided on; 409 `command/stale_version` if it moved."),
+]
+IdempotencyKey = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=KEY_MAX,
+        pattern=_PRINTABLE,
+        description="A repeated key returns the first answer and applies nothing (header `Idempotent-Replayed`).",
+    ),
+]
+CharacterName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=NAME_MAX,
+        pattern=_SOME_TEXT,
+        description="Unique within the game; leading and trailing spaces are dropped.",
+    ),
+]
+OptionKey = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]
+OptionValue = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+CommentText = Annotated[
+    str,
+    Meta(
+        max_length=1000,
+        pattern=_PRINTABLE,
+        description="Runs of spaces become one. Each game has its own limit (Fated Labyrinth: 100 characters, "
+        "422 `comment/too_long`) and a minimum interval between two comments.",
+    ),
+]
+Choices = Annotated[
+    str,
+    Meta(
+        pattern=r"^[0-9a-f]{16}$",
+        description="The `choices` digest of the legal commands you decided on "
+        "(GET .../commands); 409 `command/choices_changed` if your options changed meanwhile.",
+    ),
+]
+ParamKey = Annotated[str, Meta(min_length=1, max_length=40, pattern=KIND_PATTERN)]
+ParamText = Annotated[str, Meta(max_length=200, pattern=_PRINTABLE)]
+ParamNumber = Annotated[int, Meta(ge=-(2**53), le=2**53)]
+ParamValue = (
+    ParamText | ParamNumber | bool | None | Annotated[list[ParamText | ParamNumber | bool | None], Meta(max_length=50)]
+)
+Command = Annotated[
+    dict[ParamKey, ParamValue],
+    Meta(
+        title="Command",
+        description='A command of the game\'s ruleset, as GET .../commands lists them, e.g. {"kind": "move", '
+        '"dir": "up"}: a "kind" and parameters that are texts, numbers, true/false/null or lists of them. '
+        "The rules refuse what is not legal now with 422 and a code such as `command/illegal`.",
+        extra_json_schema={"required": ["kind"], "properties": {"kind": {"type": "string", "pattern": KIND_PATTERN}}},
+    ),
+]
+
+
+# -- requests -------------------------------------------------------------------------------------
+
+
+class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Register a character. ``options`` are the ruleset's registration choices (Fated Labyrinth:
+    ``{"class": "warrior"}``); a choice the game does not offer answers 400 ``registration/invalid_option``."""
+
+    name: CharacterName
+    options: dict[OptionKey, OptionValue] = {}
+    keep_record: bool = True
+
+
+class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Submit a command for the caller's own seat."""
+
+    command: Command
+    version: Version | None = None
+    choices: Choices | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+    def __post_init__(self) -> None:
+        kind = self.command.get("kind")
+        if not isinstance(kind, str) or len(kind) > 40 or not re.fullmatch(KIND_PATTERN, kind):
+            raise ValueError('a command has a "kind" in lower case, e.g. {"kind": "wait"}')
+
+
+class CommentBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Replace the caller's comment (the ruleset's ``comment`` command)."""
+
+    text: CommentText
+    version: Version | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+
+# -- responses ------------------------------------------------------------------------------------
+
+
+class ErrorBody(msgspec.Struct, omit_defaults=True):
+    code: Annotated[str, Meta(examples=["command/stale_version"])]
+    message: str
+    details: dict[str, Any] | None = None
+
+
+class Error(msgspec.Struct):
+    """Every refusal: ``{"error": {"code": ..., "message": ...}}`` (``details`` when there are some)."""
+
+    error: ErrorBody
+
+
+class SettingLine(msgspec.Struct):
+    key: str
+    label: str
+    value: str
+
+
+class Seat(msgspec.Struct):
+    """Public fields of a seat. ``number`` (01, 02, ...) and ``index`` are set at the start."""
+
+    index: int | None
+    number: str
+    name: str
+    options: dict[str, str]
+    comment: str
+    keep_record: bool
+    bot: bool
+
+
+class Game(msgspec.Struct):
+    id: int
+    ruleset: str
+    preset: str
+    preset_label: str
+    status: Literal["open", "running", "ended"]
+    version: int
+    seat_count: int
+    seats_taken: int
+    started_at: Annotated[int | None, Meta(description="seconds since the epoch")]
+    ended_at: int | None
+    settings: list[SettingLine]
+    seats: list[Seat]
+
+
+class Outcome(msgspec.Struct):
+    winners: list[int]
+    results: dict[str, str]
+
+
+class GameView(msgspec.Struct):
+    """The caller's view of a game: a seat's view, or the public view for everyone else."""
+
+    game: Game
+    seat: Annotated[int | None, Meta(description="the caller's seat index, null for spectators")]
+    view: Annotated[dict[str, Any] | None, Meta(description="the ruleset's view for that seat")]
+    outcome: Annotated[Outcome | None, Meta(description="once the game has ended")]
+
+
+class Games(msgspec.Struct):
+    games: list[Game]
+
+
+class Event(msgspec.Struct, omit_defaults=True):
+    kind: str
+    time: int
+    data: dict[str, Any]
+    private: Annotated[bool, Meta(description="present (true) when only some seats see it")] = False
+
+
+class Events(msgspec.Struct):
+    events: list[Event]
+    cursor: Annotated[int, Meta(description="pass it back as `after`")]
+
+
+class Answer(msgspec.Struct):
+    """An applied command: its log sequence, the new version and the events the caller may see."""
+
+    sequence: int
+    version: int
+    events: list[Event]
+
+
+class LegalCommands(msgspec.Struct):
+    version: int
+    seat: int | None
+    commands: list[Command]
+    choices: Annotated[str, Meta(description="digest of these commands; send it back as `choices`")]
+
+
+class Registered(msgspec.Struct):
+    seat: Seat
+    game: Game
+
+
+class Withdrawn(msgspec.Struct):
+    game: Game
+
+
+class Record(msgspec.Struct):
+    game: int | None
+    date: Annotated[str, Meta(extra_json_schema={"format": "date-time"})]
+    ruleset: str
+    preset: str
+    character_name: str
+    options: dict[str, str]
+    result: str
+    won: bool
+    kills: int | None
+    treasures: int | None
+    turns: int | None
+    class_: str = msgspec.field(name="class")
+
+
+class Records(msgspec.Struct):
+    user: str
+    records: list[Record]
+
+
+REQUESTS: tuple[type, ...] = (RegisterBody, CommandBody, CommentBody)
+RESPONSES: tuple[type, ...] = (
+    Error,
+    Games,
+    GameView,
+    Registered,
+    Withdrawn,
+    LegalCommands,
+    Answer,
+    Events,
+    Records,
+)
