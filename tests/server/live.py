@@ -478,6 +478,15 @@ def drive(
     return total
 
 
+def report(line: str) -> None:
+    """Print a run's numbers and keep them in test-artifacts/live-runs.txt (xdist hides prints)."""
+    print(line)
+    artifacts = ROOT / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    with (artifacts / "live-runs.txt").open("a", encoding="utf-8") as out:
+        out.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {vendor()} {line}\n")
+
+
 def lost_commands(acknowledged: list[tuple[int, str, int]], audit: dict[str, Any]) -> list[tuple[int, str, int]]:
     """Acknowledged commands missing from the log (or logged with another sequence)."""
     logged = {(game, key): sequence for game, _seat, key, sequence in audit["keys"]}

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from tests.server.live import LiveServer, command_log, drive, live_database, lost_commands, seed_games
+from tests.server.live import LiveServer, command_log, drive, live_database, lost_commands, report, seed_games
 
 
 def kill_and_restart(tmp_path, *, kills: int, seed: int) -> None:
@@ -50,7 +50,7 @@ def kill_and_restart(tmp_path, *, kills: int, seed: int) -> None:
             log_tail = server.log_tail()
             server.stop()
         audit = command_log(env)
-    print(f"durability on {len(players)} players, {killed} kills: {tally.summary()}")
+    report(f"durability {len(players)} players, {killed} kills: {tally.summary()}")
     assert killed == kills and server.starts == kills + 1
     assert tally.server_errors == [], (tally.server_errors[:5], log_tail)
     assert len(tally.acknowledged) >= kills, tally.summary()  # commands were acknowledged between kills

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server.live import LiveServer, command_log, drive, live_database, lost_commands, seed_games, sqlite_only
+from tests.server.live import (
+    LiveServer,
+    command_log,
+    drive,
+    live_database,
+    lost_commands,
+    report,
+    seed_games,
+    sqlite_only,
+)
 
 
 def run_load(tmp_path, *, clients: int, seconds: float, server_args: tuple[str, ...] = ()) -> None:
@@ -20,7 +29,7 @@ def run_load(tmp_path, *, clients: int, seconds: float, server_args: tuple[str, 
             tally = drive(server, players, seconds=seconds, seed=clients, think=(0.2, 1.0))
             log_tail = server.log_tail()
         audit = command_log(env)
-    print(f"{clients} clients: {tally.summary()}")
+    report(f"load {clients} clients: {tally.summary()}")
     assert tally.server_errors == [], (tally.summary(), tally.server_errors[:5], log_tail)
     assert tally.transport_errors == 0, (tally.summary(), log_tail)
     assert len(tally.acknowledged) > clients // 4, tally.summary()  # real commands were played
