@@ -1,11 +1,18 @@
 """Computer players. A bot sees exactly what a human in its seat sees: the seat's view and its
 legal commands (plus the public content: card and monster tables). It never reads a state.
 
-``bot_for(ruleset_name)`` gives the bot that plays a ruleset, or None.
+Bots are found by game and name through one registry:
+
+- ``names(game)``: the bot names a game (a ruleset name: ``fated``, ``maiden``) has, the default first;
+- ``named(game, name, seed=..., settings=...)``: a new bot of that name. ``seed`` feeds the bots
+  that draw at random (``random``); ``settings`` are the game's public settings (White Maiden's
+  heuristic reads its variants from them). Unknown games and names raise :class:`UnknownBot`;
+- ``bot_for(game)``: the default bot of a game (the one live tables use), or None.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 
@@ -15,13 +22,74 @@ class Bot(Protocol):
         ...
 
 
-def bot_for(ruleset: str) -> Bot | None:
-    if ruleset == "fated":
-        from delve.bots.fated import FatedBot
+class UnknownBot(ValueError):
+    """A game or bot name the registry does not know; the message lists the known ones."""
 
-        return FatedBot()
-    if ruleset == "maiden":
-        from delve.bots.maiden import MaidenBot
 
-        return MaidenBot()
-    return None
+Factory = Callable[[int, Mapping[str, Any]], Bot]
+
+
+def _fated_heuristic(seed: int, settings: Mapping[str, Any]) -> Bot:
+    from delve.bots.fated import FatedBot
+
+    return FatedBot()
+
+
+def _fated_basic(seed: int, settings: Mapping[str, Any]) -> Bot:
+    from delve.bots.fated import FatedBot
+
+    return FatedBot()
+
+
+def _fated_random(seed: int, settings: Mapping[str, Any]) -> Bot:
+    from delve.bots.fated import RandomFatedBot
+
+    return RandomFatedBot(seed)
+
+
+def _maiden_heuristic(seed: int, settings: Mapping[str, Any]) -> Bot:
+    from delve.bots.maiden import MaidenBot
+
+    return MaidenBot(settings=settings)
+
+
+def _maiden_random(seed: int, settings: Mapping[str, Any]) -> Bot:
+    from delve.bots.maiden import RandomMaidenBot
+
+    return RandomMaidenBot(seed)
+
+
+#: game -> bot name -> factory; the first name of a game is its default bot.
+REGISTRY: Mapping[str, Mapping[str, Factory]] = {
+    "fated": {"heuristic": _fated_heuristic, "basic": _fated_basic, "random": _fated_random},
+    "maiden": {"heuristic": _maiden_heuristic, "random": _maiden_random},
+}
+
+
+def names(game: str) -> tuple[str, ...]:
+    """The bot names of ``game``, its default first.
+
+    :raises UnknownBot: when the game has no bots.
+    """
+    try:
+        return tuple(REGISTRY[game])
+    except KeyError:
+        raise UnknownBot(f"no bots for game {game!r}; games with bots: {', '.join(REGISTRY)}") from None
+
+
+def named(game: str, name: str, *, seed: int = 0, settings: Mapping[str, Any] | None = None) -> Bot:
+    """A new bot called ``name`` for ``game`` (e.g. ``named("fated", "heuristic")``).
+
+    :raises UnknownBot: naming the game or the bot and listing the known ones.
+    """
+    known = names(game)
+    if name not in known:
+        raise UnknownBot(f"no bot {name!r} for game {game!r}; known: {', '.join(known)}")
+    return REGISTRY[game][name](seed, dict(settings or {}))
+
+
+def bot_for(ruleset: str, settings: Mapping[str, Any] | None = None) -> Bot | None:
+    """The default bot of a ruleset (the first of :func:`names`), or None when it has none."""
+    if ruleset not in REGISTRY:
+        return None
+    return named(ruleset, names(ruleset)[0], settings=settings)

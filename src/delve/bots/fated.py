@@ -21,6 +21,23 @@ AVOID = frozenset("xte")  # known enemy traps, known fakes: never a goal, avoide
 CORNER_BITS = ((0, 0), (0, 1), (1, 0), (1, 1))  # rows of the 2x2 "visited" marks
 
 
+class RandomFatedBot:
+    """Plays a uniformly random legal command other than giving up or commenting (from its own
+    seeded RNG: reproducible); waits when nothing else is legal."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng.seeded(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[Command]) -> Command | None:
+        you = view.get("you")
+        if not you or not you.get("alive") or view["game"]["ended"]:
+            return None
+        playable = [c for c in legal if c["kind"] not in ("give_up", "comment")]
+        if not playable:
+            return None
+        return dict(self.rng.choice(playable))
+
+
 class FatedBot:
     def choose(self, view: dict[str, Any], legal: list[Command]) -> Command | None:
         you = view.get("you")
