@@ -24,6 +24,16 @@ def test_named_builds_a_new_bot_of_the_asked_kind():
     assert named("fated", "random") is not named("fated", "random")
 
 
+def test_a_white_maiden_heuristic_takes_its_growth_strategy_after_a_colon():
+    bot = named("maiden", "heuristic:piety-first")
+    assert isinstance(bot, MaidenBot) and bot.strategy == "piety_first"
+    assert named("maiden", "heuristic:balanced").strategy == "balanced"
+    with pytest.raises(UnknownBot, match="no strategy 'greedy'"):
+        named("maiden", "heuristic:greedy")
+    with pytest.raises(UnknownBot, match="takes no option"):
+        named("fated", "random:7")
+
+
 def test_unknown_games_and_names_are_refused_with_the_known_ones():
     with pytest.raises(UnknownBot, match=r"no bot 'genius' for game 'fated'; known: heuristic, basic, random"):
         named("fated", "genius")

@@ -6,7 +6,9 @@ Bots are found by game and name through one registry:
 - ``names(game)``: the bot names a game (a ruleset name: ``fated``, ``maiden``) has, the default first;
 - ``named(game, name, seed=..., settings=...)``: a new bot of that name. ``seed`` feeds the bots
   that draw at random (``random``); ``settings`` are the game's public settings (White Maiden's
-  heuristic reads its variants from them). Unknown games and names raise :class:`UnknownBot`;
+  heuristic reads its variants from them). A name may carry an option after a colon: White
+  Maiden's ``heuristic:piety_first`` (or ``piety-first``) is the heuristic with that growth strategy.
+  Unknown games, names and options raise :class:`UnknownBot`;
 - ``bot_for(game)``: the default bot of a game (the one live tables use), or None.
 """
 
@@ -26,36 +28,48 @@ class UnknownBot(ValueError):
     """A game or bot name the registry does not know; the message lists the known ones."""
 
 
-Factory = Callable[[int, Mapping[str, Any]], Bot]
+Factory = Callable[[int, Mapping[str, Any], str | None], Bot]
 
 
-def _fated_heuristic(seed: int, settings: Mapping[str, Any]) -> Bot:
+def _no_option(name: str, option: str | None) -> None:
+    if option is not None:
+        raise UnknownBot(f"the bot {name!r} takes no option (got {option!r})")
+
+
+def _fated_heuristic(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
     from delve.bots.fated import FatedBot
 
+    _no_option("heuristic", option)
     return FatedBot()
 
 
-def _fated_basic(seed: int, settings: Mapping[str, Any]) -> Bot:
+def _fated_basic(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
     from delve.bots.fated import FatedBot
 
+    _no_option("basic", option)
     return FatedBot()
 
 
-def _fated_random(seed: int, settings: Mapping[str, Any]) -> Bot:
+def _fated_random(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
     from delve.bots.fated import RandomFatedBot
 
+    _no_option("random", option)
     return RandomFatedBot(seed)
 
 
-def _maiden_heuristic(seed: int, settings: Mapping[str, Any]) -> Bot:
-    from delve.bots.maiden import MaidenBot
+def _maiden_heuristic(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
+    from delve.bots.maiden import STRATEGIES, MaidenBot
 
-    return MaidenBot(settings=settings)
+    strategy = (option or STRATEGIES[0]).replace("-", "_")
+    if strategy not in STRATEGIES:
+        raise UnknownBot(f"no strategy {option!r} for the heuristic; known: {', '.join(STRATEGIES)}")
+    return MaidenBot(strategy, settings=settings)
 
 
-def _maiden_random(seed: int, settings: Mapping[str, Any]) -> Bot:
+def _maiden_random(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
     from delve.bots.maiden import RandomMaidenBot
 
+    _no_option("random", option)
     return RandomMaidenBot(seed)
 
 
@@ -83,9 +97,10 @@ def named(game: str, name: str, *, seed: int = 0, settings: Mapping[str, Any] | 
     :raises UnknownBot: naming the game or the bot and listing the known ones.
     """
     known = names(game)
-    if name not in known:
-        raise UnknownBot(f"no bot {name!r} for game {game!r}; known: {', '.join(known)}")
-    return REGISTRY[game][name](seed, dict(settings or {}))
+    base, colon, option = name.partition(":")
+    if base not in known:
+        raise UnknownBot(f"no bot {base!r} for game {game!r}; known: {', '.join(known)}")
+    return REGISTRY[game][base](seed, dict(settings or {}), option if colon else None)
 
 
 def bot_for(ruleset: str, settings: Mapping[str, Any] | None = None) -> Bot | None:
