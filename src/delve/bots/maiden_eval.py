@@ -44,6 +44,8 @@ class GameRecord:
     commands: int
     summary: dict[str, Any]
     events: list[Event] = field(default_factory=list)
+    game: Any = None
+    """The final game state (for a measuring harness; bots never see it)."""
 
 
 def waiting_seat(game: Any) -> int | None:
@@ -69,6 +71,18 @@ def make_bots(
     return [MaidenBot(strategy, settings, content=content) for _ in range(players)]
 
 
+def bots_named(names: Sequence[str], seed: int, settings: Mapping[str, Any]) -> list[Any]:
+    """One bot per seat from its registry name (``heuristic:piety-first``, ``random``, ...; see
+    :func:`delve.bots.named`): seats may follow different strategies. A random seat draws from
+    the game's seed and its seat, as in :func:`make_bots`.
+
+    :raises delve.bots.UnknownBot: naming an unknown bot or strategy.
+    """
+    from delve.bots import named
+
+    return [named("maiden", name, seed=seed * 10 + seat, settings=settings) for seat, name in enumerate(names)]
+
+
 def play_game(
     players: int,
     seed: int,
@@ -80,9 +94,14 @@ def play_game(
     ruleset: MaidenRuleset | None = None,
     keep_events: bool = False,
     on_command: Callable[[Any, int, dict[str, Any], list[Event]], None] | None = None,
+    on_legal: Callable[[Any, int, list[dict[str, Any]]], None] | None = None,
+    bot_names: Sequence[str] | None = None,
 ) -> GameRecord:
     """Play one game to its end with one bot per seat (seats take their turns in the game's
-    order); ``on_command(game, seat, command, events)`` sees every command applied.
+    order): ``bots``, else one bot per name of ``bot_names`` (:func:`bots_named`), else ``bot``
+    with ``strategy`` at every seat. ``on_legal(game, seat, legal)`` sees every decision before it
+    is taken and ``on_command(game, seat, command, events)`` every command applied (a measuring
+    harness reads the game there; the bots never do).
 
     :raises Stuck: when the bots cannot finish the game.
     """
@@ -90,7 +109,12 @@ def play_game(
     overrides = {"players": players, **dict(settings or {})}
     game = ruleset.setup(overrides, [SeatInfo(NAMES[i]) for i in range(players)], seed, T0)
     public = ruleset.validate_settings(overrides)
-    seats = list(bots) if bots is not None else make_bots(bot, players, seed, public, strategy, ruleset.content)
+    if bots is not None:
+        seats = list(bots)
+    elif bot_names is not None:
+        seats = bots_named(bot_names, seed, public)
+    else:
+        seats = make_bots(bot, players, seed, public, strategy, ruleset.content)
     # the events of the setup itself (the start player) are in the game's log
     events = [Event(kind=e.kind, time=e.time, data=dict(e.data)) for e in game.log] if keep_events else []
     count = 0
@@ -101,6 +125,8 @@ def play_game(
         if seat is None:
             raise Stuck(f"seed {seed}: nobody is to act at step {game.step!r}")
         legal = ruleset.legal_commands(game, seat)
+        if on_legal is not None:
+            on_legal(game, seat, legal)
         if len(legal) == 1:
             command = legal[0]  # no choice to make: the bot is not asked
         else:
@@ -116,7 +142,7 @@ def play_game(
         raise Stuck(f"seed {seed}: the game did not end within {COMMAND_LIMIT} commands")
     outcome = ruleset.outcome(game)
     summary = dict(outcome.stats.get(0, {}))
-    return GameRecord(players, seed, game.result == "won", game.round, count, summary, events)
+    return GameRecord(players, seed, game.result == "won", game.round, count, summary, events, game)
 
 
 # ---------------------------------------------------------------------------------------------

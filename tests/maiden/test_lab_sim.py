@@ -1,0 +1,125 @@
+"""One White Maiden game for the simulation runner (delve.sim.games.maiden.play): the row's common
+columns, its metrics checked against the game's own events, determinism, bad specs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from delve.bots.maiden_eval import play_game
+from delve.kernel import SettingsError
+from delve.sim.games.maiden import play
+
+COMMON = ("game", "preset", "seed", "seats", "bots", "tag", "settings", "winner", "outcome", "turns", "commands")
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """The fields of the runner's GameSpec that play() reads."""
+
+    game: str
+    seed: int
+    bots: tuple[str, ...]
+    preset: str | None = None
+    settings: tuple[tuple[str, Any], ...] = ()
+    tag: str = ""
+
+
+def test_a_row_has_the_common_columns_and_only_csv_values() -> None:
+    row = play(Spec("maiden", 3, ("heuristic:will-first", "heuristic:balanced"), tag="BQ-14/2p"))
+    for column in (*COMMON, "seconds"):
+        assert column in row
+    assert all(v is None or isinstance(v, (str, int, float, bool)) for v in row.values())
+    assert row["game"] == "maiden" and row["seats"] == 2 and row["tag"] == "BQ-14/2p"
+    assert row["bots"] == "heuristic:will-first,heuristic:balanced"
+    assert row["outcome"] in ("won", "lost")
+    assert (row["winner"] == "all") == row["won"] == (row["outcome"] == "won")
+    # JSON columns decode
+    for column in ("boss_rounds", "deaths_per_maiden", "dl_by_round", "dice_by_size", "reach_by_agi", "final_stats"):
+        json.loads(row[column])
+
+
+def test_the_same_spec_gives_the_same_row_apart_from_seconds() -> None:
+    spec = Spec("maiden", 11, ("heuristic:piety-first",) * 3, settings=(("ascension_bonus", "pie"),))
+    first, second = play(spec), play(spec)
+    first.pop("seconds")
+    second.pop("seconds")
+    assert first == second
+    assert json.loads(first["settings"]) == {"ascension_bonus": "pie"}
+
+
+def test_the_metrics_agree_with_the_games_own_events() -> None:
+    """MV-END-3 summary and the event log, counted independently of the harness."""
+    bots = ("heuristic:agility-first", "heuristic:inspiration-first")
+    row = play(Spec("maiden", 7, bots))
+    record = play_game(2, 7, bot_names=bots, keep_events=True)
+    kinds = Counter(e.kind for e in record.events)
+    damage = Counter()
+    for e in record.events:
+        if e.kind == "maiden.damaged":
+            damage[e.data["cause"]] += e.data["amount"]
+    assert row["won"] == record.won and row["rounds"] == record.rounds
+    assert row["commands"] == record.commands
+    assert row["checks"] == kinds["check.resolved"]
+    assert row["successes"] == sum(
+        1 for e in record.events if e.kind == "check.resolved" and e.data["result"] == "success"
+    )
+    assert row["slate_damage"] == damage["slate"] and row["failure_damage"] == damage["failure"]
+    assert row["deaths"] == kinds["maiden.died"] == sum(json.loads(row["deaths_per_maiden"]))
+    assert row["deaths"] == record.summary["deaths"]
+    assert row["bosses_defeated"] == kinds["boss.defeated"] == len(json.loads(row["boss_rounds"]))
+    assert row["areas_freed"] == record.summary["areas_freed"] == kinds["area.freed"]
+    assert row["quests_resolved"] == kinds["quest.drawn"]
+    assert row["turns"] == kinds["turn.started"] == sum(json.loads(row["turns_by_round"]).values())
+    assert row["checks"] == row["boss_checks"] + sum(c for c, _ in json.loads(row["room_checks_by_round"]).values())
+    assert row["failure_damage"] == sum(json.loads(row["failure_damage_by_round"]).values())
+    sizes = json.loads(row["dice_by_size"])
+    assert sum(c[0] for c in sizes.values()) == kinds["check.rolled"]
+    assert sum(c[2] for c in sizes.values()) == kinds["check.ascended"]
+    assert all(c[1] <= c[0] for c in sizes.values())
+    assert len(json.loads(row["dl_by_round"])) == row["rounds"]
+    assert row["urza_round"] == (row["rounds"] if row["won"] else None)
+
+
+def test_each_seat_follows_its_own_strategy() -> None:
+    """The strategy after ':' reaches the bot: Will-first maidens reach Wil 4 before any Pie."""
+    row = play(Spec("maiden", 2, ("heuristic:will-first",)))
+    pie, wil, _agi, _ins = (int(x) for x in json.loads(row["final_stats"])[0].split("/"))
+    assert wil == 4 or pie == 0
+    row = play(Spec("maiden", 2, ("heuristic:piety-first",)))
+    pie, wil, _agi, _ins = (int(x) for x in json.loads(row["final_stats"])[0].split("/"))
+    assert pie == 3 or wil == 0
+
+
+def test_variant_settings_and_presets_reach_the_game() -> None:
+    """CHG-16 entry restrictions (white-maiden-normal preset) and CHG-4b slate damage per DL."""
+    row = play(Spec("maiden", 4, ("heuristic",) * 2, preset="white-maiden-normal"))
+    assert row["preset"] == "white-maiden-normal"
+    assert isinstance(json.loads(row["restricted_entered"]), list)
+    row = play(Spec("maiden", 4, ("random",), settings=(("slate_damage_per_die", "danger_level"),)))
+    assert row["bots"] == "random"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (Spec("fated", 1, ("heuristic",)), "spec.game"),
+        (Spec("maiden", 1, ()), "spec.bots"),
+        (Spec("maiden", 1, ("heuristic",) * 5), "spec.bots"),
+        (Spec("maiden", 1, ("heuristic:sloth-first",)), "sloth-first"),
+        (Spec("maiden", 1, ("random:fast",)), "random"),
+        (Spec("maiden", 1, ("genius",)), "genius"),
+    ],
+)
+def test_a_bad_spec_is_refused_with_its_reason(spec: Spec, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        play(spec)
+
+
+def test_a_bad_setting_names_the_setting() -> None:
+    with pytest.raises(SettingsError, match="ascension_bonus"):
+        play(Spec("maiden", 1, ("heuristic",), settings=(("ascension_bonus", "lots"),)))
