@@ -172,24 +172,65 @@ def test_opposite_replaces_in_fated_labyrinth_FL_STS_11():
     assert [s.id for s in game.p(1).statuses] == ["ironwall"] and game.p(1).status("ironwall").turns == 7
 
 
-def test_opposites_coexist_and_combine_in_level_d_FL_STS_12():
-    """FL-STS-12, AMB-34 (spec T-8): both stay listed; Ironwall + Stripped = 0.75, the other
-    pairs offset."""
+def test_level_d_opposite_cancels_the_earlier_status_and_keeps_it_listed_FL_STS_12():
+    """FL-STS-12, AMB-34 (revised): in Level D the earlier status's effect is gone exactly as in
+    FL-STS-11, but its name stays listed, marked cancelled; only the later one works."""
     game = arena(preset="level-d")
     player = game.p(1)
     for a, b in (("ironwall", "stripped"), ("nimble", "sluggish"), ("sage", "fool"), ("light", "blind")):
         statuses.apply(game.ctx, player, a)
         statuses.apply(game.ctx, player, b)
-    statuses.apply(game.ctx, player, "stealth")
     statuses.apply(game.ctx, player, "exposed")
+    statuses.apply(game.ctx, player, "stealth")
     assert len(player.statuses) == 10
+    cancelled = {s.id for s in player.statuses if s.cancelled}
+    assert cancelled == {"ironwall", "nimble", "sage", "light", "exposed"}
     ctx = game.ctx
-    assert statuses.damage_multiplier(ctx, player) == 0.75
-    assert statuses.evasion(ctx, player) == player.evasion
-    assert statuses.cp_factor(ctx, player) == 1
-    assert statuses.sight_radius(ctx, player) == 2
-    assert not statuses.hidden_by_stealth(ctx, player) and not statuses.exposed(ctx, player)
-    assert [s["id"] for s in game.view(0)["players"][1]["statuses"]].count("stealth") == 1  # both listed
+    assert statuses.damage_multiplier(ctx, player) == 1.5  # Stripped alone, not x0.75
+    assert statuses.evasion(ctx, player) == 0  # Sluggish alone
+    assert statuses.cp_factor(ctx, player) == 2  # Fool alone
+    assert statuses.sight_radius(ctx, player) == 2 - 1 + (1 if player.cls in {"cat", "ninja"} else 0)
+    assert statuses.hidden_by_stealth(ctx, player) and not statuses.exposed(ctx, player)
+    listed = game.view(1)["players"][1]["statuses"]
+    assert {s["id"] for s in listed if s.get("cancelled")} == cancelled  # FL-STS-19: both listed
+    assert all(not s.get("cancelled") for s in listed if s["id"] not in cancelled)
+
+
+def test_level_d_cancelled_status_keeps_its_duration_and_never_revives_FL_STS_12():
+    """FL-STS-12: the cancelled status runs out on its own clock; it does not come back when the
+    later one ends or is cured."""
+    game = arena(preset="level-d")
+    player = game.p(1)
+    statuses.apply(game.ctx, player, "ironwall")
+    player.status("ironwall").turns = 3
+    statuses.apply(game.ctx, player, "stripped")
+    assert player.status("ironwall").turns == 3 and player.status("stripped").turns == 7
+    statuses.remove(player, "stripped")
+    assert not statuses.active(player, "ironwall", game.ctx)  # never revives
+    assert statuses.damage_multiplier(game.ctx, player) == 1
+    for _ in range(3):
+        statuses.countdown(game.ctx, player)
+    assert player.status("ironwall") is None  # gone with its own duration
+
+
+def test_level_d_reapplying_a_cancelled_status_reactivates_it_FL_STS_12():
+    """FL-STS-12: re-applying A while it is listed as cancelled makes it active again (a fresh
+    duration) and cancels B in turn; FL (replace) lists only the later one."""
+    game = arena(preset="level-d")
+    player = game.p(1)
+    statuses.apply(game.ctx, player, "nimble")
+    statuses.apply(game.ctx, player, "sluggish")
+    player.status("nimble").turns = 2
+    statuses.apply(game.ctx, player, "nimble")
+    assert not player.status("nimble").cancelled and player.status("nimble").turns == 7
+    assert player.status("sluggish").cancelled
+    assert statuses.evasion(game.ctx, player) == min(100, player.evasion + 20)
+    assert [s.id for s in player.statuses] == ["nimble", "sluggish"]  # no duplicate entry
+    fated = arena()
+    other = fated.p(1)
+    statuses.apply(fated.ctx, other, "nimble")
+    statuses.apply(fated.ctx, other, "sluggish")
+    assert [s.id for s in other.statuses] == ["sluggish"]  # FL-STS-11
 
 
 def test_hp_poison_ticks_at_turn_start_ignoring_defense_and_can_kill_FL_STS_14(monkeypatch):

@@ -558,3 +558,44 @@ def test_other_players_acting_do_not_void_a_decision_made_on_the_screen(fated, p
     )
     assert 'class="refusal"' not in response.content.decode()
     assert CommandEntry.objects.filter(game=fated, seat=0, command={"kind": "stay"}).exists()
+
+
+# ---------------------------------------------------------------- statuses on the screen
+
+
+def test_level_d_lists_a_cancelled_status_with_its_mark_FL_STS_12(db, clock, player, opponent, others, spectator):
+    """FL-STS-12, FL-STS-19 (AMB-34 revised): in Level D the earlier of an opposite pair stays
+    listed, marked cancelled and struck through; its explanation opens on a tap (a details
+    element: touch screens have no hover)."""
+    from delve.fated.state import Status
+
+    game = fated_game([player, opponent, *others], preset="level-d")
+    arrange(game)
+    rewrite(
+        game,
+        lambda s: setattr(
+            s.p(1), "statuses", [Status(id="ironwall", turns=3, cancelled=True), Status(id="stripped", turns=7)]
+        ),
+    )
+    html = unescape(panel(session_client(spectator), game, "players"))
+    ben = html.split("Ben")[1].split('<li class="pl')[0]
+    assert '<li class="status plus cancelled"' in ben and "(cancelled)" in ben
+    assert '<li class="status minus"' in ben
+    assert "<details><summary>" in ben and "no effect" in ben
+    own = unescape(panel(session_client(opponent), game, "status"))  # the own panel lists both too
+    assert "cancelled" in own and "3 turns" in own
+
+
+def test_a_dead_player_shows_no_statuses(fated, spectator):
+    """A dead player's statuses are cleared from the display (FL-UI-9)."""
+    from delve.fated.state import Status
+
+    def kill(s: Any) -> None:
+        s.p(1).statuses = [Status(id="light", turns=5)]
+        s.p(1).alive = False
+        s.p(1).hp = 0
+
+    rewrite(fated, kill)
+    html = panel(session_client(spectator), fated, "players")
+    ben = html.split("Ben")[1].split('<li class="pl')[0]
+    assert 'class="status' not in ben

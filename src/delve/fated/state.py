@@ -64,11 +64,13 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Status(msgspec.Struct, omit_defaults=True):
     """A status effect on a character. ``turns`` counts down at the bearer's turn-start events;
     0 means it lasts until removed (poisons; every status on a monster). ``strength`` is the
-    number of applications of a poison (FL-STS-10)."""
+    number of applications of a poison (FL-STS-10). ``cancelled``: in Level D's ``coexist`` mode
+    a status whose opposite came later stays listed with no effect at all (FL-STS-12, AMB-34)."""
 
     id: str
     turns: int = 0
     strength: int = 1
+    cancelled: bool = False
 
 
 class Trap(msgspec.Struct, omit_defaults=True):

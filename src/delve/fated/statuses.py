@@ -42,20 +42,34 @@ def _find(target: Character, status_id: str) -> Status | None:
 
 def apply(ctx: Ctx, target: Character, status_id: str) -> bool:
     """Apply a status (FL-STS-3, -10, -11, -12). Returns whether it was applied (a status that
-    does not work on the target is not recorded, AMB-35)."""
+    does not work on the target is not recorded, AMB-35).
+
+    An opposite already on the target loses its effect (FL-STS-8): in ``replace`` mode it is
+    removed (FL-STS-11); in ``coexist`` mode (Level D, FL-STS-12, AMB-34 revised) it stays listed
+    as cancelled, with no effect, until its own duration runs out. Re-applying a cancelled status
+    makes it active again with a fresh duration, and cancels its opposite in turn."""
     if not works_on(ctx, status_id, target):
         return False
     definition = ctx.content.statuses[status_id]
     existing = _find(target, status_id)
-    if existing is not None:
+    if existing is not None and not existing.cancelled:
         if definition.permanent:
             existing.strength += 1  # poison grows stronger (AMB-32)
         elif existing.turns > 0:
             existing.turns += duration(ctx, status_id, target)  # extended (AMB-33)
         return True
     opposite = definition.opposite
-    if opposite is not None and ctx.state.settings.opposite_status_mode == "replace":
-        target.statuses = [s for s in target.statuses if s.id != opposite]
+    if opposite is not None:
+        if ctx.state.settings.opposite_status_mode == "replace":
+            target.statuses = [s for s in target.statuses if s.id != opposite]
+        else:
+            for status in target.statuses:
+                if status.id == opposite:
+                    status.cancelled = True
+    if existing is not None:  # a cancelled status applied again: active, fresh duration
+        existing.cancelled = False
+        existing.turns = duration(ctx, status_id, target)
+        return True
     target.statuses.append(Status(id=status_id, turns=duration(ctx, status_id, target)))
     return True
 
@@ -67,14 +81,10 @@ def remove(target: Character, status_id: str) -> bool:
 
 
 def active(target: Character, status_id: str, ctx: Ctx) -> bool:
-    """Whether a status's effect applies now. In ``coexist`` mode an opposite pair offsets
-    (FL-STS-12): Stealth and Exposed both do nothing while both are present."""
-    if _find(target, status_id) is None:
-        return False
-    opposite = ctx.content.statuses[status_id].opposite
-    if opposite is not None and _find(target, opposite) is not None:
-        return status_id in {"ironwall", "stripped"}  # these combine to x0.75 instead of cancelling
-    return True
+    """Whether a status's effect applies now: it is on the target and not listed as cancelled by
+    a later opposite (FL-STS-12, AMB-34)."""
+    status = _find(target, status_id)
+    return status is not None and not status.cancelled
 
 
 def countdown(ctx: Ctx, player: Player) -> list[str]:
@@ -106,7 +116,7 @@ def evasion(ctx: Ctx, target: Character) -> int:
 
 
 def damage_multiplier(ctx: Ctx, target: Character) -> Fraction:
-    """FL-ATK-11: Ironwall 1/2, Stripped 3/2, both (coexist) 3/4."""
+    """FL-ATK-11: Ironwall 1/2, Stripped 3/2 (never both: FL-STS-11/12)."""
     m = Fraction(1)
     if active(target, "ironwall", ctx):
         m *= Fraction(1, 2)
@@ -116,7 +126,7 @@ def damage_multiplier(ctx: Ctx, target: Character) -> Fraction:
 
 
 def cp_factor(ctx: Ctx, player: Player) -> Fraction:
-    """FL-CP-5: Sage 1/2, Fool 2 (both, in coexist mode: 1)."""
+    """FL-CP-5: Sage 1/2, Fool 2 (never both: FL-STS-11/12)."""
     f = Fraction(1)
     if active(player, "sage", ctx):
         f *= Fraction(1, 2)

@@ -123,6 +123,8 @@ def _status_list(ctx: Ctx, items: list[Status], *, own: bool) -> list[dict[str, 
             entry["strength"] = status.strength
         if own and status.turns:
             entry["turns"] = status.turns
+        if status.cancelled:
+            entry["cancelled"] = True  # FL-STS-12, FL-STS-19: listed, no effect
         out.append(entry)
     return out
 

@@ -494,6 +494,14 @@ def _statuses(screen: Screen, items: list[dict[str, Any]]) -> list[dict[str, Any
                 "turns": item.get("turns"),
                 "strength": item.get("strength"),
                 "text": text.pick(definition.text, screen.lang) if definition else "",
+                "cancelled": _t(screen, "cancelled", "無効") if item.get("cancelled") else "",
+                "cancelled_help": _t(
+                    screen,
+                    "Cancelled by its opposite: no effect; it stays listed until its turns run out.",
+                    "対極の状態変化で効果は消えています（表示は残り時間まで残ります）。",
+                )
+                if item.get("cancelled")
+                else "",
             }
         )
     return out
@@ -526,7 +534,7 @@ def _public_player(screen: Screen, p: dict[str, Any]) -> dict[str, Any]:
             defense=p["defense"],
             magic=p["magic"],
             evasion=p["evasion"],
-            statuses=_statuses(screen, p.get("statuses") or []),
+            statuses=_statuses(screen, p.get("statuses") or []) if p["alive"] else [],  # the dead have none
             treasures=p["treasures"],
             kills=p["kills"],
             visited=p["visited"],
