@@ -16,7 +16,10 @@ the state's invariants, and which facts of the true state a view must not show).
   the acting seat (a spectator's when no seat exists) and, every third time, of another persona
   (another seat or a spectator) is checked against the true state by the target's hidden-facts
   checker. (A view is a function of the state, and a refused command is checked to change
-  nothing, so views of an unchanged state need no second look.)
+  nothing, so views of an unchanged state need no second look.);
+- at the end of every game, a fresh game of the same preset and seed replays the accepted
+  commands at their times, then advances to the last clock: it must reach the same state hash
+  (the command log reproduces the game).
 
 Run it with ``delve fuzz`` (or ``python -m delve.fuzz``); see docs/testing.md.
 """
@@ -86,6 +89,7 @@ class Report:
     refused: int = 0
     advances: int = 0
     views: int = 0
+    replays: int = 0
     crashes: int = 0
     violations: int = 0
     leaks: int = 0
@@ -106,7 +110,18 @@ class Report:
             examples.append(text)
 
     def merge(self, other: Report) -> None:
-        for name in ("games", "commands", "accepted", "refused", "advances", "views", "crashes", "violations", "leaks"):
+        for name in (
+            "games",
+            "commands",
+            "accepted",
+            "refused",
+            "advances",
+            "views",
+            "replays",
+            "crashes",
+            "violations",
+            "leaks",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for counter in ("presets", "kinds", "codes", "endings"):
             getattr(self, counter).update(getattr(other, counter))
@@ -119,7 +134,8 @@ class Report:
         lines = [
             f"fuzz {self.target}: {self.games} games ({_counts(self.presets)}), {self.commands} commands "
             f"({self.accepted} accepted, {self.refused} refused), {self.advances} clock advances, "
-            f"{self.views} views checked in {self.seconds:.0f} s ({rate:.0f} commands/s)",
+            f"{self.views} views checked, {self.replays} games replayed in {self.seconds:.0f} s "
+            f"({rate:.0f} commands/s)",
             f"crashes: {self.crashes}   invariant violations: {self.violations}   leaks found: {self.leaks}",
             f"games ended: {_counts(self.endings)}",
             f"refusal codes: {_counts(self.codes, 12)}",
@@ -245,6 +261,7 @@ def run_game(
     report.presets[preset] += 1
     seats = target.seats(state)
     seen: list[dict[str, Any]] = []  # earlier legal commands of any seat (stale ones now)
+    log: list[tuple[int, int, Any]] = []  # the accepted commands, for the replay
     after_end = 0
     sent = 0
     step = 0
@@ -306,6 +323,7 @@ def run_game(
             return  # the state may be half-changed: this game cannot go on
         else:
             report.accepted += 1
+            log.append((now, seat, command))
             changed = True
             if not valid_seat:
                 report.violations += 1
@@ -319,6 +337,36 @@ def run_game(
             for persona in personas:
                 _check_view(target, state, persona, report, where)
     report.endings["ended" if ruleset.outcome(state).ended else "running"] += 1
+    _check_replay(target, preset, seed, start, log, now, state, report, label)
+
+
+def _check_replay(
+    target: Target,
+    preset: str,
+    seed: int,
+    start: int,
+    log: list[tuple[int, int, Any]],
+    now: int,
+    state: Any,
+    report: Report,
+    label: str,
+) -> None:
+    """The command log reproduces the game: the same setup, the accepted commands at their times,
+    the clock advanced to ``now``, and the same state hash."""
+    ruleset = target.ruleset
+    report.replays += 1
+    try:
+        again = target.new_game(preset, seed, start)
+        for time, seat, command in log:
+            ruleset.apply(again, seat, command, time)
+        ruleset.advance(again, now)
+    except Exception as exc:  # noqa: BLE001 - a log that does not replay is a finding
+        report.violations += 1
+        report.note("violations", f"{label}: replay of {len(log)} commands: {type(exc).__name__}: {exc}")
+        return
+    if state_hash(ruleset, again) != state_hash(ruleset, state):
+        report.violations += 1
+        report.note("violations", f"{label}: the replay of {len(log)} commands reaches another state")
 
 
 def _pick_command(

@@ -4,7 +4,7 @@ errors with stable codes, replay and state hashing.
 Nothing here knows about a particular game, the database or the clock.
 """
 
-from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError
+from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote
 from delve.kernel.events import Event, EventFields
 from delve.kernel.replay import replay, state_hash
 from delve.kernel.rng import Rng
@@ -39,6 +39,7 @@ __all__ = [
     "SettingsError",
     "Text",
     "get_ruleset",
+    "quote",
     "register",
     "registered_names",
     "replay",

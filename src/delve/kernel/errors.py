@@ -65,3 +65,16 @@ class ContentError(DelveError):
         self.file = file
         self.key = key
         self.reason = reason
+
+
+QUOTE_LIMIT = 80
+
+
+def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """A short, printable quotation of bad input for an error message: at most ``limit``
+    characters, and never a failure for input nested too deep to print."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deep>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

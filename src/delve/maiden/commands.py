@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from delve.kernel import IllegalCommand
+from delve.kernel import IllegalCommand, quote
 from delve.maiden import checks, decisions, dice, effects, flow, movement, skills
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import MOVE, POST_ROLL, PRE_ROLL, Maiden
@@ -82,14 +82,14 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
     :raises IllegalCommand: ``command/malformed`` or ``command/unknown_kind``.
     """
     if not isinstance(data, Mapping):
-        raise IllegalCommand("command/malformed", f"a command is a JSON object, got {data!r}")
+        raise IllegalCommand("command/malformed", f"a command is a JSON object, got {quote(data)}")
     try:
         command = msgspec.convert(dict(data), type=Command)
     except (msgspec.ValidationError, TypeError) as exc:
-        raise IllegalCommand("command/malformed", f"malformed command {dict(data)!r}: {exc}") from None
+        raise IllegalCommand("command/malformed", f"malformed command {quote(data)}: {quote(str(exc))}") from None
     if command.kind not in KINDS:
         raise IllegalCommand(
-            "command/unknown_kind", f"unknown command kind {command.kind!r}; known: {', '.join(sorted(KINDS))}"
+            "command/unknown_kind", f"unknown command kind {quote(command.kind)}; known: {', '.join(sorted(KINDS))}"
         )
     out: dict[str, Any] = msgspec.to_builtins(command)
     return out
@@ -244,7 +244,7 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
             return IllegalCommand(
                 "command/decision_pending", f"decide {head.kind!r} first (with {_answer_kind(head.kind)!r})"
             )
-        return IllegalCommand("command/invalid_option", f"{command!r} is not one of the options of {head.kind!r}")
+        return IllegalCommand("command/invalid_option", f"{quote(command)} is not one of the options of {head.kind!r}")
     active = state.active_seat
     if kind in DECISION_KINDS:
         return IllegalCommand("command/nothing_to_decide", f"there is no pending decision for {kind!r}")
@@ -264,14 +264,14 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
             "command/must_move", "staying is possible only when no room is a legal destination (MV-MOVE-11)"
         )
     if kind == "move":
-        return IllegalCommand("command/unreachable", f"room {command.get('to')!r} is not a legal destination now")
+        return IllegalCommand("command/unreachable", f"room {quote(command.get('to'))} is not a legal destination now")
     if kind == "ascend":
-        return IllegalCommand("command/invalid_pair", f"dice {command.get('dice')!r} cannot ascend as a pair now")
+        return IllegalCommand("command/invalid_pair", f"dice {quote(command.get('dice'))} cannot ascend as a pair now")
     if kind == "use_skill":
         return _why_not_skill(ctx, seat, command)
     if kind == "use_arcana":
-        return IllegalCommand("command/arcana_unavailable", f"Arcana {command.get('area')!r} cannot be used now")
-    return IllegalCommand("command/invalid_option", f"{command!r} is not possible now")
+        return IllegalCommand("command/arcana_unavailable", f"Arcana {quote(command.get('area'))} cannot be used now")
+    return IllegalCommand("command/invalid_option", f"{quote(command)} is not possible now")
 
 
 def _why_not_skill(ctx: Ctx, seat: int, command: dict[str, Any]) -> IllegalCommand:
@@ -289,8 +289,8 @@ def _why_not_skill(ctx: Ctx, seat: int, command: dict[str, Any]) -> IllegalComma
     elif not effects.supported(ctx.content.skills[skill.id].ops):
         reason = "its effect is not implemented yet"
     else:
-        reason = f"the parameters {command!r} are not among its options"
-    return IllegalCommand("command/skill_unavailable", f"skill {skill_id!r} cannot be used now: {reason}")
+        reason = f"the parameters {quote(command)} are not among its options"
+    return IllegalCommand("command/skill_unavailable", f"skill {quote(skill_id)} cannot be used now: {reason}")
 
 
 def _answer_kind(decision_kind: str) -> str:
