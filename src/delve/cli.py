@@ -15,11 +15,14 @@
                   [--lang ja] [--seats 0] [--difficulty normal]`` watches bots play a whole game, or
                   lets you play the seats given; ``delve maiden eval --games 500`` prints the
                   heuristic bots' win rates at 1-4 players with 95% Wilson intervals
+    delve simulate  many bot games in parallel (local processes or a Dask cluster), resumable, with
+                  results.csv and report.html: ``delve simulate --preset level-d --games 2000 --jobs 2
+                  --out DIR`` (docs/simulate.md)
     delve fuzz    fuzz the rules engines with legal, illegal and malformed commands, checking
                   invariants, refusals and every view for hidden facts (docs/testing.md)
 
-Configuration errors, and bad arguments of ``delve lab`` and ``delve maiden``, are printed as one clear line and exit
-with status 2.
+Configuration errors, and bad arguments of ``delve lab``, ``delve maiden`` and ``delve simulate``, are printed
+as one clear line and exit with status 2.
 """
 
 from __future__ import annotations
@@ -465,6 +468,31 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return cli.execute(args)
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Simulate many bot games (no Django, no database needed)."""
+    from delve.sim import cli
+
+    return cli.execute(args)
+
+
+def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from delve.sim.cli import add_arguments
+
+    ordinary = sub._parser_class
+    sub._parser_class = OneLineErrors  # its errors are one line naming the argument
+    try:
+        simulate = sub.add_parser(
+            "simulate",
+            help="many bot games in parallel, resumable, with results.csv and report.html",
+            description="Play many seeded bot games of one game through its ruleset, on local processes or a Dask "
+            "cluster; results.csv is written as games finish (the same command resumes), then report.html.",
+        )
+    finally:
+        sub._parser_class = ordinary
+    add_arguments(simulate)
+    simulate.set_defaults(func=cmd_simulate)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="delve", description="Delve game server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -500,6 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_lab(sub)
     _add_maiden(sub)
+    _add_simulate(sub)
     fuzz = sub.add_parser("fuzz", help="fuzz the rules engines (crashes, invariants, refusals, leaks)")
     from delve.fuzz.cli import add_arguments
 
@@ -516,7 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
-        if args.command in ("lab", "maiden"):  # their errors are one line (OneLineErrors)
+        if args.command in ("lab", "maiden", "simulate"):  # their errors are one line (OneLineErrors)
             sub = getattr(args, f"{args.command}_command", None)
             prog = f"delve {args.command} {sub}" if sub else f"delve {args.command}"
             print(f"{prog}: error: unrecognized arguments: {' '.join(extra)}", file=sys.stderr)

@@ -1,0 +1,226 @@
+"""Many games, one row each: :func:`run` plays game specs on local processes or a Dask
+distributed cluster, shows progress, writes each finished game to ``DIR/results.csv`` at once
+and, run again on the same directory, plays only the games that are not there yet.
+
+Every game is independent and deterministic (its seed, its bots, its settings), so the rows do
+not depend on where or in which order games were played; only ``seconds`` (wall time) differs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from delve.sim.games import player
+from delve.sim.spec import GameSpec, SpecError
+from delve.sim.store import KEY, ResultStore
+
+Row = dict[str, Any]
+#: Games per Dask task: enough to make the task overhead small, few enough to spread the work.
+DASK_BATCH = 4
+#: How long to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = "10s"
+
+
+class SimulationError(RuntimeError):
+    """A run that cannot start (a bad scheduler address, no simulation for a game...)."""
+
+
+def check(specs: Sequence[GameSpec]) -> None:
+    """Check every spec before anything is played: the game has a simulation, its bots are
+    known (:func:`delve.bots.named`) and, when the game's module has a ``check(spec)``, the spec
+    passes it.
+
+    :raises SpecError: for a spec a game refuses (bots, preset, settings).
+    :raises delve.sim.games.NoSimulation: for a game without a simulation module.
+    """
+    from delve.bots import REGISTRY, UnknownBot, named
+
+    seen: set[tuple[Any, ...]] = set()
+    for spec in specs:
+        shape = (spec.game, spec.preset, spec.bots, spec.settings)
+        if shape in seen:
+            continue
+        seen.add(shape)
+        player(spec.game)
+        for name in dict.fromkeys(spec.bots) if spec.game in REGISTRY else ():
+            try:
+                named(spec.game, name)
+            except UnknownBot as exc:
+                raise SpecError("bots", str(exc)) from None
+        checker = getattr(importlib.import_module(f"delve.sim.games.{spec.game}"), "check", None)
+        if checker is not None:
+            checker(spec)
+
+
+def play_one(spec: GameSpec) -> tuple[str, Row]:
+    """Play one game; a game that fails gets a row with outcome ``error`` and the error text
+    (a spec the game refuses raises :class:`SpecError` instead: it would fail every game)."""
+    started = time.perf_counter()
+    try:
+        row = player(spec.game)(spec)
+    except SpecError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (the failure is recorded with its game, not hidden)
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        row = {
+            **spec.common(),
+            "winner": "",
+            "outcome": "error",
+            "turns": 0,
+            "commands": 0,
+            "seconds": round(time.perf_counter() - started, 4),
+            "error": f"{type(exc).__name__}: {exc} ({Path(last.filename).name}:{last.lineno})",
+        }
+    row[KEY] = spec.key()
+    return spec.key(), row
+
+
+def play_batch(specs: Sequence[GameSpec]) -> list[tuple[str, Row]]:
+    return [play_one(spec) for spec in specs]
+
+
+# ---------------------------------------------------------------------- progress
+
+
+class Progress:
+    """A one-line progress bar on stderr: games done, games/s over this run and the ETA."""
+
+    def __init__(self, total: int, done: int = 0, *, stream: IO[str] | None = None, enabled: bool = True) -> None:
+        self.total = total
+        self.done = done
+        self.resumed = done
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.shown = 0.0
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        played = self.done - self.resumed
+        return played / elapsed if elapsed > 0 else 0.0
+
+    def line(self) -> str:
+        rate = self.rate()
+        left = self.total - self.done
+        eta = _duration(left / rate) if rate > 0 else "?"
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        share = 100 * self.done / self.total if self.total else 100.0
+        resumed = f" ({self.resumed} resumed)" if self.resumed else ""
+        return (
+            f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {share:5.1f}%{resumed}"
+            f"  {rate:.2f} games/s  ETA {eta}"
+        )
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
+        now = time.monotonic()
+        if not self.enabled:
+            return
+        if self.done < self.total and now - self.shown >= (0.2 if self.tty else 10.0):
+            self.shown = now
+            self.stream.write(("\r" + self.line() + "\x1b[K") if self.tty else self.line() + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            elapsed = _duration(time.monotonic() - self.started)
+            self.stream.write(("\r" if self.tty else "") + self.line().split("  ETA")[0] + f"  in {elapsed}\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
+# ---------------------------------------------------------------------- backends
+
+
+def _local(specs: Sequence[GameSpec], jobs: int) -> Iterator[tuple[str, Row]]:
+    if jobs <= 1 or len(specs) <= 1:
+        for spec in specs:
+            yield play_one(spec)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(specs))) as pool:
+        yield from pool.imap_unordered(play_one, specs, chunksize=1)
+
+
+def _dask(specs: Sequence[GameSpec], scheduler: Any) -> Iterator[tuple[str, Row]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:  # pragma: no cover (a runtime dependency)
+        raise SimulationError(f"--scheduler needs dask distributed: {exc}") from None
+    own = not hasattr(scheduler, "submit")
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT) if own else scheduler  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SimulationError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
+    try:
+        batches = [list(specs[i : i + DASK_BATCH]) for i in range(0, len(specs), DASK_BATCH)]
+        futures = client.map(play_batch, batches, pure=False)
+        try:
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+                yield from future.result()
+        finally:
+            client.cancel(futures)
+    finally:
+        if own:
+            client.close()
+
+
+# ---------------------------------------------------------------------- run
+
+
+def run(
+    specs: Sequence[GameSpec],
+    *,
+    jobs: int = 1,
+    scheduler: str | Any | None = None,
+    out: Path | None = None,
+    progress: bool = True,
+    stream: IO[str] | None = None,
+) -> list[Row]:
+    """Play every spec and return one row per spec, in the order of ``specs``.
+
+    ``jobs``: local worker processes (1: in this process). ``scheduler``: a Dask scheduler
+    address (``tcp://HOST:PORT``), a ``LocalCluster`` or a ``Client`` (then ``jobs`` is not used).
+    ``out``: a directory; each finished game is appended to ``out/results.csv`` at once, and the
+    games already there (same :meth:`GameSpec.key`) are read back instead of played again.
+
+    :raises SpecError: for a spec its game refuses (nothing is played).
+    :raises SimulationError: when the scheduler cannot be reached.
+    """
+    if jobs < 1:
+        raise SpecError("jobs", f"{jobs} is below 1")
+    specs = list(specs)
+    check(specs)
+    store = ResultStore(out) if out is not None else None
+    rows: dict[str, Row] = store.load() if store is not None else {}
+    wanted = {spec.key(): spec for spec in specs}
+    todo = [spec for key, spec in wanted.items() if key not in rows]
+    bar = Progress(len(wanted), len(wanted) - len(todo), stream=stream, enabled=progress)
+    results = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs)
+    try:
+        for key, row in results:
+            rows[key] = row
+            if store is not None:
+                store.append(row)
+            bar.advance()
+    finally:
+        if store is not None:
+            store.close()
+        if todo:
+            bar.close()
+    return [rows[spec.key()] for spec in specs]
