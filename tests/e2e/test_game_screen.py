@@ -191,3 +191,124 @@ def test_four_players_move_attack_defend_and_comment(
 
     for context in [*desktop, phone]:
         context.close()
+
+
+# ---------------------------------------------------------------- a game played to its end
+
+
+def logged_in(browser: Any, base: str, user: Any, *, viewport: dict[str, int], lang: str = "en") -> Any:
+    """A browser context with ``user``'s session (the login form is covered above)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    mobile = viewport == PHONE
+    context = browser.new_context(
+        viewport=viewport, locale="ja-JP" if lang == "ja" else "en-GB", is_mobile=mobile, has_touch=mobile
+    )
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    return page
+
+
+def ready_to_escape(game: Game) -> None:
+    """Seat 0 meets condition B (a treasure, all four checkpoints); the exit is at (4,2), two tiles
+    to the right of seat 0 beyond seat 1 moved away; the whole maze is remembered from before the
+    exit appeared, so the tiles not seen since are marked."""
+    from delve.fated import death, visibility
+    from delve.fated.grid import EXIT, FLOOR
+    from delve.fated.state import BOTTOM_LEFT, BOTTOM_RIGHT, TOP_LEFT, TOP_RIGHT
+
+    def change(s: Any) -> None:
+        p = s.p(0)
+        p.memory = s.state.grid
+        s.p(1).pos = s.at(6, 0)
+        p.treasures, p.visited = 1, TOP_LEFT | TOP_RIGHT | BOTTOM_LEFT | BOTTOM_RIGHT
+        death.update_exit(s.ctx)
+        s.state.set_tile(s.state.exit, FLOOR)
+        s.state.exit = s.at(4, 2)
+        s.state.set_tile(s.state.exit, EXIT)
+        visibility.refresh(s.ctx)
+        s.make_ready(0)
+
+    rewrite(game, change)
+
+
+def test_a_game_played_to_its_end_through_the_screen(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-WIN-5, FL-OVR-6, FL-EXIT-2: the exit hunt marks the tiles not seen since the exit
+    appeared; the qualifying player walks onto the exit with the quick-move pad and escapes with
+    the Escape button; every screen then shows the end: the banner with the standings (how each
+    seat ended), the revealed map and the way to the full log, on desktop and phone, in English and
+    Japanese; the full log page filters."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, hands={0: ["attack-10"], 1: ["defense-10"]})
+    ready_to_escape(game)
+
+    aki = logged_in(browser, base, users[0], viewport=DESKTOP)
+    aki.goto(f"{base}/games/{game.pk}/")
+    expect(aki.locator("#panel-commands h2")).to_contain_text("Move phase")
+    expect(aki.locator(".map .cell.stale").first).to_be_visible()
+    expect(aki.locator("#panel-map")).to_contain_text("not seen since the exit appeared")
+    shot(aki, shots, "20-exit-hunt-desktop")
+    aki.click("#qm-right")
+    expect(aki.locator("#panel-commands h2")).to_contain_text("2／3")
+    aki.click("#qm-right")
+    expect(aki.locator("#panel-commands h2")).to_contain_text("3／3")
+    aki.click("#qm-stay")
+    expect(aki.locator("#panel-commands h2")).to_contain_text("Core phase")
+    aki.locator("#panel-commands button.cmd-escape").click()
+    expect(aki.locator("#panel-ending")).to_contain_text("Game over")
+    expect(aki.locator("#panel-ending")).to_contain_text("You escaped and won.")
+    expect(aki.locator("#panel-commands h2")).to_contain_text("Game over")
+    expect(aki.locator("#panel-status")).not_to_contain_text("find the exit")
+    rows = aki.locator("#panel-ending table.standings tbody tr")
+    expect(rows).to_have_count(4)
+    expect(rows.first).to_contain_text("Aki")
+    expect(rows.first).to_contain_text("escaped")
+    expect(aki.locator(".map .cell.t-unknown")).to_have_count(0)  # the whole maze is revealed
+    shot(aki, shots, "21-end-desktop")
+    full(aki, shots, "21-end-desktop")
+
+    ben = logged_in(browser, base, users[1], viewport=PHONE)
+    ben.goto(f"{base}/games/{game.pk}/")
+    expect(ben.locator("#panel-ending")).to_contain_text("Player 01 escaped and won")
+    expect(ben.locator("#panel-ending")).to_contain_text("You did not win this time")
+    box = ben.locator("#panel-ending").bounding_box()
+    assert box is not None and box["y"] < PHONE["height"]  # the end is at the top, not below the map
+    shot(ben, shots, "22-end-phone")
+
+    chie = logged_in(browser, base, users[2], viewport=DESKTOP, lang="ja")
+    chie.goto(f"{base}/games/{game.pk}/")
+    chie.click("form.lang-switch button[value=ja]")
+    expect(chie.locator("#panel-ending")).to_contain_text("ゲーム終了")
+    expect(chie.locator("#panel-ending")).to_contain_text("最終結果")
+    shot(chie, shots, "23-end-japanese-desktop")
+    dan = logged_in(browser, base, users[3], viewport=PHONE, lang="ja")
+    dan.goto(f"{base}/games/{game.pk}/")
+    dan.click("form.lang-switch button[value=ja]")
+    expect(dan.locator("#panel-ending")).to_contain_text("脱出")
+    shot(dan, shots, "24-end-japanese-phone")
+
+    # the full log page, reached from the banner, with its filters
+    aki.locator("#panel-ending a.button-link").click()
+    expect(aki.locator("h1")).to_contain_text("full log")
+    expect(aki.locator(".full-log")).to_contain_text("You escaped through the exit!")
+    expect(aki.locator(".full-log li", has_text="The game ended")).to_have_count(1)
+    aki.locator(".log-filters a", has_text="Attacks").click()
+    expect(aki.locator(".full-log")).not_to_contain_text("escaped through the exit")
+    aki.locator(".log-filters a", has_text="Everything").click()
+    shot(aki, shots, "25-full-log-desktop")
+    for page in (aki, ben, chie, dan):
+        page.context.close()

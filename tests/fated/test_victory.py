@@ -205,3 +205,36 @@ def test_players_hinder_each_other_with_attacks_and_traps():
     assert remote_targets == {1, 2, 3}
     assert {"kind": "use_card", "card": card, "use": "trap"} in legal
     assert [p["number"] for p in g.view(0)["players"]] == ["01", "02", "03", "04"]
+
+
+def test_tiles_not_seen_since_the_exit_appeared_are_marked_in_the_own_view_FL_EXIT_2():
+    """FL-EXIT-2 (the exit's place is not announced): a player's view marks as stale the tiles
+    remembered from before the exit appeared that have not been in sight since; seeing a tile
+    again clears its mark; no marks without an exit; never in anybody else's view."""
+    g = game()
+    p = g.p(0)
+    n = g.state.size
+    p.memory = "." * (n * n)  # the whole maze remembered before the exit appears
+    assert "stale" not in g.view(0)["map"]
+    p.treasures, p.visited = 1, TOP_LEFT | TOP_RIGHT | BOTTOM_LEFT | BOTTOM_RIGHT
+    g.start_turn(0)
+    death.update_exit(g.ctx)
+    from delve.fated import visibility
+
+    visibility.refresh(g.ctx)
+    view = g.view(0)["map"]
+    stale, lit = view["stale"], view["lit"]
+    far = g.at(8, 8)
+    near = g.at(1, 2)
+    assert p.pos == g.at(1, 1)
+    assert lit[near] == "1" and stale[near] == "0"  # in sight now
+    assert stale[far] == "1"  # remembered, not seen since
+    p.pos = g.at(8, 7)
+    visibility.refresh(g.ctx)
+    p.pos = g.at(1, 1)
+    visibility.refresh(g.ctx)
+    assert g.view(0)["map"]["stale"][far] == "0"  # seen again: no longer marked
+    assert "stale" not in g.view(None)["map"]
+    p.treasures = 0
+    death.update_exit(g.ctx)
+    assert "stale" not in g.view(0)["map"] and p.seen_since_exit == ""

@@ -599,3 +599,110 @@ def test_a_dead_player_shows_no_statuses(fated, spectator):
     html = panel(session_client(spectator), fated, "players")
     ben = html.split("Ben")[1].split('<li class="pl')[0]
     assert 'class="status' not in ben
+
+
+# ---------------------------------------------------------------- the end of the game, the full log
+
+
+def escape_with_seat_0(game: Game) -> None:
+    """Seat 0 qualifies (condition B), stands on the exit and escapes: the game ends."""
+    from delve.fated import death
+    from delve.fated.state import BOTTOM_LEFT, BOTTOM_RIGHT, TOP_LEFT, TOP_RIGHT
+
+    def change(s: Any) -> None:
+        p = s.p(0)
+        p.treasures, p.visited = 1, TOP_LEFT | TOP_RIGHT | BOTTOM_LEFT | BOTTOM_RIGHT
+        death.update_exit(s.ctx)
+        p.pos = s.state.exit
+        s.to_core(0)
+        s.play(0, {"kind": "escape"})
+
+    rewrite(game, change)
+
+
+def test_the_end_of_the_game_shows_a_banner_and_the_standings(fated, player, opponent, spectator):
+    """FL-OVR-6, FL-WIN-5, FL-WIN-7: after the escape the banner names the winner, the standings
+    say how each seat ended (the winner first, escaped; the others still inside), the commands
+    panel no longer asks for a phase, the status panel no longer says to find the exit, the map
+    shows the whole maze, and the full log is one click away."""
+    escape_with_seat_0(fated)
+    winner = unescape(page(session_client(player), fated))
+    assert 'id="panel-ending"' in winner and "Game over" in winner
+    assert "You escaped and won." in winner.split('id="panel-ending"')[1]
+    assert "You did not win" not in winner
+    standings = winner.split('class="standings"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", standings, re.S)
+    assert len(rows) == 4 and "Aki" in rows[0] and "escaped" in rows[0]
+    assert all("still inside" in row for row in rows[1:])
+    assert 'class="fate fate-escaped"' in standings
+    commands = winner.split('id="panel-commands"')[1].split("</section>")[0]
+    assert "Core phase" not in commands and "choose one action" not in commands.lower()
+    status = winner.split('id="panel-status"')[1].split("</section>")[0]
+    assert "find the exit" not in status
+    assert f'href="/games/{fated.pk}/log/"' in winner
+    loser = unescape(page(session_client(opponent), fated))
+    assert "You did not win this time (still inside)." in loser
+    watcher = unescape(page(session_client(spectator), fated))
+    assert "Player 01 escaped and won" in watcher and "You did not win" not in watcher
+    grid = watcher.split('id="panel-map"')[1].split('class="legend"')[0]
+    assert "t-unknown" not in grid and "t-floor lit" in grid  # the whole maze revealed
+
+
+def test_the_ending_banner_in_japanese(fated, player):
+    escape_with_seat_0(fated)
+    html = unescape(page(session_client(player), fated, HTTP_ACCEPT_LANGUAGE="ja"))
+    assert "ゲーム終了" in html and "最終結果" in html and "脱出" in html and "残留" in html
+
+
+def test_no_ending_banner_while_the_game_runs(fated, player):
+    html = page(session_client(player), fated)
+    assert re.search(r'<section id="panel-ending"[^>]*></section>', html)
+
+
+def test_the_full_log_page_filters_and_folds(fated, player, spectator):
+    """The full log: every event the caller may see, newest first; ``mine`` keeps the caller's
+    messages and the events naming them; ``attacks`` the fighting; routine lines are folded; a
+    bad filter is refused and a spectator sees no private line."""
+    from delve.server.games.models import EventEntry
+
+    def add(kind: str, data: dict[str, Any], to: tuple[int, ...] | None = None) -> None:
+        last = EventEntry.objects.filter(game=fated).order_by("-sequence").first()
+        EventEntry.objects.create(
+            game=fated,
+            sequence=(last.sequence + 1) if last else 1,
+            time=last.time if last else 0,
+            kind=kind,
+            data=data,
+            visibility=EventEntry.visibility_for(to),
+        )
+
+    add("attack.normal", {"attacker": 1, "target": 2})
+    add("cards.drawn", {"cards": 1}, (0,))
+    add("turn.ready", {}, (0,))
+    add("comment", {"player": 1})
+    add("attack.normal", {"attacker": 0, "target": 1})
+    client = session_client(player)
+    everything = unescape(client.get(f"/games/{fated.pk}/log/").content.decode())
+    assert "full log" in everything and "The game started" in everything
+    assert everything.index("You attacked Player 02.") < everything.index("Player 02 attacked Player 03.")
+    folded = everything.split('<li class="folded">')[1].split("</details>")[0]
+    assert "3 routine lines" in folded and "Your turn is ready." in folded and "You drew 1 card." in folded
+    mine = unescape(client.get(f"/games/{fated.pk}/log/", {"show": "mine"}).content.decode())
+    assert "You attacked Player 02." in mine and "Your turn is ready." in mine
+    assert "Player 02 attacked Player 03." not in mine and "updated their comment" not in mine
+    attacks = unescape(client.get(f"/games/{fated.pk}/log/", {"show": "attacks"}).content.decode())
+    assert "Player 02 attacked Player 03." in attacks and "You attacked Player 02." in attacks
+    assert "The game started" not in attacks and "Your turn is ready." not in attacks
+    watcher = unescape(session_client(spectator).get(f"/games/{fated.pk}/log/").content.decode())
+    assert "Your turn is ready." not in watcher and "drew" not in watcher and "About me" not in watcher
+    assert "Player 01 attacked Player 02." in watcher
+    assert client.get(f"/games/{fated.pk}/log/", {"show": "nope"}).status_code == 400
+
+
+def test_routine_lines_fold_into_one():
+    from delve.server.play import fated_log
+
+    lines = [{"text": "a", "noise": True}, {"text": "b", "noise": True}, {"text": "c"}, {"text": "d", "noise": True}]
+    folded = fated_log.fold(lines, "en")
+    assert folded[0]["summary"] == "2 routine lines" and [x["text"] for x in folded[0]["folded"]] == ["a", "b"]
+    assert folded[1] == {"text": "c"} and folded[2] == {"text": "d", "noise": True}

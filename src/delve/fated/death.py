@@ -61,11 +61,15 @@ def update_exit(ctx: Ctx) -> None:
         tile = ctx.rng.choice(eligible)
         state.set_tile(tile, EXIT)
         state.exit = tile
+        for player in state.players:  # nothing is seen since the exit appeared (visibility.py)
+            player.seen_since_exit = "0" * len(state.grid) if player.alive else ""
         ctx.public("exit.appeared")
     elif not anyone and state.exit is not None:
         state.set_tile(state.exit, FLOOR)
         state.last_exit = state.exit
         state.exit = None
+        for player in state.players:
+            player.seen_since_exit = ""
         ctx.public("exit.disappeared")
 
 

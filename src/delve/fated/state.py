@@ -158,6 +158,9 @@ class Player(msgspec.Struct, omit_defaults=True):
     """The first accumulation instant t0 + r (FL-TURN-4); instants are first_at + k * wait_time."""
     memory: str
     """Per tile: what this player last saw there ('?' = unexplored), see visibility.py."""
+    seen_since_exit: str = ""
+    """While an exit exists: per tile ``1`` if this player has had it in sight since the exit
+    appeared (empty otherwise). The screen marks remembered tiles not seen since then."""
     keep_record: bool = True
     image: str = ""
     alive: bool = True

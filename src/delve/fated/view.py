@@ -75,13 +75,21 @@ def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, 
     for tile in sight:
         memory[tile] = visibility.perceived(state, viewer.seat, tile)
     lit = "".join("1" if i in sight else "0" for i in range(n * n))
-    return {
+    out = {
         "size": n,
         "tiles": "".join(memory),
         "lit": lit,
         "doors": _doors(ctx, sight),
         "traps": _known_traps(ctx, viewer, sight),
     }
+    seen = viewer.seen_since_exit
+    if state.exit is not None and len(seen) == n * n:
+        # remembered tiles the viewer has not had in sight since the exit appeared
+        out["stale"] = "".join(
+            "1" if memory[i] != visibility.UNEXPLORED and seen[i] == "0" and i not in sight else "0"
+            for i in range(n * n)
+        )
+    return out
 
 
 def _known_traps(ctx: Ctx, viewer: Player, sight: AbstractSet[int]) -> dict[str, dict[str, Any]]:

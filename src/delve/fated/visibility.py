@@ -101,6 +101,11 @@ def refresh_player(ctx: Ctx, player: Player) -> None:
             terrain = perceived(state, player.seat, tile)
         memory[tile] = terrain
     player.memory = "".join(memory)
+    if player.seen_since_exit:
+        seen = list(player.seen_since_exit)
+        for tile in tiles:
+            seen[tile] = "1"
+        player.seen_since_exit = "".join(seen)
 
 
 def refresh(ctx: Ctx) -> None:

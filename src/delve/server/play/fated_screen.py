@@ -24,9 +24,9 @@ from delve.server import clock
 from delve.server.games import engine, present
 from delve.server.games.models import Game, Seat
 
-PANELS = ("map", "tile", "events", "piles", "commands", "quickmove", "status", "players", "comment")
+PANELS = ("ending", "map", "tile", "events", "piles", "commands", "quickmove", "status", "players", "comment")
 """The refreshable panels (FL-UI-1..7, 9; the command help, panel 8, is filled in the browser),
-plus the comment state line."""
+plus the end-of-game banner (empty while the game runs) and the comment state line."""
 
 #: Terrain character -> (css class, icon). Icons are language-neutral marks; the legend names them.
 TERRAIN: dict[str, tuple[str, str]] = {
@@ -120,7 +120,7 @@ def load(game: Game, user: Any, *, selected: tuple[int, int] | None = None) -> S
 
 def render_panel(screen: Screen, name: str, *, oob: bool = False) -> tuple[str, str]:
     """One panel as its ``<section>`` (the unit htmx swaps) and the signature of its content."""
-    inner = render_to_string(f"play/fated/panels/{name}.html", {"s": screen, **panel_context(screen, name)})
+    inner = render_to_string(f"play/fated/panels/{name}.html", {"s": screen, **panel_context(screen, name)}).strip()
     sig = signature(inner)
     html = render_to_string(
         "play/fated/panel.html",
@@ -162,6 +162,7 @@ def _map(screen: Screen) -> dict[str, Any]:
     m = view["map"]
     n = int(m["size"])
     tiles, lit = m["tiles"], m["lit"]
+    stale = m.get("stale") or ""  # remembered, not seen since the exit appeared
     preset = screen.preset
     by_tile: dict[tuple[int, int], dict[str, Any]] = {}
     for char in view["characters"]:
@@ -175,8 +176,11 @@ def _map(screen: Screen) -> dict[str, Any]:
             css, icon = TERRAIN.get(code, ("unknown", ""))
             char = by_tile.get((x, y))
             label = [f"{x + 1},{y + 1}", text.terrain_name(code, screen.lang, preset)]
+            old = bool(stale) and stale[y * n + x] == "1"
             if code != "?" and not bright:
                 label.append(_t(screen, "remembered", "記憶"))
+            if old:
+                label.append(_t(screen, "not seen since the exit appeared", "出口の出現後は未確認"))
             token = None
             if char is not None:
                 token = _token(screen, char)
@@ -185,7 +189,7 @@ def _map(screen: Screen) -> dict[str, Any]:
                 {
                     "x": x,
                     "y": y,
-                    "css": f"t-{css} {'lit' if bright else 'dark'}",
+                    "css": f"t-{css} {'lit' if bright else 'dark'}{' stale' if old else ''}",
                     "icon": icon,
                     "lit": bright,
                     "token": token,
@@ -198,7 +202,16 @@ def _map(screen: Screen) -> dict[str, Any]:
         {"css": f"t-{TERRAIN[c][0]}", "icon": TERRAIN[c][1], "label": text.terrain_name(c, screen.lang, preset)}
         for c in LEGEND
     ]
-    return {"rows": rows, "size": n, "legend": legend}
+    stale_legend = (
+        _t(
+            screen,
+            "Hatched: not seen since the exit appeared (the exit may be there)",
+            "斜線：出口の出現後にまだ見ていないマス（出口があるかもしれません）",
+        )
+        if stale
+        else ""
+    )
+    return {"rows": rows, "size": n, "legend": legend, "stale_legend": stale_legend}
 
 
 def _token(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
@@ -283,17 +296,31 @@ def _monster(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
 
 
 def _events(screen: Screen) -> dict[str, Any]:
+    """The recent events and the caller's messages, routine lines folded (``fated_log.NOISE``)."""
+    from delve.server.play import fated_log
+
     if screen.view is None:
         return {"events": [], "messages": []}
     lang_, preset, seat = screen.lang, screen.preset, screen.seat
-    events = [
-        {"time": when(e.get("time")), "text": text.describe(e, lang_, preset, seat)} for e in screen.view["events"]
-    ]
-    messages = [
-        {"time": when(e.get("time")), "text": text.describe(e, lang_, preset, seat)}
-        for e in (screen.you or {}).get("messages", [])
-    ]
-    return {"events": events, "messages": messages}
+
+    def lines(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return fated_log.fold(
+            (
+                {
+                    "time": when(e.get("time")),
+                    "text": text.describe(e, lang_, preset, seat),
+                    "noise": e.get("kind") in fated_log.NOISE,
+                }
+                for e in entries
+            ),
+            lang_,
+        )
+
+    return {
+        "events": lines(screen.view["events"]),
+        "messages": lines((screen.you or {}).get("messages", [])[:12]),
+        "log_link": _t(screen, "Full log", "全記録"),
+    }
 
 
 def _piles(screen: Screen) -> dict[str, Any]:
@@ -310,6 +337,15 @@ def _commands(screen: Screen) -> dict[str, Any]:
     if screen.view is not None and screen.view["game"].get("ended"):
         ctx["ended"] = True
         ctx["result"] = _result(screen)
+    if ctx["ended"]:  # no phase, no choices: the banner at the top tells the end
+        ctx["phase"] = "ended"
+        ctx["ended_title"] = _t(screen, "Game over", "ゲーム終了")
+        ctx["ended_note"] = _t(
+            screen,
+            "Only comments are still possible. The standings are at the top of the screen.",
+            "コメントだけはまだ変更できます。最終結果は画面の上にあります。",
+        )
+        return ctx
     if you is None:
         return ctx
     phase = you["phase"]
@@ -476,6 +512,9 @@ def _quickmove(screen: Screen) -> dict[str, Any]:
         "active": bool(legal) or stay is not None,
         "move_help": text.command_help("move", screen.lang, screen.preset),
         "seated": screen.you is not None,
+        "ended_note": _t(screen, "The game has ended.", "ゲームは終了しました。")
+        if screen.view is not None and screen.view["game"].get("ended")
+        else "",
     }
 
 
@@ -516,6 +555,7 @@ def _public_player(screen: Screen, p: dict[str, Any]) -> dict[str, Any]:
         "class": text.class_name(p["class"], lang_, preset),
         "alive": p["alive"],
         "fate": _fate(screen, p.get("fate")),
+        "fate_id": p.get("fate") or "",
         "comment": p.get("comment", ""),
         "practice": p.get("practice", False),
         "hand_size": p.get("hand_size"),
@@ -591,6 +631,7 @@ def _status(screen: Screen) -> dict[str, Any]:
         "sight": you.get("sight_radius"),
         "effective_evasion": you.get("effective_evasion"),
         "exit_open": game.get("exit_open"),
+        "ended": bool(game.get("ended")),
     }
 
 
@@ -609,7 +650,9 @@ def _comment(screen: Screen) -> dict[str, Any]:
     return {"allowed": allowed, "note": screen.comment_note, "seated": screen.mine is not None}
 
 
-def _result(screen: Screen) -> str:
+def _result(screen: Screen, *, prefix: bool = True) -> str:
+    """The game's result: "The game has ended: Player 01 escaped and won." (without ``prefix``:
+    the sentence after the colon, for the banner whose title already says the game is over)."""
     game = screen.view["game"] if screen.view else {}
     winner = game.get("winner")
     if winner is None:
@@ -617,16 +660,77 @@ def _result(screen: Screen) -> str:
     kind = game.get("win_kind")
     name = text.player_name(winner, screen.lang, screen.seat)
     if kind == "escape":
-        return text.capital(
-            _t(screen, f"The game has ended: {name} escaped and won.", f"ゲーム終了：{name}が脱出して勝利しました。")
-        )
-    return text.capital(
-        _t(
-            screen,
-            f"The game has ended: {name} won as the last survivor.",
-            f"ゲーム終了：{name}が最後の生存者として勝利しました。",
+        en, ja = f"{name} escaped and won.", f"{name}が脱出して勝利しました。"
+    else:
+        en, ja = f"{name} won as the last survivor.", f"{name}が最後の生存者として勝利しました。"
+    if prefix:
+        en, ja = f"The game has ended: {en}", f"ゲーム終了：{ja}"
+    return text.capital(_t(screen, en, ja))
+
+
+#: How a seat ended, best first (the standings' order after the winner).
+FATE_ORDER = ("escaped", "survived", "", "died", "abandoned", "gave_up")
+
+
+def _ending(screen: Screen) -> dict[str, Any]:
+    """The end of the game: a banner with the result (and what it means for the caller), the
+    standings with how each seat ended, and the way to the full log. Empty while the game runs."""
+    view = screen.view
+    if view is None or not view["game"].get("ended"):
+        return {"ended": False}
+    game = view["game"]
+    winner = game.get("winner")
+    players = [_public_player(screen, p) for p in view["players"]]
+    for entry, raw in zip(players, view["players"], strict=True):
+        entry["won"] = raw["seat"] == winner
+        entry["fate_id"] = raw.get("fate") or ("" if raw["alive"] else "died")
+        if not entry["fate"]:
+            entry["fate"] = _t(screen, "still inside", "残留") if raw["alive"] else _fate(screen, "died")
+    players.sort(
+        key=lambda e: (
+            not e["won"],
+            FATE_ORDER.index(e["fate_id"]) if e["fate_id"] in FATE_ORDER else len(FATE_ORDER),
+            -(e.get("treasures") or 0),
+            -(e.get("kills") or 0),
+            e["seat"],
         )
     )
+    you = screen.seat
+    if you is None:
+        personal = ""
+    elif you == winner:
+        personal = ""  # the headline already says "you ... won"
+    else:
+        mine = next((p for p in players if p["seat"] == you), None)
+        personal = _t(
+            screen,
+            f"You did not win this time ({mine['fate'] if mine else ''}).",
+            f"今回は勝利を逃しました（{mine['fate'] if mine else ''}）。",
+        )
+    return {
+        "ended": True,
+        "headline": _result(screen, prefix=False),
+        "personal": personal,
+        "won": you is not None and you == winner,
+        "standings": players,
+        "labels": _labels(screen),
+        "words": {
+            "title": _t(screen, "Game over", "ゲーム終了"),
+            "standings": _t(screen, "Final standings", "最終結果"),
+            "player": _t(screen, "Player", "プレイヤー"),
+            "ended_how": _t(screen, "How it ended", "結末"),
+            "treasures": _t(screen, "Treasures", "財宝"),
+            "kills": _t(screen, "Kills", "撃破"),
+            "check": _t(screen, "Checkpoints", "チェック"),
+            "winner": _t(screen, "winner", "勝者"),
+            "log": _t(screen, "Read the full log of the game", "ゲームの全記録を読む"),
+            "map": _t(
+                screen,
+                "The whole map is revealed below: every trap and fake included.",
+                "マップはすべて公開されています（ワナやニセ物も含む）。",
+            ),
+        },
+    }
 
 
 def _t(screen: Screen, en: str, ja: str) -> str:
@@ -634,6 +738,7 @@ def _t(screen: Screen, en: str, ja: str) -> str:
 
 
 _BUILDERS = {
+    "ending": _ending,
     "map": _map,
     "tile": _tile,
     "events": _events,

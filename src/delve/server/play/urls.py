@@ -14,6 +14,7 @@ urlpatterns = [
     path("<id:game_id>/poll/", views.poll, name="poll"),
     path("<id:game_id>/panels/<slug:name>/", views.panel, name="panel"),
     path("<id:game_id>/help/", views.game_help, name="help"),
+    path("<id:game_id>/log/", views.game_log, name="log"),
     path("<id:game_id>/maiden/act/", maiden_views.act, name="maiden_act"),
     path("<id:game_id>/maiden/poll/", maiden_views.poll, name="maiden_poll"),
     path("<id:game_id>/maiden/panels/<slug:name>/", maiden_views.panel, name="maiden_panel"),

@@ -26,7 +26,7 @@ from delve.server import clock, inputs
 from delve.server.games import engine, present
 from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
-from delve.server.play import fated_screen, help_page
+from delve.server.play import fated_log, fated_screen, help_page
 
 FATED = "fated"
 
@@ -237,6 +237,59 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 def _version(raw: str | None, name: str = "version") -> int | None:
     """The game version a form was made at (absent: ``None``; malformed: 400)."""
     return inputs.optional_number(raw, name)
+
+
+@require_GET
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The full log of the game as the caller may see it (public events; a player's own messages
+    too), newest first, filtered by ``show`` (all, mine, attacks; anything else: 400), routine
+    lines folded."""
+    found = _fated_game(game_id)
+    shown = request.GET.get("show") or "all"
+    if shown not in fated_log.FILTERS:
+        raise inputs.malformed(f"show must be one of {', '.join(fated_log.FILTERS)}, got {shown!r}")
+    seat = engine.seat_of(found, request.user)
+    index = None if seat is None else seat.index
+    lang = fated_screen.lang()
+    lines = fated_log.lines(found, index, lang, shown)
+
+    def t(en: str, ja: str) -> str:
+        return ja if lang == "ja" else en
+
+    filters = [
+        {"key": "all", "label": t("Everything", "すべて")},
+        {"key": "mine", "label": t("About me", "自分に関係")},
+        {"key": "attacks", "label": t("Attacks", "攻撃")},
+    ]
+    if index is None:
+        filters = [f for f in filters if f["key"] != "mine"]
+    return render(
+        request,
+        "play/fated/log.html",
+        {
+            "game": found,
+            "summary": present.game_summary(found),
+            "shown": shown,
+            "filters": filters,
+            "lines": fated_log.fold(lines, lang),
+            "count": len(lines),
+            "words": {
+                "heading": t(
+                    f"Game {found.pk} — {present.preset_label(found)}: full log",
+                    f"ゲーム {found.pk} — {present.preset_label(found)}：全記録",
+                ),
+                "back": t("Back to the game", "ゲームに戻る"),
+                "count": t(f"{len(lines)} lines, newest first.", f"{len(lines)}件（新しい順）。"),
+                "private": t("only for you", "あなただけ"),
+                "empty": t("Nothing here yet.", "まだ何もありません。"),
+                "filter": t("Show", "表示"),
+                "note": t(
+                    "Routine lines (cards drawn, turns ready, comments) are folded: click to open them.",
+                    "定型の記録（カードを引いた、ターンが回ってきた、コメント）はまとめてあります。クリックで開きます。",
+                ),
+            },
+        },
+    )
 
 
 @require_GET
