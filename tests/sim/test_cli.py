@@ -113,3 +113,21 @@ def test_out_must_be_a_directory(tmp_path, capsys):
 def test_out_is_required(capsys):
     assert exit_code(["simulate", "--games", "1"]) == 2
     assert capsys.readouterr().err == "delve simulate: error: the following arguments are required: --out\n"
+
+
+def test_an_interrupted_run_says_how_far_it_got_and_reports_the_games_finished(tmp_path, capsys, monkeypatch):
+    from delve.sim import runner
+
+    real_run = runner.run
+
+    def interrupted(specs, **kwargs):
+        real_run(specs[:2], **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run", interrupted)
+    out = tmp_path / "run"
+    assert main([*BASE, "--out", str(out), "--quiet"]) == 130
+    printed = capsys.readouterr()
+    assert f"interrupted after 2 of 3 games (in {out / 'results.csv'}); run the same command again" in printed.err
+    assert "2 games (0 failed, 0 unfinished)" in printed.out
+    assert (out / "report.html").exists()

@@ -145,9 +145,7 @@ def _specs(args: argparse.Namespace) -> list[Any]:
 
 
 def execute(args: argparse.Namespace) -> int:
-    import importlib
 
-    from delve.sim import report as generic_report
     from delve.sim.runner import SimulationError, check, run
     from delve.sim.spec import SpecError
 
@@ -173,12 +171,31 @@ def execute(args: argparse.Namespace) -> int:
         print(f"{prog}: error: argument --scheduler: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
+        from delve.sim.store import ResultStore
+
+        wanted = {spec.key() for spec in specs}
+        rows = [row for key, row in ResultStore(args.out).load().items() if key in wanted]
         print(
-            f"\n{prog}: interrupted; the finished games are in {args.out / 'results.csv'}: run the same command "
-            "again to go on",
+            f"\n{prog}: interrupted after {len(rows)} of {len(specs)} games (in {args.out / 'results.csv'}); "
+            "run the same command again to go on",
             file=sys.stderr,
         )
+        if rows and not args.no_report:
+            _report(args, rows)
         return 130
+    _report(args, rows)
+    failed = sum(1 for r in rows if r.get("outcome") == "error")
+    if failed:
+        print(f"{prog}: {failed} game(s) failed (outcome 'error', see the error column)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _report(args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    import importlib
+
+    from delve.sim import report as generic_report
+
     module = importlib.import_module(f"delve.sim.games.{args.game}")
     lines = getattr(module, "summary_lines", None)
     for line in lines(rows) if lines else []:
@@ -187,8 +204,3 @@ def execute(args: argparse.Namespace) -> int:
         writer = getattr(module, "report", None)
         path = writer(rows, args.out) if writer else generic_report.generic(rows, args.out, title=f"{args.game}")
         print(f"report: {path}")
-    failed = sum(1 for r in rows if r.get("outcome") == "error")
-    if failed:
-        print(f"{prog}: {failed} game(s) failed (outcome 'error', see the error column)", file=sys.stderr)
-        return 1
-    return 0
