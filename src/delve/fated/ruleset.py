@@ -7,8 +7,8 @@ from typing import Any
 
 from delve.fated import clock, commands, content, disclosure, settings, setup, state, view
 from delve.fated.ctx import Ctx
-from delve.fated.state import READY, GameState
-from delve.kernel import Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+from delve.fated.state import DEFENSE, READY, WAIT, GameState
+from delve.kernel import Attention, Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
 
 
 class FatedRuleset:
@@ -110,6 +110,30 @@ class FatedRuleset:
 
     def next_due(self, game: GameState) -> int | None:
         return clock.next_due(game)
+
+    def attention(self, game: GameState, seat: int) -> Attention:
+        """For notifications and the dashboard: a stored turn not yet opened (FL-TURN-7), a
+        defense phase (FL-DEF), the abandonment deadline (AMB-50) and the first accumulation the
+        stored-turn cap will swallow (FL-TURN-6)."""
+        self._check_seat(game, seat)
+        player = game.players[seat]
+        if not player.alive or game.ended:
+            return Attention()
+        cap = game.settings.max_stored_turns
+        stored = 0 if player.phase == WAIT else player.stored
+        deadline = clock.abandon_deadline(game, player)
+        return Attention(
+            action="" if player.phase == WAIT else "defense" if player.phase == DEFENSE else "turn",
+            waiting_key=f"ready:{player.wait_ended_at}" if player.phase == READY else "",
+            deadline=deadline,
+            deadline_from=None if deadline is None else max(player.last_action_at, player.wait_ended_at),
+            deadline_kind="abandon" if deadline is not None else "",
+            stored=player.stored,
+            cap=cap,
+            loses_turns_at=clock.accumulation_at(game, player, player.acc_next + max(0, cap - stored)),
+            losing=player.capped,
+            defense_key=f"pending:{player.pending[0].id}" if player.pending else "",
+        )
 
     def outcome(self, game: GameState) -> GameOutcome:
         """Results for personal records (FL-REC, AMB-61)."""

@@ -4,6 +4,7 @@ errors with stable codes, replay and state hashing.
 Nothing here knows about a particular game, the database or the clock.
 """
 
+from delve.kernel.attention import Attention, attention
 from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote
 from delve.kernel.events import Event, EventFields
 from delve.kernel.replay import replay, state_hash
@@ -23,6 +24,7 @@ from delve.kernel.ruleset import (
 )
 
 __all__ = [
+    "Attention",
     "Choice",
     "Command",
     "ContentError",
@@ -38,6 +40,7 @@ __all__ = [
     "SettingLine",
     "SettingsError",
     "Text",
+    "attention",
     "get_ruleset",
     "quote",
     "register",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from delve.kernel import Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+from delve.kernel import Attention, Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
 from delve.maiden import autopilot, commands, flow, rounds, settings, setup, state, view
 from delve.maiden.ctx import Ctx, load_content
 from delve.maiden.state import Game
@@ -129,6 +129,21 @@ class MaidenRuleset:
 
     def next_due(self, game: Game) -> int | None:
         return None if game.ended else game.deadline
+
+    def attention(self, game: Game, seat: int) -> Attention:
+        """For notifications and the dashboard: whether the seat must act now and the turn
+        deadline after which the autopilot plays for it."""
+        self._check_seat(game, seat)
+        if game.ended or seat not in game.waiting:
+            return Attention()
+        deadline = game.deadline
+        return Attention(
+            action="turn",
+            waiting_key=f"turn:{game.round}.{game.waiting_turn}",
+            deadline=deadline,
+            deadline_from=None if deadline is None else deadline - game.settings.turn_deadline_hours * 3600,
+            deadline_kind="autoplay" if deadline is not None else "",
+        )
 
     def outcome(self, game: Game) -> GameOutcome:
         """A shared result (MV-OVER-5): everyone won or everyone lost."""

@@ -3,7 +3,8 @@
 Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
 DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
 DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY, DELVE_DB_POOL_MIN,
-DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES. Bad values stop the server at start
+DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES, DELVE_SITE_URL, DELVE_SMTP_*,
+DELVE_MAIL_FROM, DELVE_VAPID_*. Bad values stop the server at start
 with a message naming the variable.
 """
 
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "delve.server.play",
     "delve.server.api",
     "delve.server.records",
+    "delve.server.notify",
 ]
 
 MIDDLEWARE = [
@@ -202,3 +204,31 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": _log_level},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# Notifications (delve.server.notify): links in messages point at DELVE_SITE_URL. E-mail goes to the
+# console (the log) unless DELVE_SMTP_HOST names a mail server; Web Push is off unless both VAPID
+# keys are set. The worker sends; a failing server only delays messages (they wait in the outbox).
+DELVE_SITE_URL = env_str("DELVE_SITE_URL", "http://localhost:8000")
+_smtp_host = env_str("DELVE_SMTP_HOST", "").strip()
+if _smtp_host:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = _smtp_host
+    EMAIL_PORT = env_int("DELVE_SMTP_PORT", 587, minimum=1, maximum=65535)
+    EMAIL_HOST_USER = env_str("DELVE_SMTP_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("DELVE_SMTP_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("DELVE_SMTP_STARTTLS", True)
+    EMAIL_USE_SSL = env_bool("DELVE_SMTP_SSL", False)
+    if EMAIL_USE_TLS and EMAIL_USE_SSL:
+        raise ImproperlyConfigured("DELVE_SMTP_STARTTLS and DELVE_SMTP_SSL cannot both be on; choose one")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_TIMEOUT = env_int("DELVE_SMTP_TIMEOUT", 10, minimum=1, maximum=300)
+DEFAULT_FROM_EMAIL = env_str("DELVE_MAIL_FROM", "delve@localhost")
+DELVE_VAPID_PUBLIC_KEY = env_str("DELVE_VAPID_PUBLIC_KEY", "").strip()
+DELVE_VAPID_PRIVATE_KEY = env_str("DELVE_VAPID_PRIVATE_KEY", "").strip()
+DELVE_VAPID_SUBJECT = env_str("DELVE_VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL)
+DELVE_PUSH_TIMEOUT = env_int("DELVE_PUSH_TIMEOUT", 10, minimum=1, maximum=300)
+if bool(DELVE_VAPID_PUBLIC_KEY) != bool(DELVE_VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "Web Push needs both DELVE_VAPID_PUBLIC_KEY and DELVE_VAPID_PRIVATE_KEY (or neither: push off)"
+    )

@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/", include("delve.server.accounts.urls")),
     path("games/", include("delve.server.play.urls")),
     path("records/", include("delve.server.records.urls")),
+    path("me/", include("delve.server.notify.urls")),
     path("help/", general_help, name="help"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("delve.server.lobby.urls")),

@@ -104,6 +104,16 @@ class Worker:
             log.error("bots not played: %s", exc)
             return 0
 
+    def run_notifications(self) -> dict[str, int]:
+        """One notification pass (``notify.outbox.run_pass``): scan, digests, send."""
+        from delve.server.notify import outbox
+
+        try:
+            return outbox.run_pass(clock.now(), self.name)
+        except DelveError as exc:
+            log.error("notifications not processed: %s", exc)
+            return {}
+
     def run(self, stop: threading.Event, on_ready: Callable[[], None] | None = None) -> None:
         """Loop until ``stop`` is set. SIGTERM handlers set ``stop``; the current game finishes."""
         log.info("worker %s started (poll every %ss)", self.name, self.poll)
@@ -115,6 +125,7 @@ class Worker:
                 try:
                     advanced = self.run_once()
                     self.run_bots()
+                    self.run_notifications()
                 except Exception:  # keep the clock running through a passing database error
                     log.exception("worker %s: a pass failed; retrying", self.name)
                     advanced = 0

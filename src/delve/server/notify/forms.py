@@ -1,0 +1,45 @@
+"""The notification preference form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from delve.server.notify.models import KINDS, Preference
+
+
+class PreferenceForm(forms.ModelForm):
+    address = forms.EmailField(label=_("E-mail address"), required=False, max_length=254)
+    kinds = forms.MultipleChoiceField(
+        label=_("Tell me when"), choices=list(KINDS.items()), widget=forms.CheckboxSelectMultiple, required=False
+    )
+    cap_hours = forms.IntegerField(label=_("Warn this many hours before turns are lost"), min_value=1, max_value=72)
+    digest_hour = forms.IntegerField(label=_("Digest hour (UTC, 0-23)"), min_value=0, max_value=23)
+    language = forms.ChoiceField(label=_("Language of the messages"), choices=[("en", "English"), ("ja", "日本語")])
+
+    class Meta:
+        model = Preference
+        fields = ["email", "push", "mode", "kinds", "cap_hours", "digest_hour", "language"]
+        widgets = {"mode": forms.RadioSelect}
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["address"].initial = user.email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("email") and not data.get("address"):
+            self.add_error("address", _("Give an e-mail address, or turn e-mail off."))
+        return data
+
+    def save(self, commit: bool = True) -> Preference:
+        pref = super().save(commit=False)
+        pref.user = self.user
+        self.user.email = self.cleaned_data.get("address") or ""
+        if commit:
+            self.user.save(update_fields=["email"])
+            pref.save()
+        return pref

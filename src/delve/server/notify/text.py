@@ -1,0 +1,97 @@
+"""The words of notifications, in both languages (a message is written in its reader's language)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+LANGUAGES = ("en", "ja")
+
+SUBJECTS: dict[str, dict[str, str]] = {
+    "turn": {"en": "{game}: your turn is ready", "ja": "{game}：手番が来ました"},
+    "defense": {"en": "{game}: you are attacked, a defense waits", "ja": "{game}：攻撃を受けました（防御待ち）"},
+    "cap": {"en": "{game}: turns will be lost soon", "ja": "{game}：まもなくターンが失われます"},
+    "deadline_24h": {"en": "{game}: 24 hours left to act", "ja": "{game}：行動の期限まで24時間"},
+    "deadline_1h": {"en": "{game}: 1 hour left to act", "ja": "{game}：行動の期限まで1時間"},
+    "started": {"en": "{game} has started", "ja": "{game}が始まりました"},
+    "ended": {"en": "{game} has ended", "ja": "{game}が終わりました"},
+}
+
+BODIES: dict[str, dict[str, str]] = {
+    "turn": {
+        "en": "{name}'s turn is ready in {game}.",
+        "ja": "{game}で{name}の手番です。",
+    },
+    "defense": {
+        "en": "{name} was attacked in {game}: a defense waits for you.",
+        "ja": "{game}で{name}が攻撃を受けました。防御の選択が待っています。",
+    },
+    "cap": {
+        "en": "{name} has {stored} of {cap} stored turns in {game}: from {at} every new turn is lost unless you play.",
+        "ja": "{game}の{name}は貯まったターンが{stored}/{cap}です。{at}以降、プレイしないと新しいターンが失われます。",
+    },
+    "deadline_24h": {
+        "en": "{name} must act in {game} before {at} (about 24 hours), or {consequence}.",
+        "ja": "{game}の{name}は{at}（約24時間後）までに行動しないと、{consequence}。",
+    },
+    "deadline_1h": {
+        "en": "{name} must act in {game} before {at} (about 1 hour), or {consequence}.",
+        "ja": "{game}の{name}は{at}（約1時間後）までに行動しないと、{consequence}。",
+    },
+    "started": {
+        "en": "{game} has started: you play {name} (player {number}).",
+        "ja": "{game}が始まりました。あなたは{name}（プレイヤー{number}）です。",
+    },
+    "ended": {
+        "en": "{game} has ended: {name} {result}.",
+        "ja": "{game}が終わりました：{name}は{result}。",
+    },
+}
+
+CONSEQUENCES = {
+    "abandon": {"en": "the character is abandoned", "ja": "キャラクターは放棄されます"},
+    "autoplay": {"en": "the autopilot plays for you", "ja": "オートパイロットが代わりにプレイします"},
+}
+
+RESULTS = {
+    "won": {"en": "won", "ja": "勝利しました"},
+    "lost": {"en": "lost", "ja": "敗北しました"},
+}
+
+DIGEST_SUBJECT = {
+    "en": "Delve: {count} things happened in your games",
+    "ja": "Delve：あなたのゲームで{count}件の出来事",
+}
+DIGEST_INTRO = {"en": "Since the last digest:", "ja": "前回のダイジェスト以降："}
+OPEN_LINK = {"en": "Open: {url}", "ja": "開く：{url}"}
+FOOTER = {
+    "en": "Change what you are told about: {url}",
+    "ja": "通知の設定を変更する：{url}",
+}
+
+
+def language(code: str) -> str:
+    return code if code in LANGUAGES else "en"
+
+
+def when(seconds: int) -> str:
+    """An engine time as a reader-independent UTC text."""
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def render(kind: str, data: Mapping[str, Any], lang: str) -> tuple[str, str]:
+    """The subject and the body of a notice in ``lang``."""
+    lang = language(lang)
+    game = data.get("game", {}).get(lang) or data.get("game", {}).get("en", "")
+    fields = {
+        "game": game,
+        "name": data.get("name", ""),
+        "number": data.get("number", ""),
+        "stored": data.get("stored", ""),
+        "cap": data.get("cap", ""),
+        "at": when(int(data["at"])) if data.get("at") is not None else "",
+        "consequence": CONSEQUENCES.get(str(data.get("deadline_kind", "")), CONSEQUENCES["abandon"])[lang],
+        "result": RESULTS.get(str(data.get("result", "")), {}).get(lang, str(data.get("result", ""))),
+    }
+    return SUBJECTS[kind][lang].format(**fields), BODIES[kind][lang].format(**fields)

@@ -1,0 +1,212 @@
+"""Finding what to tell players: the worker's scan of a game.
+
+:func:`scan` looks at one game as it stands (its seats' :class:`~delve.kernel.Attention`, its
+start and end) and records a :class:`Notice` for each event a human seat may be told about. The
+``(user, game, kind, key)`` constraint records an event once however many passes or workers see
+it; messages are queued in the same transaction as their notice. :func:`due_games` picks the
+games worth scanning: changed since the last scan, or with a warning time come.
+
+Triggers (the ``kind`` of a notice and its key):
+
+- ``turn``: a stored turn waits unopened (key: the ruleset's ``waiting_key``);
+- ``defense``: an attack (or trap, steal, pass-by) waits for a defense (key: ``defense_key``);
+- ``cap``: the stored turns reach the cap within the player's ``cap_hours`` (key: the time of the
+  first lost turn), only while turns are stored and none is being lost yet;
+- ``deadline_24h`` / ``deadline_1h``: the abandonment (or autopilot) deadline is that close, and
+  was further away when the countdown began (key: the deadline);
+- ``started`` / ``ended``: the game started or ended less than :data:`FRESH` seconds ago.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, QuerySet
+from django.urls import reverse
+
+from delve.kernel import DelveError, attention
+from delve.server.games.engine import load_state, public_outcome, ruleset_of
+from delve.server.games.models import Game, Seat
+from delve.server.notify import channels, text
+from delve.server.notify.models import Notice, OutboxMessage, Preference, Watch
+
+log = logging.getLogger("delve.notify")
+
+HOUR = 3600
+WINDOWS = {"deadline_24h": 24 * HOUR, "deadline_1h": HOUR}
+FRESH = 48 * HOUR
+"""Starts and ends older than this are not announced (a server that starts notifying does not
+tell everyone about old games)."""
+
+
+def preference(user: Any) -> Preference:
+    """The user's preferences, or the defaults (unsaved) when they never chose."""
+    found = Preference.objects.filter(user=user).first()
+    return found if found is not None else Preference(user=user)
+
+
+def site_url(path: str) -> str:
+    return settings.DELVE_SITE_URL.rstrip("/") + path
+
+
+def game_label(game: Game) -> dict[str, str]:
+    """``"#12 Fated Labyrinth"`` in each language."""
+    try:
+        presets = {choice.value: choice.label for choice in ruleset_of(game).presets()}
+    except DelveError:
+        presets = {}
+    label = presets.get(game.preset, {})
+    return {lang: f"#{game.pk} {label.get(lang) or label.get('en') or game.preset}" for lang in text.LANGUAGES}
+
+
+@dataclass
+class Found:
+    """What a scan found: the events and the next time a warning becomes due without a change."""
+
+    events: list[tuple[Seat, str, str, int, dict[str, Any]]] = field(default_factory=list)
+    next_check_at: int | None = None
+
+    def later(self, at: int) -> None:
+        if self.next_check_at is None or at < self.next_check_at:
+            self.next_check_at = at
+
+
+def human_seats(game: Game) -> list[Seat]:
+    """The seats a person plays (not bots, not hot-seat table seats), with their users."""
+    seats = game.seats.filter(index__isnull=False, is_bot=False, table__isnull=True).select_related("user")
+    return [seat for seat in seats if seat.user.is_active]
+
+
+def find(game: Game, now: int) -> Found:
+    """The events of ``game`` a player may be told about at ``now`` (nothing is written)."""
+    found = Found()
+    if game.status == Game.Status.OPEN:
+        return found
+    seats = human_seats(game)
+    prefs = {seat.user_id: preference(seat.user) for seat in seats}
+    base = {"game": game_label(game)}
+    if game.started_at is not None and now - game.started_at < FRESH:
+        for seat in seats:
+            found.events.append((seat, "started", "started", game.started_at, {**base, "number": seat.number}))
+    if game.status == Game.Status.ENDED:
+        if game.ended_at is not None and now - game.ended_at < FRESH:
+            outcome = public_outcome(ruleset_of(game).outcome(load_state(game)))
+            for seat in seats:
+                result = outcome["results"].get(str(seat.index), "")
+                found.events.append((seat, "ended", "ended", game.ended_at, {**base, "result": result}))
+        return found
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    for seat in seats:
+        assert seat.index is not None
+        seen = attention(ruleset, state, seat.index)
+        if seen.waiting_key:
+            found.events.append((seat, "turn", seen.waiting_key, now, dict(base)))
+        if seen.defense_key:
+            found.events.append((seat, "defense", seen.defense_key, now, dict(base)))
+        if seen.deadline is not None and seen.deadline_from is not None and now < seen.deadline:
+            for kind, window in WINDOWS.items():
+                warn_at = seen.deadline - window
+                if seen.deadline_from > warn_at:
+                    continue  # the whole countdown is shorter than the window: nothing to warn ahead of
+                if now >= warn_at:
+                    data = {**base, "at": seen.deadline, "deadline_kind": seen.deadline_kind}
+                    found.events.append((seat, kind, str(seen.deadline), now, data))
+                else:
+                    found.later(warn_at)
+        if seen.loses_turns_at is not None and seen.action and not seen.losing:
+            warn_at = seen.loses_turns_at - prefs[seat.user_id].cap_hours * HOUR
+            if now >= warn_at:
+                data = {**base, "at": seen.loses_turns_at, "stored": seen.stored, "cap": seen.cap}
+                found.events.append((seat, "cap", str(seen.loses_turns_at), now, data))
+            else:
+                found.later(warn_at)
+    return found
+
+
+def record(game: Game, found: Found, now: int) -> list[Notice]:
+    """Record each found event once and queue its messages; the notices created now."""
+    created = []
+    for seat, kind, key, time, fields in found.events:
+        data = {**fields, "name": seat.name}
+        try:
+            with transaction.atomic():
+                if Notice.objects.filter(user=seat.user, game=game, kind=kind, key=key).exists():
+                    continue
+                notice = Notice.objects.create(user=seat.user, game=game, kind=kind, key=key, time=time, data=data)
+                queue(notice, preference(seat.user), now)
+        except IntegrityError:  # another worker recorded it first
+            continue
+        created.append(notice)
+    return created
+
+
+def queue(notice: Notice, pref: Preference, now: int) -> None:
+    """Queue a new notice's messages as the user's preferences say (inside its transaction)."""
+    if not pref.wants(notice.kind):
+        notice.skipped = True
+        notice.save(update_fields=["skipped"])
+        return
+    url = site_url(reverse("play:game", args=[notice.game_id]))
+    subject, body = text.render(notice.kind, notice.data, pref.language)
+    email = pref.email and bool(notice.user.email)
+    push = pref.push and channels.push_enabled() and notice.user.push_subscriptions.exists()
+    if email and pref.mode == Preference.Mode.DIGEST:
+        notice.digest = True
+        notice.save(update_fields=["digest"])
+        email = False
+    for channel, wanted in ((OutboxMessage.Channel.EMAIL, email), (OutboxMessage.Channel.PUSH, push)):
+        if wanted:
+            message = OutboxMessage.objects.create(
+                user=notice.user,
+                channel=channel,
+                subject=subject,
+                body=body,
+                url=url,
+                created_at=now,
+                next_attempt_at=now,
+            )
+            if notice.message_id is None:
+                notice.message = message
+                notice.save(update_fields=["message"])
+    if not email and not push and not notice.digest:
+        notice.skipped = True
+        notice.save(update_fields=["skipped"])
+
+
+def due_games(now: int) -> QuerySet[Game]:
+    """Games to scan: started ones changed since their last scan, or whose next check has come."""
+    return (
+        Game.objects.exclude(status=Game.Status.OPEN)
+        .filter(
+            Q(notify_watch__isnull=True)
+            | ~Q(notify_watch__scanned_version=F("version"))
+            | Q(notify_watch__next_check_at__lte=now)
+        )
+        .order_by("pk")
+    )
+
+
+def scan(game: Game, now: int) -> list[Notice]:
+    """Scan one game and move its watch; the notices created."""
+    found = find(game, now)
+    created = record(game, found, now)
+    Watch.objects.update_or_create(
+        game=game, defaults={"scanned_version": game.version, "next_check_at": found.next_check_at}
+    )
+    return created
+
+
+def scan_due(now: int, limit: int = 200) -> int:
+    """Scan up to ``limit`` due games; the number of notices created."""
+    count = 0
+    for game in due_games(now)[:limit]:
+        try:
+            count += len(scan(game, now))
+        except DelveError as exc:  # a ruleset this process does not know: try again later
+            log.error("game %s not scanned for notifications: %s", game.pk, exc)
+    return count

@@ -1,0 +1,154 @@
+"""The player's pages: "waiting on me" (``/me/waiting/``), notification preferences
+(``/me/notifications/``), the calendar feed at its secret URL and the Web Push subscription."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from delve.server import clock
+from delve.server.notify import calendar, channels, text, waiting
+from delve.server.notify.forms import PreferenceForm
+from delve.server.notify.models import Preference, PushSubscription
+from delve.server.notify.triggers import preference
+
+WORKER_JS = Path(__file__).resolve().parent / "push-worker.js"
+
+
+@require_GET
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    running, open_seats = waiting.rows(request.user)
+    lang = text.language((get_language() or "en")[:2])
+    return render(
+        request,
+        "notify/dashboard.html",
+        {
+            "rows": running,
+            "waiting_count": sum(row.waiting for row in running),
+            "open_seats": open_seats,
+            "lang": lang,
+            "now": clock.now(),
+        },
+    )
+
+
+def _calendar_url(request: HttpRequest, pref: Preference) -> str:
+    if not pref.calendar_token:
+        return ""
+    return request.build_absolute_uri(reverse("notify:calendar", args=[pref.calendar_token]))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def preferences(request: HttpRequest) -> HttpResponse:
+    pref = preference(request.user)
+    if request.method == "POST":
+        form = PreferenceForm(request.POST, instance=pref, user=request.user)
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Your notification preferences are saved."))
+            return redirect("notify:preferences")
+    else:
+        if pref.pk is None:
+            pref.language = text.language((get_language() or "en")[:2])
+        form = PreferenceForm(instance=pref, user=request.user)
+    return render(
+        request,
+        "notify/preferences.html",
+        {
+            "form": form,
+            "calendar_url": _calendar_url(request, pref),
+            "push_key": settings.DELVE_VAPID_PUBLIC_KEY if channels.push_enabled() else "",
+            "push_count": PushSubscription.objects.filter(user=request.user).count(),
+        },
+    )
+
+
+@require_POST
+@login_required
+def calendar_link(request: HttpRequest) -> HttpResponse:
+    """``action=new``: a new secret URL (the old one stops working); ``action=off``: no feed."""
+    action = request.POST.get("action")
+    if action not in {"new", "off"}:
+        messages.error(request, _("Unknown calendar action: choose a new link or turn the feed off."))
+        return redirect("notify:preferences")
+    pref = preference(request.user)
+    if action == "new":
+        pref.new_calendar_token()
+        messages.success(request, _("Your calendar has a new secret link; the old one no longer works."))
+    else:
+        pref.calendar_token = None
+        messages.success(request, _("Your calendar feed is off; its link no longer works."))
+    pref.save()
+    return redirect("notify:preferences")
+
+
+@require_GET
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    pref = Preference.objects.select_related("user").filter(calendar_token=token).first() if token else None
+    if pref is None or not pref.user.is_active:
+        return HttpResponse(
+            "no such calendar (the link may have been replaced)\n", status=404, content_type="text/plain"
+        )
+    now = clock.now()
+    lang = text.language(pref.language)
+    name = {"en": "Delve deadlines", "ja": "Delve の期限"}[lang]
+    body = calendar.feed(name, waiting.deadlines(pref.user, lang, now), now)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Cache-Control"] = "private, max-age=300"
+    return response
+
+
+@require_POST
+@login_required
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """Store a browser's subscription (the JSON of ``PushSubscription.toJSON()``)."""
+    if not channels.push_enabled():
+        return _error("push/off", "Web Push is not configured on this server", 503)
+    try:
+        data = json.loads(request.body)
+        endpoint, keys = data["endpoint"], data["keys"]
+        p256dh, auth = keys["p256dh"], keys["auth"]
+    except (ValueError, KeyError, TypeError):
+        return _error("request/malformed", 'send {"endpoint": ..., "keys": {"p256dh": ..., "auth": ...}}', 400)
+    if not all(isinstance(v, str) and v for v in (endpoint, p256dh, auth)) or not endpoint.startswith("https://"):
+        return _error("request/malformed", "the endpoint must be an https URL and the keys non-empty texts", 400)
+    if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
+        return _error("request/malformed", "the subscription is too long", 400)
+    PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": request.user, "p256dh": p256dh, "auth": auth}
+    )
+    return JsonResponse({"subscribed": True})
+
+
+@require_POST
+@login_required
+def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+    deleted, _by_model = PushSubscription.objects.filter(user=request.user).delete()
+    messages.success(request, _("This account receives no more browser push messages."))
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"deleted": deleted})
+    return redirect("notify:preferences")
+
+
+@require_GET
+def push_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that shows a push message and opens its game when clicked."""
+    response = HttpResponse(WORKER_JS.read_text(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _error(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)

@@ -1,0 +1,105 @@
+"""What waits on a player across their games: the dashboard's rows and the calendar's deadlines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from delve.kernel import Attention, DelveError, attention
+from delve.server.games.engine import load_state, ruleset_of
+from delve.server.games.models import Game, Seat
+from delve.server.notify import calendar, text
+from delve.server.notify.triggers import game_label, site_url
+
+
+@dataclass
+class Row:
+    game: Game
+    seat: Seat
+    label: dict[str, str]
+    attention: Attention
+    url: str
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self.attention.action)
+
+    @property
+    def deadline_text(self) -> str:
+        return text.when(self.attention.deadline) if self.attention.deadline is not None else ""
+
+    @property
+    def loses_text(self) -> str:
+        seen = self.attention
+        return text.when(seen.loses_turns_at) if seen.action and seen.loses_turns_at is not None else ""
+
+    def sort_key(self) -> tuple[int, int, int]:
+        deadline = self.attention.deadline if self.attention.deadline is not None else 2**62
+        return (0 if self.waiting else 1, deadline, self.game.pk)
+
+
+def rows(user: Any) -> tuple[list[Row], list[Seat]]:
+    """The running games of ``user`` (what waits first, then by deadline) and their seats in
+    games still open for registration."""
+    seats = list(
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.RUNNING, Game.Status.OPEN])
+        .select_related("game")
+        .order_by("game_id")
+    )
+    running, open_seats = [], []
+    for seat in seats:
+        game = seat.game
+        if game.status == Game.Status.OPEN or seat.index is None:
+            open_seats.append(seat)
+            continue
+        try:
+            ruleset = ruleset_of(game)
+            seen = attention(ruleset, load_state(game, ruleset), seat.index)
+        except DelveError:
+            seen = Attention()
+        url = reverse("play:game", args=[game.pk])
+        running.append(Row(game=game, seat=seat, label=game_label(game), attention=seen, url=url))
+    running.sort(key=Row.sort_key)
+    return running, open_seats
+
+
+SUMMARIES = {
+    "abandon": {"en": "{game}: {name} is abandoned unless you act", "ja": "{game}：行動しないと{name}は放棄"},
+    "autoplay": {"en": "{game}: the autopilot plays for {name}", "ja": "{game}：{name}をオートパイロットがプレイ"},
+    "cap": {"en": "{game}: {name} starts losing turns", "ja": "{game}：{name}のターンが失われ始める"},
+}
+
+
+def deadlines(user: Any, lang: str, now: int) -> list[calendar.Deadline]:
+    """The upcoming deadlines of ``user``'s running games, for the calendar feed."""
+    lang = text.language(lang)
+    items = []
+    for row in rows(user)[0]:
+        seen = row.attention
+        fields = {"game": row.label[lang], "name": row.seat.name}
+        url = site_url(row.url)
+        base = f"delve-game-{row.game.pk}-seat-{row.seat.index}"
+        if seen.deadline is not None and seen.deadline >= now:
+            kind = seen.deadline_kind or "abandon"
+            items.append(
+                calendar.Deadline(
+                    uid=f"{base}-deadline-{seen.deadline}",
+                    at=seen.deadline,
+                    summary=SUMMARIES[kind][lang].format(**fields),
+                    description=url,
+                    url=url,
+                )
+            )
+        if seen.action and seen.loses_turns_at is not None and seen.loses_turns_at >= now:
+            items.append(
+                calendar.Deadline(
+                    uid=f"{base}-cap-{seen.loses_turns_at}",
+                    at=seen.loses_turns_at,
+                    summary=SUMMARIES["cap"][lang].format(**fields),
+                    description=f"{seen.stored}/{seen.cap} · {url}",
+                    url=url,
+                )
+            )
+    return sorted(items, key=lambda item: (item.at, item.uid))

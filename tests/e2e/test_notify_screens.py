@@ -1,0 +1,118 @@
+"""The "waiting on me" dashboard and the notification preference page in a real browser (issue 15):
+no console error (the strict Content-Security-Policy included), one click from the dashboard to
+the game, the calendar link made and shown. Screenshots (desktop, phone, both languages) go to
+test-artifacts/screenshots/notify-*.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from delve.fated.state import Pending
+from delve.server import clock as server_clock
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.notify.models import Preference
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.server.fated_kit import rewrite
+from tests.server.notify_kit import HOUR, fated, step
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+START = 1_800_000_000
+PASSWORD = "Tree-of-Life-42"
+
+
+class Frozen:
+    def __init__(self) -> None:
+        self.t = START
+
+    def __call__(self) -> int:
+        return self.t
+
+
+@pytest.fixture
+def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
+    fake = Frozen()
+    monkeypatch.setattr(server_clock, "now", fake)
+    return fake
+
+
+def watch(page: Any, problems: list[str]) -> None:
+    page.on("console", lambda msg: problems.append(f"{page.url}: {msg.text}") if msg.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def shot(page: Any, shots: Path, name: str) -> None:
+    page.screenshot(path=str(shots / f"notify-{name}.png"), full_page=True, caret="initial")
+
+
+def test_the_dashboard_and_the_preference_page(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    users = [
+        django_user_model.objects.create_user(name, f"{name}@example.org", PASSWORD)
+        for name in ("ann", "bob", "cid", "dan")
+    ]
+    first = fated(users)
+    second = fated([users[1], users[0], users[2], users[3]], preset="level-d", names=("Bea", "Ann", "Cy", "Di"))
+    frozen.t = START + HOUR
+    step()
+    rewrite(second, lambda s: s.p(1).pending.append(Pending(id=3, kind="attack", created=s.now, row="normal")))
+    engine.open_game(first.pk, users[0])  # Ann is in her turn in the first game
+    maiden = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0, "turn_deadline_hours": 48})
+    engine.register(maiden.pk, users[0], "Ann")
+    engine.register(maiden.pk, users[1], "Bob")
+    waiting_room = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
+    engine.register(waiting_room.pk, users[0], "Solo", {"class": "thief"})
+    assert Game.objects.filter(status=Game.Status.RUNNING).count() == 3
+
+    problems: list[str] = []
+    page = browser.new_page(viewport=DESKTOP)
+    watch(page, problems)
+    base = live_server.url
+    log_in(page, base, "ann")
+    page.click("header a[href='/me/waiting/']")
+    page.wait_for_selector("table.waiting")
+    rows = page.locator("table.waiting tbody tr")
+    assert rows.count() == 3
+    assert "Play" in rows.nth(0).inner_text()
+    shot(page, shots, "dashboard")
+
+    page.click("header a[href='/me/notifications/']")
+    page.check("input[name=kinds][value=started]")
+    page.uncheck("input[name=kinds][value=started]")
+    page.check("input[name=mode][value=digest]")
+    page.fill("input[name=cap_hours]", "4")
+    page.click("form.prefs button[type=submit]")
+    page.wait_for_selector(".messages li")
+    pref = Preference.objects.get(user=users[0])
+    assert pref.mode == "digest" and pref.cap_hours == 4 and "started" not in pref.kinds
+    page.click("button[value=new]")
+    page.wait_for_selector("input.calendar-url")
+    assert "/me/calendar/" in page.input_value("input.calendar-url")
+    shot(page, shots, "preferences")
+
+    page.locator("form.lang-switch button[value=ja]").click()
+    page.wait_for_load_state()
+    shot(page, shots, "preferences-ja")
+    page.goto(f"{base}/me/waiting/")
+    shot(page, shots, "dashboard-ja")
+    page.set_viewport_size(PHONE)
+    shot(page, shots, "dashboard-phone")
+
+    page.locator("table.waiting tbody tr").nth(0).locator("a.button").click()
+    page.wait_for_url(f"{base}/games/*/")
+    assert page.url.rstrip("/").split("/")[-1].isdigit()
+    page.close()
+    assert not problems, problems

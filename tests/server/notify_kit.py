@@ -1,0 +1,42 @@
+"""Helpers for the notification tests: a 4-player Fated Labyrinth game with e-mail addresses, and
+one worker step (the turn clock, then the notification pass) on the fake clock."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from delve.server import clock
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.games.worker import Worker
+from delve.server.notify import outbox
+
+HOUR = 3600
+#: Seat names in seat order (registration order).
+NAMES = ("Aki", "Ben", "Chie", "Dan")
+
+
+def fated(
+    users: Sequence[Any], *, preset: str = "fated-labyrinth", names: Sequence[str] = NAMES, **overrides: Any
+) -> Game:
+    """A started 4-player game: turns every hour, 2 stored at most, abandonment after 100 hours."""
+    settings: dict[str, Any] = {"players": 4, "maze_size": 9, "wait_time": HOUR, "max_stored_turns": 2, **overrides}
+    game = engine.create_game("fated", preset, settings)
+    for seat, user in enumerate(users):
+        engine.register(game.pk, user, names[seat], {"class": "warrior"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    return game
+
+
+def step(worker: Worker | None = None) -> dict[str, int]:
+    """What the worker loop does once: advance due games, then one notification pass."""
+    worker = worker or Worker(name="test-worker")
+    worker.run_once()
+    return outbox.run_pass(clock.now(), worker.name)
+
+
+def player(game: Game, seat: int) -> Any:
+    game.refresh_from_db()
+    return engine.load_state(game).players[seat]

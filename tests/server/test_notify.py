@@ -1,0 +1,385 @@
+"""Notifications (issue 15): each trigger with a fake clock, sent once, not sent when the
+preferences say no, batched in the daily digest, and an outbox that survives a failing mail
+server. The worker sends; requests never do."""
+
+from __future__ import annotations
+
+import smtplib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from delve.fated.state import Pending
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.notify import channels, outbox, triggers
+from delve.server.notify.models import Notice, OutboxMessage, Preference, PushSubscription
+from tests.server.conftest import START, FakeClock
+from tests.server.fated_kit import rewrite
+from tests.server.notify_kit import HOUR, fated, player, step
+
+
+@pytest.fixture
+def four(make_user: Callable[..., Any]) -> list[Any]:
+    return [make_user(name, email=f"{name}@example.org") for name in ("ann", "bob", "cid", "dan")]
+
+
+@pytest.fixture
+def game(db: None, clock: FakeClock, four: list[Any]) -> Game:
+    return fated(four)
+
+
+def notices(user: Any, kind: str) -> list[Notice]:
+    return list(Notice.objects.filter(user=user, kind=kind))
+
+
+def mails_to(address: str, contains: str = "") -> list[Any]:
+    return [m for m in mail.outbox if address in m.to and contains in (m.subject + m.body)]
+
+
+# --- started, turn ready, sent once ----------------------------------------------------------------
+
+
+def test_the_start_is_announced_once_to_each_player_by_the_worker(game, four):
+    assert not mail.outbox, "registering (a request) sends nothing"
+    step()
+    for user, name in zip(four, ("Aki", "Ben", "Chie", "Dan"), strict=True):
+        sent = mails_to(user.email, "has started")
+        assert len(sent) == 1 and name in sent[0].body and f"/games/{game.pk}/" in sent[0].body
+    step()
+    step()
+    assert len(mail.outbox) == 4, "a second and third pass send nothing more"
+
+
+def test_a_ready_turn_is_announced_once_FL_TURN_7(game, four, clock):
+    step()
+    mail.outbox.clear()
+    clock.t = START + HOUR  # every first accumulation instant is within the first wait time
+    step()
+    assert player(game, 0).phase == "ready"
+    for user in four:
+        assert len(mails_to(user.email, "your turn is ready")) == 1
+    clock.tick(60)
+    step()
+    assert len(mails_to(four[0].email, "your turn is ready")) == 1, "the same wait is not announced twice"
+
+
+def test_a_new_wait_is_a_new_notice_after_the_turn_is_played(game, four, clock):
+    clock.t = START + HOUR
+    step()
+    engine.open_game(game.pk, four[0])  # the turn starts (FL-TURN-8) ...
+    _end_turn(game, four[0])
+    assert player(game, 0).phase == "wait"
+    clock.t = START + 2 * HOUR + 1
+    step()
+    assert player(game, 0).phase == "ready"
+    assert len(notices(four[0], "turn")) == 2
+
+
+def _end_turn(game: Game, user: Any) -> None:
+    """Play ``stay``/``end`` style commands until the seat is back in its wait phase."""
+    for _ in range(20):
+        if player(game, 0).phase == "wait":
+            return
+        game.refresh_from_db()
+        ruleset = engine.ruleset_of(game)
+        legal = ruleset.legal_commands(engine.load_state(game, ruleset), 0)
+        kinds = [c["kind"] for c in legal]
+        for wanted in ("pass", "stay", "end_turn", "end"):
+            if wanted in kinds:
+                engine.submit(game.pk, user, next(c for c in legal if c["kind"] == wanted))
+                break
+        else:
+            raise AssertionError(f"no way to end the turn among {kinds}")
+    raise AssertionError("the turn did not end")
+
+
+# --- preferences -----------------------------------------------------------------------------------
+
+
+def test_nothing_is_sent_about_what_the_preferences_exclude(game, four, clock):
+    Preference.objects.create(user=four[0], kinds=["ended"])
+    Preference.objects.create(user=four[1], email=False, push=False)
+    step()
+    clock.t = START + HOUR
+    step()
+    assert not mails_to(four[0].email) and not mails_to(four[1].email)
+    assert all(n.skipped for n in Notice.objects.filter(user__in=four[:2]))
+    told = sorted(n.kind for n in Notice.objects.filter(user=four[2], skipped=False))
+    assert told == ["cap", "started", "turn"], "the others are told (the cap is 2 hours away: within 6)"
+    assert len(mails_to(four[2].email)) == 3
+
+
+def test_a_player_without_an_address_gets_no_mail_and_nothing_waits_in_the_outbox(game, four, clock):
+    four[3].email = ""
+    four[3].save()
+    step()
+    assert not OutboxMessage.objects.filter(user=four[3]).exists()
+    assert Notice.objects.get(user=four[3], kind="started").skipped
+
+
+# --- the attack, the cap, the deadlines ------------------------------------------------------------
+
+
+def test_an_attack_waiting_for_a_defense_is_announced_once_FL_DEF(game, four, clock):
+    step()
+
+    def attacked(s: Any) -> None:
+        s.p(1).pending.append(Pending(id=900, kind="attack", created=s.now, row="normal", source=0, power=10))
+
+    rewrite(game, attacked)
+    step()
+    assert len(mails_to(four[1].email, "defense waits")) == 1
+    rewrite(game, lambda s: s.p(1).pending.append(Pending(id=901, kind="attack", created=s.now, row="normal")))
+    step()
+    assert len(notices(four[1], "defense")) == 1, "a second attack on the same waiting pile is not a new message"
+    assert not notices(four[0], "defense")
+
+
+def test_the_cap_warning_comes_cap_hours_before_the_first_lost_turn_FL_TURN_6(game, four, clock):
+    Preference.objects.create(user=four[0], cap_hours=1)
+    clock.t = START + HOUR
+    step()
+    aki = player(game, 0)
+    assert aki.phase == "ready" and aki.stored == 1
+    # stored 1 of 2: the next accumulation makes 2, the one after is lost
+    lost_at = aki.first_at + (aki.acc_next + 1) * HOUR
+    clock.t = lost_at - HOUR - 1
+    step()
+    assert not notices(four[0], "cap")
+    clock.t = lost_at - HOUR
+    step()
+    [notice] = notices(four[0], "cap")
+    assert notice.key == str(lost_at) and notice.data["stored"] == 2 and notice.data["cap"] == 2
+    assert len(mails_to(four[0].email, "turns will be lost")) == 1
+    clock.t = lost_at + 10
+    step()
+    assert len(notices(four[0], "cap")) == 1
+    assert player(game, 0).lost_turns == 1
+
+
+def test_the_abandonment_deadline_is_announced_24_hours_and_1_hour_ahead_AMB_50(game, four, clock):
+    clock.t = START + HOUR
+    step()
+    aki = player(game, 0)
+    deadline = aki.wait_ended_at + 100 * HOUR
+    clock.t = deadline - 24 * HOUR - 1
+    step()
+    assert not notices(four[0], "deadline_24h")
+    clock.t = deadline - 24 * HOUR
+    step()
+    assert [n.key for n in notices(four[0], "deadline_24h")] == [str(deadline)]
+    assert not notices(four[0], "deadline_1h")
+    clock.t = deadline - HOUR + 30
+    step()
+    step()
+    assert len(notices(four[0], "deadline_1h")) == 1
+    assert len(mails_to(four[0].email, "1 hour left")) == 1
+    assert len(mails_to(four[0].email, "24 hours left")) == 1
+
+
+def test_no_deadline_warning_when_the_whole_countdown_is_shorter_than_the_window(db, clock, four):
+    game = fated(four, abandon_time=12 * HOUR)
+    clock.t = START + HOUR
+    step()
+    clock.t = START + 12 * HOUR
+    step()
+    assert not Notice.objects.filter(game=game, kind="deadline_24h").exists()
+    assert Notice.objects.filter(game=game, kind="deadline_1h").count() == 4
+
+
+def test_the_end_is_announced_with_each_result(game, four, clock):
+    step()
+    for user in four:
+        game.refresh_from_db()
+        if game.status == Game.Status.RUNNING:
+            engine.submit(game.pk, user, {"kind": "give_up"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    step()
+    for user in four:
+        assert len(mails_to(user.email, "has ended")) == 1
+    step()
+    assert len(mails_to(four[0].email, "has ended")) == 1
+
+
+def test_a_game_is_rescanned_when_it_changes_or_a_warning_comes_due_not_otherwise(game, four, clock):
+    clock.t = START + HOUR
+    step()
+    due = lambda: [g.pk for g in triggers.due_games(clock.t)]  # noqa: E731
+    assert due() == []
+    watch = game.notify_watch
+    watch.refresh_from_db()
+    assert watch.next_check_at is not None and watch.next_check_at > clock.t
+    clock.t = watch.next_check_at
+    assert due() == [game.pk], "a warning time has come"
+    step()
+    engine.submit(game.pk, four[0], {"kind": "comment", "text": "hello"})
+    assert due() == [game.pk], "a change makes the game due"
+
+
+def test_requests_record_and_send_nothing(game, four):
+    assert not Notice.objects.exists() and not OutboxMessage.objects.exists() and not mail.outbox
+
+
+# --- White Maiden ----------------------------------------------------------------------------------
+
+
+def test_a_white_maiden_seat_that_must_act_is_told_and_its_autopilot_deadline_warned(db, clock, four):
+    from tests.server.maiden_kit import maiden_game
+
+    game = maiden_game(four[:2], turn_deadline_hours=48)
+    step()
+    state = engine.load_state(game)
+    [waiting] = state.waiting
+    assert len(mails_to(four[waiting].email, "your turn is ready")) == 1
+    assert not mails_to(four[1 - waiting].email, "your turn is ready")
+    clock.t = state.deadline - 24 * HOUR
+    step()
+    [sent] = mails_to(four[waiting].email, "24 hours left")
+    assert "autopilot" in sent.body
+
+
+# --- the digest ------------------------------------------------------------------------------------
+
+
+def test_the_digest_batches_a_day_of_notices_into_one_mail(game, four, clock):
+    Preference.objects.create(user=four[0], mode=Preference.Mode.DIGEST, digest_hour=8, last_digest_at=START)
+    step()
+    clock.t = START + HOUR
+    step()
+    assert not mails_to(four[0].email), "digest readers get no single messages"
+    waiting = Notice.objects.filter(user=four[0], digest=True)
+    assert sorted(waiting.values_list("kind", flat=True)) == ["cap", "started", "turn"]
+    next_digest = outbox.digest_time(Preference.objects.get(user=four[0]), START) + 24 * HOUR
+    clock.t = next_digest
+    step()
+    [digest] = mails_to(four[0].email)
+    assert "3 things happened" in digest.subject
+    assert "has started" in digest.body and "turn is ready" in digest.body and "new turn is lost" in digest.body
+    clock.tick(HOUR)
+    step()
+    assert len(mails_to(four[0].email)) == 1, "each notice is in exactly one digest"
+    assert len(mails_to(four[1].email)) == 3, "instant readers got theirs at once"
+
+
+def test_the_digest_is_written_in_the_readers_language(game, four, clock):
+    Preference.objects.create(user=four[2], mode=Preference.Mode.DIGEST, language="ja", last_digest_at=START)
+    step()
+    clock.t = outbox.digest_time(Preference.objects.get(user=four[2]), START) + 24 * HOUR
+    step()
+    [digest] = mails_to(four[2].email)
+    assert "始まりました" in digest.body and "通知の設定" in digest.body
+
+
+# --- a failing mail server -------------------------------------------------------------------------
+
+
+class DownBackend:
+    """A mail server that refuses connections."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def send_messages(self, messages: Any) -> int:
+        raise smtplib.SMTPConnectError(421, "down for maintenance")
+
+
+def test_a_failing_mail_server_delays_messages_but_loses_none_and_blocks_nothing(game, four, clock, settings):
+    settings.EMAIL_BACKEND = "tests.server.test_notify.DownBackend"
+    counts = step()
+    assert counts["failed"] == 1 and counts["postponed"] == 3, "after the first failure the pass stops trying"
+    pending = OutboxMessage.objects.filter(status=OutboxMessage.Status.PENDING)
+    assert pending.count() == 4
+    assert max(m.attempts for m in pending) == 1 and "down for maintenance" in pending.get(attempts=1).last_error
+    clock.t = START + HOUR  # the game clock goes on meanwhile
+    step()
+    assert player(game, 0).phase == "ready", "the game was advanced"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    clock.tick(outbox.MAX_BACKOFF)
+    step()
+    assert not OutboxMessage.objects.filter(status=OutboxMessage.Status.PENDING).exists()
+    assert len(mail.outbox) == OutboxMessage.objects.count() == 12, "every message arrived in the end (4 x 3)"
+
+
+def test_the_backoff_doubles_up_to_an_hour():
+    assert [outbox.backoff(n) for n in (1, 2, 3, 7, 20)] == [60, 120, 240, 3600, 3600]
+
+
+def test_a_claimed_message_is_sent_by_one_worker_only(game, four, clock):
+    triggers.scan_due(clock.t)
+    first = outbox.claim(clock.t, "w1", 10)
+    second = outbox.claim(clock.t, "w2", 10)
+    assert len(first) == 4 and second == []
+    assert outbox.deliver(clock.t, "w2")["sent"] == 0
+    assert outbox.deliver(clock.t, "w1")["sent"] == 0, "w1's claims are still leased, deliver claims anew"
+    clock.tick(outbox.LEASE + 1)
+    assert outbox.deliver(clock.t, "w2")["sent"] == 4
+    assert len(mail.outbox) == 4
+
+
+# --- Web Push -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def vapid(settings: Any) -> Any:
+    settings.DELVE_VAPID_PUBLIC_KEY = "BPublicKeyForTests"
+    settings.DELVE_VAPID_PRIVATE_KEY = "private-key-for-tests"
+    return settings
+
+
+def subscribe(user: Any, n: int = 1) -> PushSubscription:
+    return PushSubscription.objects.create(
+        user=user, endpoint=f"https://push.example/{user.pk}/{n}", p256dh="k", auth="a"
+    )
+
+
+def test_push_is_off_without_vapid_keys(game, four):
+    subscribe(four[0])
+    step()
+    assert not OutboxMessage.objects.filter(channel=OutboxMessage.Channel.PUSH).exists()
+
+
+def test_push_goes_to_each_browser_and_a_gone_browser_is_forgotten(game, four, vapid, monkeypatch):
+    from pywebpush import WebPushException
+
+    sent: list[tuple[str, str]] = []
+
+    class Response:
+        status_code = 410
+
+    def fake(subscription: dict[str, Any], data: str) -> None:
+        if subscription["endpoint"].endswith("/2"):
+            raise WebPushException("gone", response=Response())
+        sent.append((subscription["endpoint"], data))
+
+    monkeypatch.setattr(channels, "webpush", fake)
+    subscribe(four[0], 1)
+    subscribe(four[0], 2)
+    counts = step()
+    assert counts["sent"] == 5  # 4 e-mails and Aki's push
+    assert len(sent) == 1 and "has started" in sent[0][1] and f"/games/{game.pk}/" in sent[0][1]
+    assert list(PushSubscription.objects.filter(user=four[0]).values_list("endpoint", flat=True)) == [
+        f"https://push.example/{four[0].pk}/1"
+    ]
+
+
+def test_a_push_service_error_keeps_the_message_for_later(game, four, vapid, monkeypatch, clock):
+    def down(subscription: dict[str, Any], data: str) -> None:
+        raise ConnectionError("push service unreachable")
+
+    monkeypatch.setattr(channels, "webpush", down)
+    subscribe(four[0])
+    step()
+    message = OutboxMessage.objects.get(channel=OutboxMessage.Channel.PUSH)
+    assert message.status == OutboxMessage.Status.PENDING and message.attempts == 1
+    assert len(mail.outbox) == 4, "e-mail is not held up by push"
+
+
+def test_the_worker_loop_runs_the_notification_pass(game, four):
+    from delve.server.games.worker import Worker
+
+    counts = Worker(name="loop").run_notifications()
+    assert counts["notices"] == 4 and counts["sent"] == 4

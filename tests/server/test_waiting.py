@@ -1,0 +1,212 @@
+"""The "waiting on me" dashboard, the notification preference page and the personal iCalendar feed
+at its secret, revocable URL (issue 15). The feed is parsed back with the icalendar package."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import icalendar
+import pytest
+
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.notify import calendar
+from delve.server.notify.models import Preference, PushSubscription
+from tests.server.conftest import START, FakeClock, session_client
+from tests.server.notify_kit import HOUR, fated, player, step
+
+
+@pytest.fixture
+def four(make_user: Callable[..., Any]) -> list[Any]:
+    return [make_user(name, email=f"{name}@example.org") for name in ("ann", "bob", "cid", "dan")]
+
+
+@pytest.fixture
+def game(db: None, clock: FakeClock, four: list[Any]) -> Game:
+    game = fated(four)
+    clock.t = START + HOUR
+    step()
+    return game
+
+
+# --- the dashboard ---------------------------------------------------------------------------------
+
+
+def test_the_dashboard_lists_what_waits_with_its_deadline_and_stored_turns(game, four, make_user, clock):
+    other = fated([make_user(n) for n in ("eve", "fay", "gus", "hal")])
+    page = session_client(four[0]).get("/me/waiting/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    aki = player(game, 0)
+    deadline = dt.datetime.fromtimestamp(aki.wait_ended_at + 100 * HOUR, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    assert "1 game needs you." in html
+    assert "Your turn" in html and deadline in html and "1 / 2" in html
+    assert f'href="/games/{game.pk}/"' in html, "one click to act"
+    assert f"/games/{other.pk}/" not in html, "only my games"
+
+
+def test_the_dashboard_shows_a_waiting_defense_and_a_game_not_started(db, clock, four, make_user):
+    from delve.fated.state import Pending
+    from tests.server.fated_kit import rewrite
+
+    game = fated(four)
+    waiting_room = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
+    engine.register(waiting_room.pk, four[0], "Solo", {"class": "warrior"})
+    rewrite(game, lambda s: s.p(0).pending.append(Pending(id=7, kind="attack", created=s.now, row="normal")))
+    html = session_client(four[0]).get("/me/waiting/").content.decode()
+    assert "attacked: a defense waits at your next turn" in html
+    assert "Registered, not started yet" in html and f"/games/{waiting_room.pk}/" in html
+
+
+def test_the_dashboard_is_for_logged_in_players(db):
+    from django.test import Client
+
+    response = Client().get("/me/waiting/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_dashboard_speaks_japanese(game, four):
+    client = session_client(four[0])
+    client.cookies["django_language"] = "ja"
+    html = client.get("/me/waiting/", headers={"Accept-Language": "ja"}).content.decode()
+    assert "Fated Labyrinth（フェイティド・ラビリンス）" in html
+
+
+# --- the preference page ---------------------------------------------------------------------------
+
+
+def test_the_preference_page_saves_choices_and_the_address(game, four):
+    client = session_client(four[1])
+    assert client.get("/me/notifications/").status_code == 200
+    response = client.post(
+        "/me/notifications/",
+        {
+            "email": "on",
+            "address": "bob@new.example",
+            "mode": "digest",
+            "kinds": ["turn", "defense"],
+            "cap_hours": "3",
+            "digest_hour": "7",
+            "language": "ja",
+        },
+    )
+    assert response.status_code == 302
+    pref = Preference.objects.get(user=four[1])
+    assert (pref.email, pref.push, pref.mode, pref.kinds, pref.cap_hours, pref.digest_hour, pref.language) == (
+        True,
+        False,
+        "digest",
+        ["turn", "defense"],
+        3,
+        7,
+        "ja",
+    )
+    four[1].refresh_from_db()
+    assert four[1].email == "bob@new.example"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("address", "", "Give an e-mail address, or turn e-mail off."),
+        ("address", "not-an-address", "Enter a valid email address."),
+        ("cap_hours", "0", "greater than or equal to 1"),
+        ("digest_hour", "24", "less than or equal to 23"),
+        ("kinds", "everything", "Select a valid choice."),
+        ("mode", "hourly", "Select a valid choice."),
+    ],
+)
+def test_bad_preferences_are_refused_with_a_reason_and_change_nothing(game, four, field, value, message):
+    data = {"email": "on", "address": "a@b.example", "mode": "instant", "cap_hours": "6", "digest_hour": "8"}
+    data["language"] = "en"
+    data[field] = value
+    response = session_client(four[0]).post("/me/notifications/", data)
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not Preference.objects.filter(user=four[0]).exists()
+
+
+# --- the calendar feed -----------------------------------------------------------------------------
+
+
+def calendar_url(client: Any) -> str:
+    client.post("/me/notifications/calendar/", {"action": "new"})
+    token = Preference.objects.get(user__username="ann").calendar_token
+    assert token
+    return f"/me/calendar/{token}.ics"
+
+
+def test_the_calendar_feed_is_valid_icalendar_with_my_deadlines(game, four, clock):
+    client = session_client(four[0])
+    url = calendar_url(client)
+    response = client.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
+    parsed = icalendar.Calendar.from_ical(response.content)
+    events = [c for c in parsed.walk("VEVENT")]
+    aki = player(game, 0)
+    starts = sorted(int(e.decoded("DTSTART").timestamp()) for e in events)
+    lost_at = aki.first_at + (aki.acc_next + 1) * HOUR
+    assert starts == sorted([aki.wait_ended_at + 100 * HOUR, lost_at])
+    summaries = " ".join(str(e["SUMMARY"]) for e in events)
+    assert "Aki is abandoned unless you act" in summaries and "Aki starts losing turns" in summaries
+    assert all(str(e["URL"]).endswith(f"/games/{game.pk}/") for e in events)
+    assert len({str(e["UID"]) for e in events}) == 2
+
+
+def test_the_calendar_feed_needs_no_login_but_its_secret(game, four):
+    from django.test import Client
+
+    url = calendar_url(session_client(four[0]))
+    assert Client().get(url).status_code == 200
+    assert Client().get("/me/calendar/not-the-token.ics").status_code == 404
+
+
+def test_a_new_calendar_link_revokes_the_old_one_and_off_revokes_all(game, four):
+    from django.test import Client
+
+    client = session_client(four[0])
+    old = calendar_url(client)
+    new = calendar_url(client)
+    assert old != new
+    assert Client().get(old).status_code == 404 and Client().get(new).status_code == 200
+    client.post("/me/notifications/calendar/", {"action": "off"})
+    assert Client().get(new).status_code == 404
+    assert client.post("/me/notifications/calendar/", {"action": "explode"}).status_code == 302
+
+
+def test_calendar_text_is_escaped_and_long_lines_are_folded():
+    body = calendar.feed(
+        "x",
+        [calendar.Deadline(uid="u", at=START, summary="a, b; c\\d\ne " + "長" * 40, description="d", url="https://e/")],
+        START,
+    )
+    assert all(len(line.encode()) <= 75 for line in body.split("\r\n"))
+    [event] = icalendar.Calendar.from_ical(body).walk("VEVENT")
+    assert str(event["SUMMARY"]) == "a, b; c\\d\ne " + "長" * 40
+
+
+# --- push subscription -----------------------------------------------------------------------------
+
+
+def test_a_browser_subscribes_to_push_only_when_the_server_has_keys(game, four, settings):
+    client = session_client(four[0])
+    sub = {"endpoint": "https://push.example/abc", "keys": {"p256dh": "BK", "auth": "au"}}
+    response = client.post("/me/push/subscribe/", sub, content_type="application/json")
+    assert response.status_code == 503 and response.json()["error"]["code"] == "push/off"
+    settings.DELVE_VAPID_PUBLIC_KEY, settings.DELVE_VAPID_PRIVATE_KEY = "pub", "priv"
+    assert client.post("/me/push/subscribe/", sub, content_type="application/json").status_code == 200
+    assert PushSubscription.objects.get(user=four[0]).endpoint == "https://push.example/abc"
+    bad = {"endpoint": "http://insecure.example/", "keys": {"p256dh": "BK", "auth": "au"}}
+    assert client.post("/me/push/subscribe/", bad, content_type="application/json").status_code == 400
+    assert client.post("/me/push/subscribe/", "{", content_type="application/json").status_code == 400
+    client.post("/me/push/unsubscribe/")
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_service_worker_is_served_as_javascript(db):
+    from django.test import Client
+
+    response = Client().get("/me/push-worker.js")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    assert b"showNotification" in response.content
