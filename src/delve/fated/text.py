@@ -210,6 +210,11 @@ def duration(seconds: int, lang: str) -> str:
     return f"{secs} s"
 
 
+def article(name: str) -> str:
+    """ "a Slime", "an Imp" (English only)."""
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
 def join(items: Sequence[str], lang: str) -> str:
     if _lang(lang) == "ja":
         return "、".join(items)
@@ -240,6 +245,28 @@ class _T:
         if isinstance(seat, int) and seat == self.viewer:
             return self.say("your", "あなたの")
         return self.say(f"{self.p(seat)}'s", f"{self.p(seat)}の")
+
+    def self_(self, seat: Any) -> str:
+        """The reflexive: "yourself" for the viewer, else "themselves"."""
+        return (
+            self.say("yourself", "自分")
+            if isinstance(seat, int) and seat == self.viewer
+            else self.say("themselves", "自分")
+        )
+
+    def their(self, seat: Any) -> str:
+        """ "your" for the viewer, else "their" (of the sentence's subject)."""
+        return (
+            self.say("your", "自分の") if isinstance(seat, int) and seat == self.viewer else self.say("their", "自分の")
+        )
+
+    def them(self, seat: Any) -> str:
+        """ "you" for the viewer, else "them" (the sentence's subject as an object)."""
+        return "you" if isinstance(seat, int) and seat == self.viewer else "them"
+
+    def be(self, seat: Any) -> str:
+        """ "are" after "you", else "is"."""
+        return "are" if isinstance(seat, int) and seat == self.viewer else "is"
 
     def ps(self, seats: Any) -> str:
         return join([self.p(s) for s in seats or []], self.lang)
@@ -330,7 +357,7 @@ def _card_used(e: Mapping[str, Any], t: _T) -> str:
     if "target" in e:
         target = t.p(e["target"])
         if e.get("target") == e.get("player"):
-            return t.say(f"{who} used {card} on themselves.", f"{who}が自分に{card}を使った。")
+            return t.say(f"{who} used {card} on {t.self_(e.get('player'))}.", f"{who}が自分に{card}を使った。")
         return t.say(f"{who} used {card} on {target}.", f"{who}が{target}に{card}を使った。")
     if "monster" in e:
         mon = t.owned(e.get("owner"), e["monster"])
@@ -339,7 +366,7 @@ def _card_used(e: Mapping[str, Any], t: _T) -> str:
         return t.say(f"{who} used {card} on a door.", f"{who}が扉に{card}を使った。")
     on = e.get("on")
     if on == "self":
-        return t.say(f"{who} used {card} on themselves.", f"{who}が自分に{card}を使った。")
+        return t.say(f"{who} used {card} on {t.self_(e.get('player'))}.", f"{who}が自分に{card}を使った。")
     if on == "area":
         return t.say(f"{who} used {card} all around.", f"{who}が周囲に{card}を使った。")
     if on == "line":
@@ -471,7 +498,7 @@ def _checkpoint(e: Mapping[str, Any], t: _T) -> str:
 
 
 def _steal_card(e: Mapping[str, Any], t: _T) -> str:
-    card = t.card(e.get("kind"))
+    card = t.card(e.get("card_kind") or e.get("card"))
     if e.get("target") == t.viewer:
         return t.say(f"Your {card} was stolen.", f"{card}を盗まれた。")
     return t.say(f"You stole {card} from {t.p(e.get('target'))}.", f"{t.p(e.get('target'))}から{card}を盗んだ。")
@@ -636,7 +663,8 @@ def _treasure_sensed(e: Mapping[str, Any], t: _T) -> str:
 
 def _monster_charmed(e: Mapping[str, Any], t: _T) -> str:
     mon = t.owned(e.get("owner"), e.get("monster"))
-    return t.say(f"{t.p(e.get('by'))} won {mon} over: it follows them now.", f"{t.p(e.get('by'))}が{mon}を味方にした。")
+    by = e.get("by")
+    return t.say(f"{t.p(by)} won {mon} over: it follows {t.them(by)} now.", f"{t.p(by)}が{mon}を味方にした。")
 
 
 def _names(e: Mapping[str, Any], t: _T) -> str:
@@ -649,8 +677,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "game.ended": _game_ended,
     "game.escaped": _simple("{player} escaped through the exit!", "{player}が出口から脱出した！"),
     "card.used": _card_used,
-    "card.used_on_own_tile": _simple(
-        "{player} used a card on their own tile.", "{player}が自分のいるマスにカードを使った。"
+    "card.used_on_own_tile": lambda e, t: t.say(
+        f"{t.p(e.get('player'))} used a card on {t.their(e.get('player'))} own tile.",
+        f"{t.p(e.get('player'))}が自分のいるマスにカードを使った。",
     ),
     "card.drawn": _simple("{player} drew a card.", "{player}がカードを1枚引いた。"),
     "attack.normal": _attack_normal,
@@ -659,13 +688,16 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "pass_by.requested": _pass_by("{a} asked {b} to pass by.", "{a}が{b}にすれ違いを求めた。"),
     "pass_by.accepted": _pass_by("{b} let {a} pass by: they swapped places.", "{b}が{a}とすれ違った。"),
     "pass_by.declined": _pass_by("{b} refused to let {a} pass by.", "{b}は{a}とすれ違わなかった。"),
-    "pass_by.cancelled": _pass_by(
-        "The pass-by request of {a} to {b} was cancelled.", "{a}から{b}へのすれ違い要求は取り消された。"
+    "pass_by.cancelled": lambda e, t: t.say(
+        f"{t.poss(e.get('requester'))} pass-by request to {t.p(e.get('target'))} was cancelled.",
+        f"{t.p(e.get('requester'))}から{t.p(e.get('target'))}へのすれ違い要求は取り消された。",
     ),
     "steal.attempted": _simple("{thief} tried to steal from {target}.", "{thief}が{target}から盗もうとした。"),
     "jump": _simple("{player} jumped.", "{player}がジャンプした。"),
     "treasure.found": _simple("{player} found a treasure.", "{player}が財宝を見つけた。"),
-    "treasure.tossed": _simple("A treasure of {victim} was sent flying.", "{victim}の財宝が飛ばされた。"),
+    "treasure.tossed": lambda e, t: t.say(
+        f"One of {t.poss(e.get('victim'))} treasures was sent flying.", f"{t.poss(e.get('victim'))}財宝が飛ばされた。"
+    ),
     "fake.fell": _simple("{player} fell for a fake.", "{player}がフェイクに引っかかった。"),
     "exit.appeared": _simple("An exit has appeared somewhere.", "どこかに出口が出現した。"),
     "exit.disappeared": _simple("The exit has disappeared.", "出口が消えた。"),
@@ -675,7 +707,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "player.died": _player_died,
     "player.abandoning": _player_abandoning,
     "monster.summoned": lambda e, t: t.say(
-        f"{t.p(e.get('owner'))} summoned a {monster_name(e.get('monster'), t.lang)}.",
+        f"{t.p(e.get('owner'))} summoned {article(monster_name(e.get('monster'), t.lang))}.",
         f"{t.p(e.get('owner'))}が{monster_name(e.get('monster'), t.lang)}を召喚した。",
     ),
     "monster.attack": _simple("{monster} attacked {target}.", "{monster}が{target}を攻撃した。"),
@@ -688,7 +720,10 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     ),
     "door.destroyed": _simple("{attacker} broke a door down.", "{attacker}が扉を破壊した。"),
     "deck.reshuffled": _simple("The discard pile was shuffled into a new draw pile.", "捨札を切り直して山札にした。"),
-    "comment": _simple("{player} updated their comment.", "{player}がコメントを更新した。"),
+    "comment": lambda e, t: t.say(
+        f"{t.p(e.get('player'))} updated {t.their(e.get('player'))} comment.",
+        f"{t.p(e.get('player'))}がコメントを更新した。",
+    ),
     # private messages (FL-INFO-5)
     "turn.ready": _simple("Your turn is ready.", "ターンが回ってきた。"),
     "turn.lost": _simple(
@@ -734,8 +769,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "stat.raised": _stat_raised,
     "monster.status": _simple("{monster} is now affected by {status}.", "{monster}が{status}の状態になった。"),
     "monster.status_removed": lambda e, t: t.say(
-        f"{t.owned(e.get('owner'), e.get('monster'))} lost {_names(e, t)}.",
-        f"{t.owned(e.get('owner'), e.get('monster'))}の{_names(e, t)}が消えた。",
+        f"{t.owned(e.get('owner'), e.get('monster'))} lost {_names(e, t) or 'its statuses'}.",
+        f"{t.owned(e.get('owner'), e.get('monster'))}の{_names(e, t) or '状態変化'}が消えた。",
     ),
     "monster.healed": _simple("{monster} recovered {amount} HP.", "{monster}のHPが{amount}回復した。"),
     "monster.charmed": _monster_charmed,
@@ -745,7 +780,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "moved.teleported": _simple("You were whisked away to another place.", "別の場所へ飛ばされた。"),
     "terrain.changed": _terrain_changed,
     "terrain.hit": lambda e, t: t.say(
-        f"{t.p(e.get('target'))} is caught in {t.poss(e.get('player'))} {t.card(e.get('card'))}.",
+        f"{t.p(e.get('target'))} {t.be(e.get('target'))} caught in {t.poss(e.get('player'))} {t.card(e.get('card'))}.",
         f"{t.p(e.get('target'))}が{t.poss(e.get('player'))}{t.card(e.get('card'))}に巻き込まれた。",
     ),
     "traps.cleared": lambda e, t: t.say(
