@@ -31,6 +31,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 EXIT_CONFIG = 2
@@ -325,13 +326,42 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
 
 
 def cmd_lab_missing(args: argparse.Namespace) -> int:
-    print("delve lab: error: argument command: choose one of: odds", file=sys.stderr)
+    print("delve lab: error: argument command: choose one of: odds, report", file=sys.stderr)
     return EXIT_CONFIG
 
 
+def cmd_lab_report(args: argparse.Namespace) -> int:
+    """Every balance question of spec §8 answered: exact odds and simulated games, one HTML page."""
+
+    def fail(option: str, reason: str) -> int:
+        print(f"delve lab report: error: argument {option}: {reason}", file=sys.stderr)
+        return EXIT_CONFIG
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        return fail("--out", f"{out} exists and is not a directory")
+    if args.scheduler is not None and not args.scheduler.startswith("tcp://"):
+        return fail("--scheduler", f"{args.scheduler!r} is not a Dask scheduler address like tcp://HOST:PORT")
+    from delve.maiden.lab import report
+    from delve.sim.runner import SimulationError
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return fail("--out", f"cannot create {out}: {exc.strerror or exc}")
+    try:
+        page, answers = report.build(
+            out, games_per_cell=args.games, jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet
+        )
+    except SimulationError as exc:
+        return fail("--scheduler", str(exc))
+    print(f"{page}: {len(answers)} answers")
+    return 0
+
+
 def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    lab = sub.add_parser("lab", help="the White Maiden balance lab (exact odds)")
-    lab_sub = lab.add_subparsers(dest="lab_command", parser_class=OneLineErrors, metavar="{odds}")
+    lab = sub.add_parser("lab", help="the White Maiden balance lab (exact odds, the report of spec §8)")
+    lab_sub = lab.add_subparsers(dest="lab_command", parser_class=OneLineErrors, metavar="{odds,report}")
     lab.set_defaults(func=cmd_lab_missing)
     odds = lab_sub.add_parser(
         "odds",
@@ -366,6 +396,21 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--restricted-slate", action="store_true", help="slate_roll_restricted: roll only the slate die and whites"
     )
     odds.set_defaults(func=cmd_lab_odds)
+    report = lab_sub.add_parser(
+        "report",
+        help="answer every balance question of spec §8 in an HTML report",
+        description="Exact odds and simulated games answer every balance question of spec §8 with a number "
+        "(and a 95%% interval where sampled): DIR/report.html (self-contained) and its PNG plots. The games "
+        "are kept in DIR/games/results.csv, so a run stopped midway resumes.",
+    )
+    report.add_argument("--out", required=True, metavar="DIR", help="directory of the report")
+    report.add_argument(
+        "--games", type=_positive, default=12, help="seeds per simulated cell (default 12: a few minutes)"
+    )
+    report.add_argument("--jobs", type=_positive, default=2, help="local worker processes (default 2)")
+    report.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play the games on a Dask cluster")
+    report.add_argument("--quiet", action="store_true", help="no progress bar")
+    report.set_defaults(func=cmd_lab_report)
 
 
 def _seats(text: str) -> list[int]:

@@ -113,4 +113,4 @@ def test_lab_without_a_command_names_the_choices(capsys):
     code = main(["lab"])
     _, err = capsys.readouterr()
     assert code == 2
-    assert err.strip() == "delve lab: error: argument command: choose one of: odds"
+    assert err.strip() == "delve lab: error: argument command: choose one of: odds, report"

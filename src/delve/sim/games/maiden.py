@@ -31,7 +31,8 @@ Metrics (all counted over the whole game, every maiden together unless the name 
   (uses whose condition the top cards met), ``skills_exhausted``;
 * map: ``rooms_explored``, ``areas_freed``, ``arcana_gained``, ``arcana_used``,
   ``quests_resolved``, ``rooms_entered_by_type`` ({type: count}), ``restricted_entered`` (the
-  entry-restricted rooms entered, CHG-16), ``rest_visits``.
+  entry-restricted rooms entered, CHG-16), ``rest_visits``;
+* decks (BQ-17): ``cards_drawn`` ({deck: cards drawn}), ``reshuffles`` ({deck: times reshuffled}).
 """
 
 from __future__ import annotations
@@ -106,6 +107,8 @@ class Metrics:
         self.arcana_gained = 0
         self.arcana_used = 0
         self.quests = 0
+        self.drawn: Counter[str] = Counter()
+        self.reshuffled: Counter[str] = Counter()
         self.entered: Counter[str] = Counter()
         self.restricted_entered: set[str] = set()
         self._move_seen = -1
@@ -210,6 +213,10 @@ class Metrics:
             self.arcana_used += 1
         elif kind == "quest.drawn":
             self.quests += 1
+        elif kind == "card.drawn":
+            self.drawn[str(data["deck"])] += int(data.get("count", 1))
+        elif kind == "deck.reshuffled":
+            self.reshuffled[str(data["deck"])] += 1
 
     def row(self, game: Game) -> dict[str, Any]:
         life_n = len(self.life_at_boss)
@@ -261,6 +268,8 @@ class Metrics:
             "rooms_entered_by_type": _json(dict(sorted(self.entered.items()))),
             "restricted_entered": _json(sorted(self.restricted_entered)),
             "rest_visits": self.entered["rest"],
+            "cards_drawn": _json(dict(sorted(self.drawn.items()))),
+            "reshuffles": _json(dict(sorted(self.reshuffled.items()))),
         }
 
 

@@ -1,0 +1,232 @@
+"""``delve lab report --out DIR``: every balance question of spec §8 answered with a number, in
+one self-contained HTML page (``DIR/report.html``, the plots embedded) with the plots also
+written beside it as PNG files.
+
+The exact answers come from :mod:`delve.maiden.lab.exact`; the simulated ones from the games of
+:mod:`delve.maiden.lab.games`, played by :func:`delve.sim.runner.run` (local processes, or a Dask
+cluster given by ``scheduler``) with their rows kept in ``DIR/games/results.csv``: a report run
+again on the same directory plays only the games that are missing.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from delve.maiden.lab import exact, games
+from delve.maiden.lab.answers import Answer, Plot
+
+DEFAULT_GAMES = 12
+"""Seeds per cell in the default report (768 games: a few minutes on two cores)."""
+
+ORDER = [f"BQ-{i}" for i in range(1, 24)] + ["§6.3"]
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 68rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ccc; }
+h3 { font-size: 1.05rem; margin-bottom: 0.3rem; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.85rem; }
+td, th { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; } caption { caption-side: bottom; font-size: 0.8rem; color: #555; text-align: left; }
+.headline { font-weight: 600; } .source { color: #666; font-size: 0.8rem; }
+img { max-width: 100%; display: block; margin: 0.5rem 0; }
+"""
+
+COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b2", "#937860", "#da8bc3", "#8c8c8c"]
+
+
+def draw(plot: Plot, path: Path) -> Path:
+    """One plot as a PNG (matplotlib without pyplot: safe in any process or thread)."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.5, 4.2), dpi=100, layout="constrained")
+    ax = figure.subplots()
+    count = max(1, len(plot.series))
+    for i, series in enumerate(plot.series):
+        colour = COLOURS[i % len(COLOURS)]
+        errors = None
+        if series.low is not None and series.high is not None:
+            errors = [
+                [max(0.0, y - lo) for y, lo in zip(series.ys, series.low, strict=True)],
+                [max(0.0, hi - y) for y, hi in zip(series.ys, series.high, strict=True)],
+            ]
+        if plot.kind == "bar":
+            width = 0.8 / count
+            xs = [x + (i - (count - 1) / 2) * width for x in series.xs]
+            ax.bar(xs, series.ys, width=width, color=colour, label=series.label, yerr=errors, capsize=3)
+        else:
+            ax.errorbar(
+                series.xs,
+                series.ys,
+                yerr=errors,
+                color=colour,
+                label=series.label,
+                marker="o",
+                markersize=3,
+                linewidth=1.2,
+                capsize=2,
+            )
+    ax.set_title(plot.title, fontsize=10)
+    ax.set_xlabel(plot.xlabel)
+    ax.set_ylabel(plot.ylabel)
+    ax.grid(alpha=0.3)
+    if len(plot.series) > 1:
+        ax.legend(fontsize=7)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, format="png")
+    return path
+
+
+def _value(answer: Answer) -> str:
+    if answer.value is None:
+        return "—"
+    return f"{answer.value:.4g}"
+
+
+def _interval(answer: Answer) -> str:
+    if answer.interval is None:
+        return "exact" if answer.source == "exact" else "—"
+    low, high = answer.interval
+    return f"[{low:.4g}, {high:.4g}]"
+
+
+def _key(bq: str) -> int:
+    return ORDER.index(bq) if bq in ORDER else len(ORDER)
+
+
+def _slug(bq: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", bq.lower()).strip("-") or "variants"
+
+
+def write(out: Path, answers: Sequence[Answer], intro: Sequence[str], titles: dict[str, str]) -> Path:
+    """The page and its PNGs in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    ordered = sorted(answers, key=lambda a: (_key(a.bq), a.source != "exact"))
+    e = html.escape
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8"><title>White Maiden balance lab</title>',
+        f"<style>{_STYLE}</style></head><body>",
+        "<h1>White Maiden balance lab: the designer's questions (spec §8) answered</h1>",
+    ]
+    parts += [f"<p>{e(p)}</p>" for p in intro]
+    parts.append(
+        "<h2>Summary</h2><table><tr><th>question</th><th>answer</th><th>value</th>"
+        "<th>95% interval</th><th>source</th></tr>"
+    )
+    for answer in ordered:
+        parts.append(
+            f'<tr><td><a href="#{_slug(answer.bq)}">{e(answer.bq)}</a></td><td>{e(answer.headline)}</td>'
+            f"<td>{e(_value(answer))}</td><td>{e(_interval(answer))}</td><td>{e(answer.source)}</td></tr>"
+        )
+    parts.append("</table>")
+    current = None
+    for answer in ordered:
+        if answer.bq != current:
+            current = answer.bq
+            parts.append(f'<h2 id="{_slug(answer.bq)}">{e(answer.bq)} {e(titles.get(answer.bq, ""))}</h2>')
+        parts.append(f"<h3>{e(answer.title)}</h3>")
+        interval = "" if answer.interval is None else f", 95% interval {_interval(answer)}"
+        parts.append(f'<p class="headline">{e(answer.headline)}</p>')
+        parts.append(f'<p class="source">{e(answer.source)}: value {e(_value(answer))}{e(interval)}</p>')
+        for table in answer.tables:
+            parts.append("<table>")
+            if table.caption:
+                parts.append(f"<caption>{e(table.caption)}</caption>")
+            parts.append("<tr>" + "".join(f"<th>{e(h)}</th>" for h in table.header) + "</tr>")
+            parts += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in table.rows]
+            parts.append("</table>")
+        for plot in answer.plots:
+            png = draw(plot, out / f"{plot.name}.png")
+            data = base64.b64encode(png.read_bytes()).decode("ascii")
+            parts.append(f'<img alt="{e(plot.title)}" src="data:image/png;base64,{data}">')
+        parts += [f"<p>{e(note)}</p>" for note in answer.notes]
+    parts.append("</body></html>")
+    page = out / "report.html"
+    page.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return page
+
+
+TITLES = {
+    "BQ-1": "Is Pie worth anything at d20?",
+    "BQ-2": "How often does ascension happen, by die size?",
+    "BQ-3": "Is Pie purely a liability against slate?",
+    "BQ-4": "Many dice when only the highest counts?",
+    "BQ-5": "'N dice of at least X' checks",
+    "BQ-6": "Pie raising a die above its maximum",
+    "BQ-7": "Does Wil dominate growth?",
+    "BQ-8": "'Don't let them roll'",
+    "BQ-9": "Variable slate damage at DL 2",
+    "BQ-10": "Ascension bonus Pie vs 1 + Pie",
+    "BQ-11": "The designer's Pie 4 example",
+    "BQ-12": "Agility's value",
+    "BQ-13": "Special-room counts",
+    "BQ-14": "Player-count equivalence",
+    "BQ-15": "Skill weight",
+    "BQ-16": "Entry restrictions as a difficulty valve",
+    "BQ-17": "Ins on room draws",
+    "BQ-18": "Death rate and cost",
+    "BQ-19": "Target curve against the power curve",
+    "BQ-20": "Boss fight length",
+    "BQ-21": "Danger-level trajectory",
+    "BQ-22": "Map budget",
+    "BQ-23": "Removed 'smaller die' rule",
+    "§6.3": "Variants",
+}
+
+
+def build(
+    out: Path,
+    *,
+    games_per_cell: int = DEFAULT_GAMES,
+    jobs: int = 2,
+    scheduler: str | Any | None = None,
+    progress: bool = True,
+    stream: IO[str] | None = None,
+) -> tuple[Path, list[Answer]]:
+    """Compute every answer and write the report; returns the page and the answers.
+
+    :raises ValueError: when ``games_per_cell`` or ``jobs`` is below 1.
+    """
+    from delve.sim.runner import run
+
+    if jobs < 1:
+        raise ValueError(f"jobs: {jobs} is below 1")
+    stream = stream or sys.stderr
+    started = time.monotonic()
+
+    def say(text: str) -> None:
+        if progress:
+            stream.write(text + "\n")
+            stream.flush()
+
+    specs = games.specs(games_per_cell)
+    say("[1/3] exact answers (delve.maiden.odds) ...")
+    exact_answers = exact.answers()
+    say(f"[2/3] {len(specs)} games ({games_per_cell} seeds per cell) ...")
+    rows = run(specs, jobs=jobs, scheduler=scheduler, out=out / "games", progress=progress, stream=stream)
+    sim_answers = games.answers(rows)
+    failed = sum(1 for r in rows if r.get("outcome") == "error")
+    seconds = sum(float(r.get("seconds") or 0) for r in rows)
+    say("[3/3] plots and page ...")
+    seeds = f"{games_per_cell} seed{'s' if games_per_cell > 1 else ''} per cell"
+    intro = [
+        f"Exact answers are fractions from delve.maiden.odds (shown as percentages); simulated answers come from "
+        f"{len(rows)} games of heuristic bots ({seeds}, seeds 1–{games_per_cell}; "
+        f"{failed} failed), with 95% intervals (Wilson for rates, normal approximation for means, the delta "
+        f"method for ratios, paired differences over the same seeds for variants).",
+        f"Games played in {seconds:.0f} s of CPU time; rebuild with: delve lab report --out DIR --games "
+        f"{games_per_cell} (more seeds per cell narrow the intervals; resumes from DIR/games/results.csv).",
+        "'The game's targets': a round 1–24 equally likely, action markers ⌈r/2⌉ (MV-ROUND-7), a room card "
+        "from the shipped deck (copies counted), target = max(1, markers + difficulty).",
+    ]
+    answers = exact_answers + sim_answers
+    page = write(out, answers, intro, TITLES)
+    say(f"report: {page} ({time.monotonic() - started:.0f} s)")
+    return page, answers

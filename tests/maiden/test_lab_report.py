@@ -1,0 +1,174 @@
+"""The balance lab (spec §8): every question BQ-1..BQ-23 answered with a number, the exact parts
+checked against hand-computed values, the simulated parts from real games, the report page and
+``delve lab report``'s bad arguments (one line naming the argument)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from delve.bots.maiden import STRATEGIES
+from delve.cli import main
+from delve.maiden import odds
+from delve.maiden.lab import exact, games, report
+from delve.maiden.lab.answers import mean, proportion, ratio
+from delve.sim.runner import run
+
+ALL_BQ = [f"BQ-{i}" for i in range(1, 24)]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The report with one seed per cell: every tag the lab reads, from real games (64)."""
+    out = tmp_path_factory.mktemp("lab")
+    page, answers = report.build(out, games_per_cell=1, jobs=1, progress=False)
+    return out, page, answers
+
+
+def test_every_balance_question_is_answered_with_a_finite_number(built):
+    """Spec §8: BQ-1..BQ-23 each get at least one answer with a number."""
+    _out, _page, answers = built
+    answered = {a.bq for a in answers if a.value is not None and math.isfinite(a.value)}
+    assert set(ALL_BQ) <= answered
+    for answer in answers:
+        assert answer.source in ("exact", "simulated")
+        assert answer.headline
+        if answer.source == "simulated" and answer.interval is not None:
+            low, high = answer.interval
+            assert low - 1e-9 <= answer.value <= high + 1e-9
+
+
+def test_the_page_is_self_contained_with_every_question_and_its_plots(built):
+    out, page, answers = built
+    text = page.read_text(encoding="utf-8")
+    for bq in ALL_BQ:
+        assert f'id="{bq.lower()}"' in text
+    pngs = sorted(out.glob("*.png"))
+    assert pngs and len(pngs) == sum(len(a.plots) for a in answers)
+    assert text.count('src="data:image/png;base64,') == len(pngs)
+    assert "http" not in text.replace("https://", "").split("<body>")[0]  # no external assets
+    # run again on the same directory: every game is read back, none played again
+    rows = run(games.specs(1), jobs=1, progress=False, out=out / "games")
+    assert len(rows) == len(games.specs(1)) and all(r["outcome"] in ("won", "lost") for r in rows)
+
+
+def test_target_distribution_of_a_game_sums_to_one_and_never_exceeds_16():
+    """BQ-1: rooms: markers ⌈r/2⌉ (MV-ROUND-7) + difficulty −1..4, at least 1 (MV-CHECK-3)."""
+    dist = exact.target_distribution()
+    assert sum(dist.values()) == 1
+    assert min(dist) == 1 and max(dist) == 12 + 4
+    assert [exact.markers(r) for r in (1, 2, 3, 24)] == [1, 1, 2, 12]
+    # round 1 alone: markers 1, so the target is max(1, 1 + d)
+    deck = exact.room_deck()
+    copies = sum(n for _, _, n in deck)
+    first = exact.target_distribution((1,))
+    assert first[5] == Fraction(sum(n for d, _, n in deck if d == 4), copies)
+
+
+def test_exact_headlines_match_the_reference_values():
+    """§8.3: 3d8 pair 0.344; 7d4 bonus 4 P(AP ≥ 16) 0.127, bonus 5 0.508; slate Pie 0 unhurt 1/s."""
+    by = {a.title: a for a in exact.answers()}
+    assert by["How often does ascension happen, by die size?"].value == pytest.approx(0.34375)
+    assert by["The designer's Pie 4 example (7d4 vs 3d20)"].value == pytest.approx(0.127, abs=5e-4)
+    assert "50.8%" in by["The designer's Pie 4 example (7d4 vs 3d20)"].headline
+    # BQ-9: at Pie 0 the damage is 2 × DL unless the two non-slate dice pair (1/s)
+    assert by["Variable slate damage at DL 2"].value == pytest.approx(1 - 1 / 8)
+    assert by["How often does a target exceed 20?"].value == 0
+
+
+def test_fight_length_is_a_negative_binomial_when_every_action_has_the_same_odds():
+    """BQ-20: with P(success) p at every action, E[checks] = life / p exactly."""
+    wil, pie, agi, rnd = 4, 6, 0, 1
+    p = odds.check_odds(wil, pie, 1).p_success
+    assert p == 1
+    checks, damage = exact.fight([(0, False)] * 3, 5, wil, pie, agi, rnd)
+    assert (checks, damage) == (5, 0)
+    # a d4 with Pie 0 against target 4: P(AP ≥ 4) is the same for the three actions
+    p = odds.check_odds(0, 0, 4).p_success
+    checks, damage = exact.fight([(3, False)] * 3, 4, 0, 0, 0, 1)
+    assert checks == 4 / p
+    assert damage == (4 / p) * (1 - p)  # one point of damage per failure at DL 1
+
+
+def test_best_of_one_card_is_the_deck_average_and_more_cards_never_hurt():
+    """BQ-17 (OQ-10): keeping the least damaging of 1 + Ins room cards."""
+    rounds = (5,)
+    values = exact._card_values(2, 1, 0, rounds)
+    deck = exact.room_deck()
+    copies = sum(n for _, _, n in deck)
+    average = sum((n * values[(d, s)][1] for d, s, n in deck), Fraction(0)) / copies
+    assert exact.best_of(1, 2, 1, 0, rounds)[1] == average
+    assert exact.best_of(2, 2, 1, 0, rounds)[1] <= average
+
+
+def test_entry_requirement_odds_by_enumeration():
+    """BQ-16 (CHG-16): one card shown holds J with P 1/4; JJ needs two stats."""
+    assert exact._tops_probability(("J",), 1) == Fraction(1, 4)
+    assert exact._tops_probability(("J", "J"), 1) == 0
+    assert exact._tops_probability(("J", "J"), 2) == Fraction(1, 16)
+    assert exact.aimed_tops(("J",), 1) == Fraction(1, 4)
+    assert exact.random_tops(("J",), 1) == Fraction(1, 4)
+
+
+def test_the_lab_plays_every_strategy_player_count_and_variant_on_shared_seeds():
+    specs = games.specs(2)
+    tags = {s.tag for s in specs}
+    for strategy in STRATEGIES:
+        for p in (1, 2, 3, 4):
+            assert f"strategy:{strategy}:{p}p" in tags
+    for name in games.VARIANTS:
+        assert f"variant:{name}" in tags
+    assert "variant:baseline" in tags
+    assert len(specs) == 2 * len(tags)
+    assert len({s.key() for s in specs}) == len(specs)
+    assert {s.seed for s in specs} == {1, 2}
+    with pytest.raises(ValueError, match="games"):
+        games.specs(0)
+
+
+def test_estimates_intervals():
+    assert proportion(0, 0).n == 0
+    p = proportion(5, 10)
+    assert p.low < 0.5 < p.high
+    m = mean([1.0, 2.0, 3.0])
+    assert m.value == 2 and m.low < 2 < m.high
+    r = ratio([1.0, 0.0, 1.0], [2.0, 1.0, 1.0], share=True)
+    assert r.value == pytest.approx(0.5) and 0 <= r.low <= r.high <= 1
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["lab", "report", *argv])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["--out", "DIR", "--games", "0"], "--games"),
+        (["--out", "DIR", "--games", "many"], "--games"),
+        (["--out", "DIR", "--jobs", "0"], "--jobs"),
+        (["--out", "DIR", "--scheduler", "localhost:8786"], "--scheduler"),
+        (["--out", "FILE"], "--out"),
+        ([], "--out"),
+        (["--out", "DIR", "--colour", "red"], "--colour"),
+    ],
+)
+def test_report_bad_arguments_get_one_line_naming_the_argument(capsys, tmp_path, argv, option):
+    (tmp_path / "FILE").write_text("not a directory")
+    argv = [str(tmp_path / a) if a in ("DIR", "FILE") else a for a in argv]
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("delve lab report: error:")
+    assert option in err
+    assert not (tmp_path / "DIR").exists()
+
+
+def test_the_default_report_size_is_the_documented_one():
+    assert report.DEFAULT_GAMES == 12
+    assert len(games.specs(report.DEFAULT_GAMES)) == 12 * 64
