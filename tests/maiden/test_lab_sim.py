@@ -5,28 +5,26 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from delve.bots.maiden_eval import play_game
-from delve.kernel import SettingsError
-from delve.sim.games.maiden import play
+from delve.sim.games.maiden import check, play
+from delve.sim.spec import GameSpec, SpecError
 
 COMMON = ("game", "preset", "seed", "seats", "bots", "tag", "settings", "winner", "outcome", "turns", "commands")
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """The fields of the runner's GameSpec that play() reads."""
-
-    game: str
-    seed: int
-    bots: tuple[str, ...]
-    preset: str | None = None
-    settings: tuple[tuple[str, Any], ...] = ()
-    tag: str = ""
+def Spec(
+    game: str,
+    seed: int,
+    bots: tuple[str, ...],
+    preset: str | None = None,
+    settings: tuple[tuple[str, Any], ...] = (),
+    tag: str = "",
+) -> GameSpec:
+    return GameSpec(game, seed, bots, preset, settings, tag)
 
 
 def test_a_row_has_the_common_columns_and_only_csv_values() -> None:
@@ -82,6 +80,11 @@ def test_the_metrics_agree_with_the_games_own_events() -> None:
     assert sum(c[2] for c in sizes.values()) == kinds["check.ascended"]
     assert all(c[1] <= c[0] for c in sizes.values())
     assert len(json.loads(row["dl_by_round"])) == row["rounds"]
+    drawn = Counter()
+    for e in record.events:
+        if e.kind == "card.drawn":
+            drawn[e.data["deck"]] += e.data["count"]
+    assert json.loads(row["cards_drawn"]) == dict(drawn)
     assert row["urza_round"] == (row["rounds"] if row["won"] else None)
 
 
@@ -107,19 +110,24 @@ def test_variant_settings_and_presets_reach_the_game() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        (Spec("fated", 1, ("heuristic",)), "spec.game"),
-        (Spec("maiden", 1, ()), "spec.bots"),
-        (Spec("maiden", 1, ("heuristic",) * 5), "spec.bots"),
+        (Spec("fated", 1, ("heuristic",)), "game"),
+        (Spec("maiden", 1, ("heuristic",) * 5), "bots"),
+        (Spec("maiden", 1, ("heuristic",), preset="white-maiden-hard"), "preset"),
         (Spec("maiden", 1, ("heuristic:sloth-first",)), "sloth-first"),
         (Spec("maiden", 1, ("random:fast",)), "random"),
         (Spec("maiden", 1, ("genius",)), "genius"),
     ],
 )
-def test_a_bad_spec_is_refused_with_its_reason(spec: Spec, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_a_bad_spec_is_refused_with_its_reason_before_any_game(spec: GameSpec, message: str) -> None:
+    """The runner calls check(spec) before playing anything; play refuses the same specs."""
+    with pytest.raises(SpecError, match=message):
+        check(spec)
+    with pytest.raises(SpecError, match=message):
         play(spec)
 
 
 def test_a_bad_setting_names_the_setting() -> None:
-    with pytest.raises(SettingsError, match="ascension_bonus"):
-        play(Spec("maiden", 1, ("heuristic",), settings=(("ascension_bonus", "lots"),)))
+    spec = Spec("maiden", 1, ("heuristic",), settings=(("ascension_bonus", "lots"),))
+    with pytest.raises(SpecError, match="settings: setting 'ascension_bonus'") as caught:
+        check(spec)
+    assert caught.value.argument == "settings"

@@ -40,32 +40,18 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter, defaultdict
-from typing import Any, Protocol
+from typing import Any
 
-from delve.bots.maiden_eval import play_game
-from delve.kernel import Event
+from delve.bots import UnknownBot
+from delve.bots.maiden_eval import bots_named, play_game
+from delve.kernel import Event, SettingsError
 from delve.maiden import content as maiden_content
+from delve.maiden import settings as maiden_settings
 from delve.maiden.ruleset import MaidenRuleset
 from delve.maiden.state import MOVE, Game
+from delve.sim.spec import GameSpec, SpecError
 
-__all__ = ["Metrics", "play"]
-
-
-class Spec(Protocol):
-    """What ``play`` reads of the runner's ``GameSpec``."""
-
-    @property
-    def game(self) -> str: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def bots(self) -> tuple[str, ...]: ...
-    @property
-    def preset(self) -> str | None: ...
-    @property
-    def settings(self) -> tuple[tuple[str, Any], ...]: ...
-    @property
-    def tag(self) -> str: ...
+__all__ = ["Metrics", "check", "play"]
 
 
 def _json(value: Any) -> str:
@@ -273,20 +259,46 @@ class Metrics:
         }
 
 
-def play(spec: Spec) -> dict[str, Any]:
-    """Play the game ``spec`` describes to its end and return its row.
+def _prepare(spec: GameSpec) -> dict[str, Any]:
+    """The game's setting overrides, once the spec is known to be playable.
 
-    :raises ValueError: when the spec is not a White Maiden game, names an unknown bot or
-        strategy, or has no seat; :class:`~delve.kernel.SettingsError` for a bad setting.
+    :raises SpecError: naming ``game``, ``bots``, ``preset`` or ``settings``.
     """
     if spec.game != "maiden":
-        raise ValueError(f"spec.game is {spec.game!r}, this module plays 'maiden'")
+        raise SpecError("game", f"{spec.game!r}: this module plays 'maiden'")
     players = len(spec.bots)
     if not 1 <= players <= 4:
-        raise ValueError(f"spec.bots: White Maiden needs 1 to 4 seats, got {players}")
+        raise SpecError("bots", f"White Maiden needs 1 to 4 seats, got {players}")
     settings = dict(spec.settings)
     if spec.preset is not None:
         settings["preset"] = spec.preset
+    try:
+        public = maiden_settings.resolve({"players": players, **settings})
+    except SettingsError as exc:
+        raise SpecError("preset" if exc.setting == "preset" else "settings", str(exc)) from None
+    try:
+        bots_named(spec.bots, spec.seed, maiden_settings.as_dict(public))
+    except UnknownBot as exc:
+        raise SpecError("bots", str(exc)) from None
+    return settings
+
+
+def check(spec: GameSpec) -> None:
+    """Refuse a spec White Maiden cannot play, before any game is played (the runner calls it).
+
+    :raises SpecError: naming ``game``, ``bots``, ``preset`` or ``settings``.
+    """
+    _prepare(spec)
+
+
+def play(spec: GameSpec) -> dict[str, Any]:
+    """Play the game ``spec`` describes to its end and return its row.
+
+    :raises SpecError: when the spec is not a White Maiden game, names an unknown bot or
+        strategy, has no seat or more than 4, or a bad preset or setting.
+    """
+    settings = _prepare(spec)
+    players = len(spec.bots)
     started = time.perf_counter()
     ruleset = MaidenRuleset()
     metrics = Metrics(players)
