@@ -9,7 +9,6 @@ tests/server/fated_kit.py right after the start, so every step is deterministic.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -137,14 +136,23 @@ def test_four_players_move_attack_defend_and_comment(
     expect(aki.locator("#help-text")).not_to_contain_text("Point at a command")
     shot(aki, shots, "04-core-phase-desktop")
 
-    # FL-CORE-1: use Attack 10 《Adjacent》 on Ben, to the right
+    # FL-CORE-1: each use its own control with its CP and the expected damage; setting a trap
+    # asks first (dismissed: nothing is spent)
     card = aki.locator("li.card", has_text="Attack 10").first
-    options = card.locator("option")
-    values = [options.nth(i).get_attribute("value") for i in range(options.count())]
-    choice = next(v for v in values if v and json.loads(v).get("dir") == "right")
-    card.locator("select").select_option(choice)
-    card.locator("button[type=submit]").click()
+    expect(card.locator(".use-adjacent")).to_contain_text("damage if it lands")
+    aki.once("dialog", lambda dialog: dialog.dismiss())
+    card.locator(".use-trap button.use-target").click()
+    expect(card.locator(".use-trap button.use-target")).to_be_enabled()
+    assert not CommandEntry.objects.filter(game=game, command__kind="use_card").exists()
+    # ... then Attack 10 《Adjacent》 on Ben, picked on the map: his tile lights up, a click uses it
+    card.locator(".use-adjacent .aim-toggle").click()
+    expect(aki.locator(".map .cell.aim-target")).to_have_count(1)
+    expect(aki.locator(".map .cell.aim-target[data-x='4'][data-y='2']")).to_have_count(1)
+    shot(aki, shots, "04b-card-aimed-on-the-map-desktop")
+    aki.locator(".map .cell.aim-target").click()
     expect(aki.locator("#panel-commands h2")).to_contain_text("Wait phase")
+    used = CommandEntry.objects.filter(game=game, command__kind="use_card").get()
+    assert used.command["use"] == "adjacent" and used.command["dir"] == "right"
     expect(aki.locator("#panel-events")).to_contain_text("used Attack 10")
 
     # -- Ben is attacked and defends on his phone (FL-DEF) -----------------------------------

@@ -706,3 +706,49 @@ def test_routine_lines_fold_into_one():
     folded = fated_log.fold(lines, "en")
     assert folded[0]["summary"] == "2 routine lines" and [x["text"] for x in folded[0]["folded"]] == ["a", "b"]
     assert folded[1] == {"text": "c"} and folded[2] == {"text": "d", "noise": True}
+
+
+# ---------------------------------------------------------------- card play
+
+
+def test_card_play_gives_each_use_and_target_its_own_button_FL_CORE_1(fated, player):
+    """FL-CORE-1, FL-USE-1..4, FL-CP-3, FL-ATK-11: in the core phase a card lists its uses, aimed
+    ones first and the trap last, each with its CP; one button per target carrying the target's
+    tile for picking on the map; an adjacent attack says the damage expected against the
+    neighbour's visible defense and evasion; setting a trap asks for a confirmation."""
+    browser = session_client(player)
+    page(browser, fated)
+    for direction in ("right", "left", "right"):
+        engine.submit(fated.pk, player, {"kind": "move", "dir": direction})
+    html = unescape(panel(browser, fated, "commands"))
+    card = html.split("<strong>Attack 10</strong>")[1].split('<li class="card')[0]
+    assert "<select" not in card
+    order = [card.index(name) for name in ("《Adjacent》", "《Remote》", "《Trap》")]
+    assert order == sorted(order)
+    from delve.fated.content import load
+
+    uses = load().cards["attack-10"].uses
+    assert f'《Adjacent》</strong> <span class="cp-cost">{uses["adjacent"]} CP' in card
+    adjacent = card.split('id="aim-')[1]
+    assert 'data-aim-tile="4,2"' in adjacent and "→ right: Player 02" in adjacent
+    view = fated_screen.load(fated, player).view
+    assert view is not None
+    ben = view["players"][1]
+    aki = view["players"][0]
+    expected = max(0, 10 + aki["attack"] - ben["defense"])
+    assert f"≈ {expected} damage if it lands ({ben['evasion']}% evasion)" in adjacent
+    assert "◎ Pick on the map" in adjacent
+    trap = card.split("《Trap》")[1]
+    assert 'hx-confirm="Set Attack 10 as a hidden trap on the tile you stand on? The card is spent."' in trap
+    assert "hx-confirm" not in adjacent
+
+
+def test_a_self_aimed_card_asks_first(fated, player):
+    """Aiming a card at oneself spends it in a way that surprises: the button asks first."""
+    from delve.server.play.fated_screen import _choice
+
+    screen = fated_screen.load(fated, player)
+    from delve.fated.content import load
+
+    choice = _choice(screen, {"kind": "use_card", "card": 1, "target": 0}, load().cards["dowsing"])
+    assert choice["confirm"] == "Use Dowsing on yourself? The card is spent."

@@ -376,6 +376,12 @@ def _commands(screen: Screen) -> dict[str, Any]:
     ctx["defenses"] = defenses
     ctx["give_up"] = give_up
     ctx["hand"] = _hand(screen, you, card_uses)
+    ctx["aim_label"] = _t(screen, "◎ Pick on the map", "◎ マップで選ぶ")
+    ctx["aim_help"] = _t(
+        screen,
+        "The targets of this use light up on the map: click one of them to use the card on it.",
+        "この使い方の対象がマップ上で光ります。その一つをクリックするとカードを使います。",
+    )
     if phase == "defense" and you.get("defending"):
         ctx["defending"] = text.defending(you["defending"], lang_, preset, screen.seat)
         ctx["waiting_items"] = you.get("waiting_items", 0)
@@ -418,9 +424,15 @@ def _card_help(card: dict[str, Any], lang_: str) -> str:
     return text.pick(definition.text, lang_) if definition else card["kind"]
 
 
+USE_ORDER = ("adjacent", "remote", "effect", "trap")
+"""How a card's uses are listed: aimed at someone first, the trap (which surprises most) last."""
+
+
 def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """FL-UI-14, FL-CP-3: the own hand with the CP consumption per use; in the core phase each
-    card lists its legal uses and targets (FL-CORE-1) taken from ``legal_commands``."""
+    card lists its legal uses (FL-CORE-1, taken from ``legal_commands``), each use with its CP,
+    the expected damage of an attack and one button per target (its tile marked for picking on
+    the map); setting a trap and aiming at oneself ask for a confirmation first."""
     lang_, preset = screen.lang, screen.preset
     by_card: dict[int, list[dict[str, Any]]] = {}
     for command in uses:
@@ -433,7 +445,21 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
             {"use": text.use_name(use, lang_, preset) if use != "use" else "", "cp": value}
             for use, value in sorted(cp.items(), key=lambda item: ("trap", "adjacent", "remote", "use").index(item[0]))
         ]
-        choices = [{"json": as_json(c), "label": _use_label(screen, c, cp)} for c in by_card.get(card["id"], [])]
+        groups: dict[str, dict[str, Any]] = {}
+        for command in by_card.get(card["id"], []):
+            use = command.get("use") or "effect"
+            group = groups.get(use)
+            if group is None:
+                group = groups[use] = {
+                    "id": f"aim-{card['id']}-{use}",
+                    "use": use,
+                    "title": text.use_name(use, lang_, preset) if use != "effect" else _t(screen, "Use", "使う"),
+                    "cp": cp.get(use, cp.get("use")),
+                    "choices": [],
+                    "note": _use_note(screen, use),
+                }
+            group["choices"].append(_choice(screen, command, definition))
+        ordered = [groups[u] for u in USE_ORDER if u in groups]
         cards.append(
             {
                 "id": card["id"],
@@ -442,31 +468,127 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
                 "category_id": card["category"],
                 "costs": costs,
                 "text": text.pick(definition.text, lang_) if definition else "",
-                "choices": choices,
+                "groups": ordered,
+                "choices": [c for g in ordered for c in g["choices"]],
             }
         )
     return cards
 
 
-def _use_label(screen: Screen, command: dict[str, Any], cp: dict[str, int]) -> str:
-    """One legal use of a card: "《Adjacent》 right: Player 02 — 9 CP"."""
-    lang_, preset = screen.lang, screen.preset
-    use = command.get("use")
-    parts = [text.use_name(use, lang_, preset)] if use else []
-    if use == "trap":
-        parts.append(_t(screen, "on your tile", "自分のマスに"))
+def _use_note(screen: Screen, use: str) -> str:
+    trap = text.word("trap", screen.lang, screen.preset)
+    notes = {
+        "trap": (
+            f"A hidden {trap.lower()} on the tile you stand on: it goes off when someone else steps there.",
+            f"今いるマスに{trap}を隠して仕掛けます。他の誰かが踏むと発動します。",
+        ),
+        "adjacent": ("At a neighbour: your base attack is added.", "隣のマスへ：基本攻撃力が加わります。"),
+        "remote": ("At any other player, wherever they are.", "どこにいても他のプレイヤーへ。"),
+    }
+    en, ja = notes.get(use, ("", ""))
+    return _t(screen, en, ja)
+
+
+def _choice(screen: Screen, command: dict[str, Any], definition: Any) -> dict[str, Any]:
+    """One button of a card's use: its target, the tile to pick on the map, the expected damage
+    and the confirmation a surprising play asks for."""
+    lang_ = screen.lang
+    tile, target = _aim(screen, command)
+    name = text.card_name(definition.id, lang_) if definition else ""
+    confirm = ""
+    if command.get("use") == "trap":
+        trap = text.word("trap", lang_, screen.preset)
+        confirm = _t(
+            screen,
+            f"Set {name} as a hidden {trap.lower()} on the tile you stand on? The card is spent.",
+            f"{name}を{trap}として今いるマスに仕掛けますか？カードは使い切りです。",
+        )
+    elif command.get("target") == screen.seat:
+        confirm = _t(
+            screen, f"Use {name} on yourself? The card is spent.", f"{name}を自分に使いますか？カードは使い切りです。"
+        )
+    return {
+        "json": as_json(command),
+        "label": _target_label(screen, command),
+        "tile": f"{tile[0]},{tile[1]}" if tile else "",
+        "damage": _expected_damage(screen, command, definition, target),
+        "confirm": confirm,
+    }
+
+
+def _aim(screen: Screen, command: dict[str, Any]) -> tuple[tuple[int, int] | None, dict[str, Any] | None]:
+    """The map tile a command aims at (and what stands there), as the view shows it."""
+    own = (screen.you or {}).get("tile")
+    if screen.view is None or not own:
+        return None, None
+    chars = screen.view["characters"]
+    found: dict[str, Any] | None
     if "dir" in command:
-        parts.append(f"{DIRECTION_ARROWS[command['dir']]} {text.direction_name(command['dir'], lang_)}")
-        what = _neighbour(screen, command["dir"])
-        if what:
-            parts.append(f"({what})")
+        dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}[command["dir"]]
+        tile = (own[0] + dx, own[1] + dy)
+        return tile, next((c for c in chars if tuple(c["tile"]) == tile), None)
     if "target" in command:
-        parts.append("→ " + text.player_name(command["target"], lang_, screen.seat))
+        found = next((c for c in chars if c["type"] == "player" and c.get("seat") == command["target"]), None)
+    elif "monster" in command:
+        found = next((c for c in chars if c["type"] == "monster" and c.get("id") == command["monster"]), None)
+    else:
+        return (own[0], own[1]), None
+    return ((found["tile"][0], found["tile"][1]) if found else None), found
+
+
+def _target_label(screen: Screen, command: dict[str, Any]) -> str:
+    """ "→ right: Player 02", "Player 03", "Your Slime", "On your tile"."""
+    lang_ = screen.lang
+    if command.get("use") == "trap":
+        return _t(screen, "On your tile", "自分のマスに")
+    if "dir" in command:
+        what = _neighbour(screen, command["dir"])
+        arrow = f"{DIRECTION_ARROWS[command['dir']]} {text.direction_name(command['dir'], lang_)}"
+        return f"{arrow}: {what}" if what else arrow
+    if "target" in command:
+        return text.capital(text.player_name(command["target"], lang_, screen.seat))
     if "monster" in command:
-        parts.append("→ " + _monster_by_id(screen, command["monster"]))
-    cost = cp.get(use or "use", cp.get("use"))
-    label = " ".join(p for p in parts if p) or text.command_name("use_card", lang_, preset)
-    return f"{label} — {cost} CP" if cost is not None else label
+        return text.capital(_monster_by_id(screen, command["monster"]))
+    return text.command_name("use_card", lang_, screen.preset)
+
+
+def _expected_damage(screen: Screen, command: dict[str, Any], definition: Any, target: dict[str, Any] | None) -> str:
+    """For an attack card aimed at a player or monster whose values the caller can see: the
+    damage if it lands, floor(max(0, power - defense) x Ironwall/Stripped), and the chance it is
+    evaded (FL-USE-3, FL-ATK-11, FL-ATK-12), before any defense card the target may play."""
+    use = command.get("use")
+    if definition is None or use not in {"adjacent", "remote"} or target is None or screen.view is None:
+        return ""
+    power = int(definition.power or 0)
+    if definition.category == "damage" and use == "adjacent":
+        power += _my_attack(screen)
+    if power <= 0:
+        return ""
+    values: dict[str, Any] | None = target
+    if target["type"] == "player":
+        values = next((p for p in screen.view["players"] if p["seat"] == target.get("seat")), None)
+        if values is None or values.get("hidden"):
+            return _t(screen, "Their values are hidden (Stealth).", "能力値は隠れています（隠密）。")
+    if values is None or values.get("defense") is None:
+        return ""
+    active = {s["id"] for s in values.get("statuses") or [] if not s.get("cancelled")}
+    multiplier = (0.5 if "ironwall" in active else 1) * (1.5 if "stripped" in active else 1)
+    damage = int(max(0, power - int(values["defense"])) * multiplier)
+    evasion = int(values.get("evasion") or 0)
+    if "sluggish" in active:
+        evasion = 0
+    elif "nimble" in active:
+        evasion = min(100, evasion + 20)
+    return _t(
+        screen,
+        f"≈ {damage} damage if it lands ({evasion}% evasion), before any defense card",
+        f"命中すれば約{damage}ダメージ（回避率{evasion}%、防御カード使用前）",
+    )
+
+
+def _my_attack(screen: Screen) -> int:
+    me = next((p for p in (screen.view or {}).get("players", []) if p["seat"] == screen.seat), None)
+    return int(me.get("attack") or 0) if me else 0
 
 
 def _neighbour(screen: Screen, direction: str) -> str:

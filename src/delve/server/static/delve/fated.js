@@ -67,6 +67,69 @@
     button.click();
   });
 
+  /* Card play on the map: "Pick on the map" lights up the tiles of that use's targets; a click on
+   * one of them presses the use's button for that tile (its confirmation included); Escape or a
+   * second press of the toggle ends the picking. Pointing at a target button marks its tile. */
+  var aiming = null;
+  function cellAt(xy) {
+    var parts = xy.split(",");
+    return document.querySelector(".map .cell[data-x='" + parts[0] + "'][data-y='" + parts[1] + "']");
+  }
+  function clearAim() {
+    document.querySelectorAll(".map .cell.aim-target").forEach(function (el) { el.classList.remove("aim-target"); });
+    document.querySelectorAll(".aim-toggle[aria-pressed=true]").forEach(function (el) { el.setAttribute("aria-pressed", "false"); });
+    var board = document.getElementById("board");
+    if (board) board.removeAttribute("data-aiming");
+  }
+  function showAim() {
+    clearAim();
+    var group = aiming && document.getElementById(aiming);
+    if (!group) { aiming = null; return; }
+    group.querySelectorAll("[data-aim-tile]").forEach(function (button) {
+      var cell = cellAt(button.getAttribute("data-aim-tile"));
+      if (cell) cell.classList.add("aim-target");
+    });
+    var toggle = group.querySelector(".aim-toggle");
+    if (toggle) toggle.setAttribute("aria-pressed", "true");
+    var board = document.getElementById("board");
+    if (board) board.setAttribute("data-aiming", aiming);
+  }
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest(".aim-toggle[data-aim]");
+    if (toggle) {
+      aiming = aiming === toggle.getAttribute("data-aim") ? null : toggle.getAttribute("data-aim");
+      showAim();
+      var map = document.getElementById("panel-map");
+      if (aiming && map && map.scrollIntoView) map.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    var cell = event.target.closest && event.target.closest(".map .cell.aim-target[data-x]");
+    if (!cell || !aiming) return;
+    var group = document.getElementById(aiming);
+    var xy = cell.getAttribute("data-x") + "," + cell.getAttribute("data-y");
+    var button = group && group.querySelector("[data-aim-tile='" + xy + "']");
+    if (!button) return;
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    if (window.htmx && button.form) htmx.process(button.form);
+    aiming = null;
+    clearAim();
+    button.click();
+  }, true);
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && aiming) { aiming = null; clearAim(); }
+  });
+  function markTarget(event, on) {
+    var button = event.target.closest && event.target.closest("[data-aim-tile]");
+    if (!button) return;
+    var cell = cellAt(button.getAttribute("data-aim-tile"));
+    if (cell) cell.classList.toggle("aim-hover", on);
+  }
+  document.addEventListener("mouseover", function (event) { markTarget(event, true); });
+  document.addEventListener("mouseout", function (event) { markTarget(event, false); });
+  document.addEventListener("focusin", function (event) { markTarget(event, true); });
+  document.addEventListener("focusout", function (event) { markTarget(event, false); });
+
   /* FL-UI-1/2: a click on a tile in sight loads its details. */
   document.addEventListener("click", function (event) {
     var cell = event.target.closest && event.target.closest("button.cell[data-x]");
@@ -136,6 +199,7 @@
   document.addEventListener("htmx:oobAfterSwap", markPhase);
   document.addEventListener("htmx:afterSettle", function () {
     markPhase();
+    if (aiming) showAim();
     if (!lastFocus) return;
     var active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
