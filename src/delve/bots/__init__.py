@@ -37,10 +37,10 @@ def _no_option(name: str, option: str | None) -> None:
 
 
 def _fated_heuristic(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
-    from delve.bots.fated import FatedBot
+    from delve.bots.fated import HeuristicFatedBot
 
     _no_option("heuristic", option)
-    return FatedBot()
+    return HeuristicFatedBot()
 
 
 def _fated_basic(seed: int, settings: Mapping[str, Any], option: str | None) -> Bot:
