@@ -114,6 +114,8 @@ def test_four_players_move_attack_defend_and_comment(
     expect(aki.locator("#panel-commands h2")).to_contain_text("Move phase")
     aki.reload()
     assert CommandEntry.objects.filter(game=game, source="open").count() == 1
+    expect(aki).to_have_title(re.compile(r"^\(1\) Your turn — Game \d+"))
+    expect(aki.locator("link[rel=icon]")).to_have_attribute("href", re.compile(r"alert\.svg$"))
     expect(aki.locator(".map .tok.you")).to_have_count(1)
     expect(aki.locator(".map .tok.monster.enemy")).to_have_count(1)
     expect(aki.locator(".map .tok.monster.own")).to_have_count(1)
@@ -151,6 +153,10 @@ def test_four_players_move_attack_defend_and_comment(
     shot(aki, shots, "04b-card-aimed-on-the-map-desktop")
     aki.locator(".map .cell.aim-target").click()
     expect(aki.locator("#panel-commands h2")).to_contain_text("Wait phase")
+    expect(aki.locator(".just-now")).to_contain_text("You used Attack 10 《Adjacent》 on Player 02.")
+    expect(aki.locator("time.countdown").first).to_have_text(re.compile(r"^\d+:\d\d(:\d\d)?$"))
+    expect(aki).not_to_have_title(re.compile(r"Your turn"))
+    shot(aki, shots, "04c-result-banner-desktop")
     used = CommandEntry.objects.filter(game=game, command__kind="use_card").get()
     assert used.command["use"] == "adjacent" and used.command["dir"] == "right"
     expect(aki.locator("#panel-events")).to_contain_text("used Attack 10")
@@ -161,6 +167,8 @@ def test_four_players_move_attack_defend_and_comment(
     expect(ben.locator("#panel-commands h2")).to_contain_text("Defense phase")
     expect(ben.locator(".defending")).to_contain_text("Player 01")
     expect(ben.locator(".defending")).to_contain_text("Attack 10")
+    expect(ben.locator(".defending-effect")).to_contain_text("damage minus your defense")
+    expect(ben).to_have_title(re.compile(r"^\(!\) Defend — Game"))
     shot(ben, shots, "05-defense-phase-phone")
     full(ben, shots, "05-defense-phase-phone")
     ben.locator(".defenses button", has_text="Defense 10").click()

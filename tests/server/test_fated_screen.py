@@ -752,3 +752,61 @@ def test_a_self_aimed_card_asks_first(fated, player):
 
     choice = _choice(screen, {"kind": "use_card", "card": 1, "target": 0}, load().cards["dowsing"])
     assert choice["confirm"] == "Use Dowsing on yourself? The card is spent."
+
+
+# ---------------------------------------------------------------- what just happened, the tab, countdowns
+
+
+def test_an_action_answers_with_a_short_result_where_the_player_looks(fated, player):
+    """The answer to an action carries a "just now" banner with what it did (routine lines left
+    out); the next refresh no longer shows it."""
+    client = session_client(player)
+    page(client, fated)
+    for direction in ("right", "left", "right"):
+        client.post(f"/games/{fated.pk}/act/", {"command": json.dumps({"kind": "move", "dir": direction})}, **HTMX)
+    html = unescape(
+        client.post(
+            f"/games/{fated.pk}/act/", {"command": json.dumps({"kind": "attack", "dir": "right"})}, **HTMX
+        ).content.decode()
+    )
+    banner = html.split('class="just-now"')[1].split("</div>")[0]
+    assert "You attacked Player 02." in banner
+    assert "just-now" not in panel(client, fated, "commands")
+
+
+def test_the_defense_prompt_says_what_the_incoming_effect_does(fated, player, opponent):
+    """FL-DEF, FL-ATK-3: the defender reads the damage before defense and what the special effect
+    does (a status: its explanation)."""
+    from delve.fated.content import load
+
+    client = session_client(player)
+    page(client, fated)
+    for direction in ("right", "left", "right"):
+        engine.submit(fated.pk, player, {"kind": "move", "dir": direction})
+    rewrite(fated, lambda s: s.set_hand(0, "stripped"))
+    stripped = _card_id(fated, 0, "stripped")
+    use = next(c for c in legal(fated, 0) if c.get("card") == stripped and c.get("target") == 1)
+    engine.submit(fated.pk, player, use)
+    rewrite(fated, lambda s: s.make_ready(1))
+    html = unescape(page(session_client(opponent), fated))
+    effect = html.split('class="defending-effect"')[1].split("</p>")[0]
+    assert "If nothing stops it:" in effect
+    assert load().statuses["stripped"].text["en"] in effect
+
+
+def test_the_tab_title_and_the_countdowns_are_right_from_the_first_paint(fated, player, opponent, clock):
+    """The commands panel tells the page's script the tab title when a turn waits ("(1) Your turn
+    — Game N"); a countdown is rendered as the remaining time in the script's own format, never a
+    clock time that the script would replace a second later."""
+    html = unescape(page(session_client(player), fated))
+    assert re.search(r'data-title="\(1\) Your turn — Game \d+ — Fated Labyrinth — Delve" data-alert="turn"', html)
+    waiting = unescape(panel(session_client(opponent), fated, "commands"))
+    assert 'data-alert=""' in waiting
+    left = re.search(r'<time class="countdown" data-deadline="(\d+)"[^>]*>([^<]+)</time>', waiting)
+    assert left is not None
+    seconds = int(left.group(1)) - clock()
+    assert left.group(2) == fated_screen.countdown(seconds, "en")
+    assert re.fullmatch(r"\d+:\d\d(:\d\d)?|\d+ d \d+ h", left.group(2))
+    assert fated_screen.countdown(3 * 3600 + 65, "en") == "3:01:05"
+    assert fated_screen.countdown(65, "en") == "1:05"
+    assert fated_screen.countdown(2 * 86400 + 3 * 3600, "ja") == "2日3時間"

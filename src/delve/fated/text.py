@@ -872,6 +872,57 @@ def defending(item: Mapping[str, Any], lang: str, preset: str, viewer: int | Non
     return text + t.say(".", "。")
 
 
+SPECIAL_EFFECT_TEXTS: dict[str, dict[str, str]] = {
+    "cp_drain": {"en": "you lose CP", "ja": "ＣＰが減る"},
+    "loss": {"en": "random cards fall from your hand to the discard pile", "ja": "手札が無作為に捨札になる"},
+    "misfortune": {"en": "every plus status on you is removed", "ja": "プラスの状態変化がすべて消える"},
+    "treasure_toss": {
+        "en": "one of your treasures is flung to a random place",
+        "ja": "財宝が一つ無作為な場所へ飛ばされる",
+    },
+    "steal_card": {"en": "the attacker takes a random card from your hand", "ja": "攻撃者が手札を1枚無作為に奪う"},
+}
+
+
+def defending_effect(item: Mapping[str, Any], lang: str, preset: str) -> str:
+    """What the incoming item does if nothing stops it (FL-DEF, FL-ATK-3): the damage before your
+    defense, and what its special effect means (a status: its explanation)."""
+    t = _T(lang, preset, None)
+    if item.get("kind") == "pass_by":
+        return t.say(
+            "Accept and you swap places; refuse and nothing happens.",
+            "受け入れると位置が入れ替わり、断ると何も起きない。",
+        )
+    if item.get("kind") == "steal" or item.get("label") == "steal":
+        return t.say(
+            "If it is not stopped, a random card of your hand is stolen.", "防がないと手札を1枚無作為に盗まれる。"
+        )
+    parts = []
+    if "power" in item:
+        power = item["power"]
+        parts.append(t.say(f"{power} damage minus your defense", f"{power}から自分の防御力を引いたダメージ"))
+    special = item.get("special")
+    if special:
+        statuses = content.load().statuses
+        if special in statuses:
+            parts.append(
+                t.say(
+                    f"{t.status(special)}: {pick(statuses[special].text, lang)}",
+                    f"{t.status(special)}：{pick(statuses[special].text, lang)}",
+                )
+            )
+        elif special in SPECIAL_EFFECT_TEXTS:
+            parts.append(
+                f"{t.status(special)}: {pick(SPECIAL_EFFECT_TEXTS[special], lang)}"
+                if t.lang == "en"
+                else f"{t.status(special)}：{pick(SPECIAL_EFFECT_TEXTS[special], lang)}"
+            )
+    if not parts:
+        return ""
+    body = "; ".join(parts) if t.lang == "en" else "。".join(parts)
+    return t.say(f"If nothing stops it: {body}", f"防がなければ：{body}").rstrip(".。") + t.say(".", "。")
+
+
 # ---------------------------------------------------------------- commands (FL-UI-5, FL-UI-8)
 
 _COMMAND_NAMES: dict[str, dict[str, str]] = {

@@ -60,6 +60,17 @@ def signature(html: str) -> str:
     return hashlib.sha1(html.encode(), usedforsecurity=False).hexdigest()[:12]
 
 
+def countdown(seconds: int, lang: str) -> str:
+    """A countdown as the page's script writes it each second (fated.js ``format``), so the first
+    paint already shows the right value: "1:05:09", "4:07", "2 d 3 h" / "2日3時間"."""
+    seconds = max(0, int(seconds))
+    days, hours = seconds // 86400, seconds % 86400 // 3600
+    minutes, secs = seconds % 3600 // 60, seconds % 60
+    if days > 0:
+        return f"{days}日{hours}時間" if lang == "ja" else f"{days} d {hours} h"
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours > 0 else f"{minutes}:{secs:02d}"
+
+
 def when(epoch: int | None) -> dt.datetime | None:
     return None if epoch is None else dt.datetime.fromtimestamp(epoch, tz=dt.UTC)
 
@@ -105,6 +116,22 @@ class Screen:
     def choices(self) -> str:
         """The digest of the legal commands shown: a command is refused if they changed."""
         return engine.choices_digest(self.legal)
+
+
+def just_now(screen: Screen, events: list[dict[str, Any]]) -> list[str]:
+    """What the caller's own action just did, as sentences (the answer's events the caller may
+    see), routine lines left out: the short result shown where the player is looking."""
+    from delve.server.play import fated_log
+
+    lines = []
+    for event in events:
+        if event.get("kind") in fated_log.NOISE:
+            continue
+        body = {**event.get("data", {}), "kind": event.get("kind"), "time": event.get("time")}
+        sentence = text.describe(body, screen.lang, screen.preset, screen.seat)
+        if sentence not in lines:
+            lines.append(sentence)
+    return lines[:5]
 
 
 def load(game: Game, user: Any, *, selected: tuple[int, int] | None = None) -> Screen:
@@ -372,6 +399,9 @@ def _commands(screen: Screen) -> dict[str, Any]:
             defenses.append(entry)
         else:
             simple.append(_button(screen, command))
+    ctx["tab_title"], ctx["tab_alert"] = _tab(screen, phase, int(you.get("stored_turns", 0) or 0))
+    ctx["just_now"] = screen.extra.get("just_now", [])
+    ctx["just_now_title"] = _t(screen, "Just now", "いまの結果")
     ctx["buttons"] = simple
     ctx["defenses"] = defenses
     ctx["give_up"] = give_up
@@ -384,21 +414,38 @@ def _commands(screen: Screen) -> dict[str, Any]:
     )
     if phase == "defense" and you.get("defending"):
         ctx["defending"] = text.defending(you["defending"], lang_, preset, screen.seat)
+        ctx["defending_effect"] = text.defending_effect(you["defending"], lang_, preset)
         ctx["waiting_items"] = you.get("waiting_items", 0)
     if phase == "wait":
         ctx["next_turn_at"] = you.get("next_turn_at")
         ctx["next_turn_when"] = when(you.get("next_turn_at"))
+        if you.get("next_turn_at") is not None:
+            ctx["next_turn_left"] = countdown(int(you["next_turn_at"]) - screen.now, lang_)
     ctx["stored"] = you.get("stored_turns", 0)
     if you.get("abandon_at") is not None and phase != "wait":  # FL-ABN-1, FL-UI-5
         ctx["abandon_at"] = you["abandon_at"]
         notice = text.word("give_up_notice", lang_, preset)
         before, _, after = notice.partition("{time}")
         ctx["abandon_notice"] = {"before": before, "after": after, "when": when(you["abandon_at"])}
-        ctx["abandon_left"] = text.duration(int(you["abandon_at"]) - screen.now, lang_)
+        ctx["abandon_left"] = countdown(int(you["abandon_at"]) - screen.now, lang_)
     ctx["refresh_help"] = text.command_help("refresh", lang_, preset)
     ctx["refresh_name"] = text.command_name("refresh", lang_, preset)
     ctx["start_help"] = text.command_help("start_turn", lang_, preset)
     return ctx
+
+
+def _tab(screen: Screen, phase: str, stored: int) -> tuple[str, str]:
+    """The tab's title and alert when something waits for the caller: "(1) Your turn — Game 3",
+    "(!) Defend — Game 3" (the page's script sets the title and the favicon from them)."""
+    from delve.server.games import present
+
+    game = f"{_t(screen, 'Game', 'ゲーム')} {screen.game.pk} — {present.preset_label(screen.game)} — Delve"
+    if phase == "defense":
+        return _t(screen, f"(!) Defend — {game}", f"(!) 防御 — {game}"), "defense"
+    if phase in {"ready", "move", "core"}:
+        count = max(1, stored)
+        return _t(screen, f"({count}) Your turn — {game}", f"({count}) あなたの番 — {game}"), "turn"
+    return game, ""
 
 
 def _button(screen: Screen, command: dict[str, Any], *, label: str | None = None) -> dict[str, Any]:

@@ -213,11 +213,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             error = _("Choose a command first.")
     choices = request.POST.get("choices") or None
     done = False
+    answer = None
     if not error:
         try:
             # Guard with the player's own choices, not the game's version: bots and other players
             # acting elsewhere change the version every few seconds without changing this decision.
-            engine.submit(found.pk, request.user, command, choices=choices, idempotency_key=web_key(version, command))
+            answer = engine.submit(
+                found.pk, request.user, command, choices=choices, idempotency_key=web_key(version, command)
+            )
             done = True
         except DelveError as exc:
             error = refusal(exc)
@@ -231,6 +234,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         screen.comment_note = error or (_("Your comment is updated.") if done else "")
     else:
         screen.error = error
+        if answer is not None:
+            screen.extra["just_now"] = fated_screen.just_now(screen, answer.events)
     return HttpResponse(fated_screen.render_panels(screen, known=known))
 
 

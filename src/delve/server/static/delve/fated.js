@@ -191,14 +191,22 @@
     var active = document.activeElement;
     lastFocus = active && active.id ? active.id : null;
   });
+  /* The board's phase (the phone layout follows it), and the tab: its title and favicon say when
+   * a turn or a defense waits ("(1) Your turn — Game 3"). */
   function markPhase() {
     var mark = document.querySelector("[data-phase-mark]");
     var board = document.getElementById("board");
     if (mark && board) board.setAttribute("data-phase", mark.getAttribute("data-phase-mark"));
+    if (!mark || !mark.hasAttribute("data-title")) return;
+    document.title = mark.getAttribute("data-title");
+    var icon = document.querySelector("link[rel=icon]");
+    var alert = mark.getAttribute("data-alert");
+    if (icon && root) icon.setAttribute("href", alert ? root.getAttribute("data-alert-icon") : "data:,");
   }
   document.addEventListener("htmx:oobAfterSwap", markPhase);
   document.addEventListener("htmx:afterSettle", function () {
     markPhase();
+    tick();
     if (aiming) showAim();
     if (!lastFocus) return;
     var active = document.activeElement;
@@ -213,6 +221,7 @@
     var serverNow = Number(root.getAttribute("data-server-now"));
     if (serverNow) offset = serverNow - Date.now() / 1000;
     tick();
+    markPhase();
     setInterval(tick, 1000);
     setInterval(pollDue, 1000);
   });
