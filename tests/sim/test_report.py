@@ -115,3 +115,14 @@ def test_the_generic_report_needs_only_the_common_columns(tmp_path):
     ]
     text = report.generic(rows, tmp_path, title="Toy").read_text()
     assert "<h1>Toy</h1>" in text and text.count("data:image/png") == 3
+
+
+def test_level_d_classes_are_shown_with_the_names_its_players_know():
+    assert fated_report.class_label("cat", ["level-d"]) == "cat (Ninja)"
+    assert fated_report.class_label("noble", ["level-d"]) == "noble (Merchant)"
+    assert fated_report.class_label("cat", ["fated-labyrinth"]) == "cat"
+
+
+def test_line_ups_are_told_shortly():
+    rows = [{"bots": "heuristic,heuristic"}, {"bots": "heuristic,random"}, {"bots": "heuristic,heuristic"}]
+    assert fated_report.line_ups(rows) == "heuristic x2; heuristic,random"

@@ -71,9 +71,31 @@ def cause_group(cause: str) -> str:
     return cause.split(":", 1)[0]
 
 
+def class_label(class_id: str, presets: Sequence[str]) -> str:
+    """A class as the players of a preset know it: ``cat (Ninja)`` in Level D, ``cat`` where the
+    preset keeps the class's own name."""
+    from delve.fated import content
+
+    data = content.load()
+    names = {data.class_name(class_id, p, "en") for p in presets if p in data.presets and class_id in data.classes}
+    shown = [n for n in sorted(names) if n.lower() != class_id]
+    return f"{class_id} ({', '.join(shown)})" if shown else class_id
+
+
+def line_ups(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The bots of the rows, shortly: ``heuristic x8`` or the line-ups seen."""
+    seen = sorted({str(r["bots"]) for r in rows})
+    out = []
+    for bots in seen:
+        names = bots.split(",")
+        out.append(f"{names[0]} x{len(names)}" if len(set(names)) == 1 else bots)
+    return "; ".join(out)
+
+
 def summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The numbers of the report, for the command line and the docs."""
     played = [r for r in rows if r.get("outcome") not in ("error",)]
+    presets = sorted({str(r["preset"]) for r in played})
     finished = [r for r in played if r.get("outcome") != "unfinished"]
     seats = seats_of(played)
     days = [float(r["days"]) for r in finished]
@@ -89,7 +111,7 @@ def summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "days_median": statistics.median(days) if days else 0.0,
         "days_p90": statistics.quantiles(days, n=10)[-1] if len(days) >= 2 else (days[0] if days else 0.0),
         "commands_mean": statistics.fmean(float(r["commands"]) for r in played) if played else 0.0,
-        "by_class": _rates(seats, lambda s: s.cls),
+        "by_class": _rates(seats, lambda s: class_label(s.cls, presets)),
         "by_seat": _rates(seats, lambda s: s.seat + 1),
         "by_bot": _rates(seats, lambda s: s.bot),
     }
@@ -120,10 +142,9 @@ def write(rows: Sequence[Mapping[str, Any]], directory: Path) -> Path:
     fair = 1 / n_seats
     presets = sorted({str(r["preset"]) for r in played})
     wait = sorted({int(r["wait_time"]) for r in played})
-    bots = sorted({str(r["bots"]) for r in played})
     title = f"Simulation: {', '.join(presets) or 'fated'} ({len(rows)} games)"
     intro = [
-        f"Bots: {'; '.join(bots)}. Seeds {min((int(r['seed']) for r in rows), default=0)}"
+        f"Bots: {line_ups(played)}. Seeds {min((int(r['seed']) for r in rows), default=0)}"
         f"..{max((int(r['seed']) for r in rows), default=0)}. Turn time (wait_time): "
         f"{', '.join(f'{w / 3600:g} h' for w in wait)}; the players act as soon as they can, so real days are "
         "the shortest a game can take at that turn time.",
