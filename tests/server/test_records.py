@@ -95,3 +95,45 @@ def test_practice_seats_show_the_practice_marker(client, practice_game):
     assert page.count('class="practice"') == 1
     ja = client.get(f"/games/{practice_game.pk}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert ">練<" in ja
+
+
+def test_the_records_page_shows_words_not_stored_ids_FL_REC_1(client, player):
+    """FL-REC-1: the page shows the preset's title, the class as the preset names it and the
+    result in words, in the reader's language; the API keeps the stable ids."""
+    from django.utils import timezone
+
+    from delve.fated import text
+
+    for preset, cls, result in (("fated-labyrinth", "explorer", "won_escape"), ("level-d", "cat", "abandoned")):
+        Record.objects.create(
+            user=player,
+            ruleset="fated",
+            preset=preset,
+            character_name="Ann",
+            character_class=cls,
+            result=result,
+            won=result.startswith("won"),
+            ended_at=timezone.now(),
+        )
+    html = client.get("/records/ann/").content.decode()
+    for raw in ("won_escape", "fated-labyrinth", "explorer", ">abandoned<"):
+        assert raw not in html
+    assert "Won (escaped)" in html and "Fated Labyrinth" in html and "Resigned" in html
+    assert text.class_name("explorer", "en", "fated-labyrinth") in html
+    assert text.class_name("cat", "en", "level-d") in html  # Level D's name for the class
+    ja = client.get("/records/ann/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "勝利（脱出）" in ja and "投了" in ja
+
+
+def test_recently_ended_games_name_their_winner(client, practice_game, player, clock):
+    """FL-WIN-7: the top page's "Recently ended" list says who won each game."""
+    finish(practice_game, player, clock)
+    practice_game.refresh_from_db()
+    from delve.server.games import present
+
+    outcome = present.outcome_dict(practice_game)
+    assert outcome is not None
+    seat = next(s for s in present.public_seats(practice_game) if s.index in outcome["winners"])
+    html = client.get("/").content.decode()
+    ended = html.split("Recently ended")[1]
+    assert f"won by {seat.number} {seat.name}" in ended

@@ -10,6 +10,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -54,10 +55,29 @@ def _index(request: HttpRequest, bound: dict[int, RegistrationForm] | None = Non
         {
             "open_cards": [card for card in cards if card["game"].status == Game.Status.OPEN],
             "running_cards": [card for card in cards if card["game"].status == Game.Status.RUNNING],
-            "ended_cards": [_card(request, game) for game in ended],
+            "ended_cards": [{**_card(request, game), "result": _winner_line(game)} for game in ended],
         },
         status=status,
     )
+
+
+def _winner_line(game: Game) -> str:
+    """Who won an ended game, for the "Recently ended" list: "won by 01 Aki", "no winner"."""
+    try:
+        outcome = present.outcome_dict(game)
+    except DelveError:
+        return ""
+    if outcome is None:
+        return ""
+    ja = (get_language() or "en")[:2] == "ja"
+    winners = set(outcome["winners"])
+    seats = present.public_seats(game)
+    if not winners:
+        return "勝者なし" if ja else "no winner"
+    if len(winners) == len(seats) > 1:
+        return "全員の勝利" if ja else "everyone won"
+    names = ", ".join(f"{seat.number} {seat.name}" for seat in seats if seat.index in winners)
+    return f"勝者：{names}" if ja else f"won by {names}"
 
 
 @require_GET

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from delve.server.records.models import Record
@@ -45,9 +46,44 @@ def public_records(username: str) -> tuple[str, list[Record]]:
     return owner.get_username(), list(owner.records.all())
 
 
+#: The result words of the records page (the stored values are stable ids, the API keeps them).
+RESULT_WORDS: dict[str, dict[str, str]] = {
+    "won_escape": {"en": "Won (escaped)", "ja": "勝利（脱出）"},
+    "won_survivor": {"en": "Won (last survivor)", "ja": "勝利（最後の生存者）"},
+    "won": {"en": "Won", "ja": "勝利"},
+    "lost": {"en": "Lost", "ja": "敗北"},
+    "abandoned": {"en": "Abandoned", "ja": "放棄"},
+}
+
+
+def shown(record: Record) -> dict[str, Any]:
+    """A record in words of the active language: the preset's title, the class as the preset
+    names it, the result as a word (never the stored ids such as ``won_escape``)."""
+    from delve.fated import text
+    from delve.kernel import get_ruleset
+    from delve.server.games import present
+
+    lang = (get_language() or "en")[:2]
+    preset = record.preset
+    try:
+        choices = get_ruleset(record.ruleset).presets()
+        preset = next((present.text(c.label) for c in choices if c.value == record.preset), record.preset)
+    except KeyError:
+        pass
+    cls = record.character_class
+    if record.ruleset == "fated" and cls:
+        cls = text.class_name(cls, lang, record.preset)
+    words = RESULT_WORDS.get(record.result)
+    result = present.text(words) if words else record.result
+    if record.result == "abandoned" and record.preset == "level-d":
+        result = "投了" if lang == "ja" else "Resigned"
+    return {"record": record, "preset": preset, "class": cls, "result": result}
+
+
 def _page(request: HttpRequest, name: str, records: list[Record]) -> HttpResponse:
     wins = sum(record.won for record in records)
-    return render(request, "records/records.html", {"owner_name": name, "records": records, "wins": wins})
+    rows = [shown(record) for record in records]
+    return render(request, "records/records.html", {"owner_name": name, "records": rows, "wins": wins})
 
 
 @require_GET
