@@ -543,8 +543,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="migrate and run the server")
-    serve.add_argument("--host", default=os.environ.get("DELVE_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("DELVE_PORT", "8000")))
+    serve.add_argument(
+        "--host",
+        default=os.environ.get("DELVE_HOST", "127.0.0.1"),
+        help="address to listen on (default: $DELVE_HOST or 127.0.0.1; 0.0.0.0 listens on every interface)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("DELVE_PORT", "8000")),
+        help="TCP port to listen on (default: $DELVE_PORT or 8000)",
+    )
     serve.add_argument(
         "--workers", type=int, default=1, help="HTTP worker processes (PostgreSQL only; SQLite serves with one)"
     )
@@ -589,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
+    if args.command == "manage":  # everything after "manage" is Django's, --help included
+        args.rest = [*extra, *args.rest]
+        extra = []
     if extra:
         if args.command in ("lab", "maiden", "simulate"):  # their errors are one line (OneLineErrors)
             sub = getattr(args, f"{args.command}_command", None)

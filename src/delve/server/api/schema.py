@@ -155,7 +155,12 @@ def _paths() -> dict[str, Any]:
                         "in": "query",
                         "schema": {"type": "integer", "minimum": 0, "maximum": types.AFTER_MAX},
                     },
-                    {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "description": "Events per page: 1 to 100 (the default and the maximum); then after=cursor.",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
+                    },
                 ],
                 "responses": _responses({"200": _json(_ref("Events"), "Events")}, 400, 401, 404),
             }

@@ -1,0 +1,44 @@
+"""The command line's help: ``delve manage --help`` lists Django's commands, ``delve serve --help``
+says what --host and --port do, ``./scripts/run --help`` prints help without creating a demo."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from delve import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_delve_manage_help_lists_the_management_commands(capsys):
+    assert cli.main(["manage", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "delve manage help <subcommand>" in out and "migrate" in out and "create_token" in out
+
+
+def test_delve_manage_passes_options_to_the_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["manage", "migrate", "--help"])
+    assert "usage: delve manage migrate" in capsys.readouterr().out
+
+
+def test_delve_serve_help_describes_host_and_port(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "address to listen on" in out and "DELVE_HOST" in out
+    assert "TCP port to listen on" in out and "DELVE_PORT" in out
+
+
+def test_scripts_run_help_prints_help_and_creates_no_demo(tmp_path):
+    env = {**os.environ, "DELVE_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [str(ROOT / "scripts" / "run"), "--help"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--port" in done.stdout and "usage: delve serve" in done.stdout
+    assert not any(tmp_path.iterdir())  # no database, no demo
