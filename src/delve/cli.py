@@ -513,6 +513,32 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return cli.execute(args)
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Replay a finished game's export and confirm its seed, events and final state (no Django)."""
+    import json
+
+    from delve.server.records.verify import verify
+
+    try:
+        with open(args.export, encoding="utf-8") as handle:
+            export = json.load(handle)
+    except OSError as exc:
+        print(f"delve verify: cannot read {args.export}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"REFUSED: {args.export} is not JSON: {exc}")
+        return 1
+    if not isinstance(export, dict):
+        print(f"REFUSED: {args.export} is not an export (a JSON object)")
+        return 1
+    verdict = verify(export)
+    if not verdict.ok:
+        print(f"REFUSED: {verdict.problems[0]}")
+        return 1
+    print(f"OK: {verdict.summary}")
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Simulate many bot games (no Django, no database needed)."""
     from delve.sim import cli
@@ -588,6 +614,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(fuzz)
     fuzz.set_defaults(func=cmd_fuzz)
+
+    check_export = sub.add_parser(
+        "verify", help="replay a finished game's export (JSON) and confirm its seed hash, events and final state"
+    )
+    check_export.add_argument("export", metavar="EXPORT.json", help="a file downloaded from a finished game's page")
+    check_export.set_defaults(func=cmd_verify)
 
     manage = sub.add_parser("manage", help="run a Django management command", add_help=False)
     manage.add_argument("rest", nargs=argparse.REMAINDER)

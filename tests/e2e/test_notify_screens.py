@@ -32,6 +32,10 @@ class Frozen:
     def __call__(self) -> int:
         return self.t
 
+    def tick(self, seconds: int) -> int:
+        self.t += seconds
+        return self.t
+
 
 @pytest.fixture
 def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
@@ -114,5 +118,35 @@ def test_the_dashboard_and_the_preference_page(
     page.locator("table.waiting tbody tr").nth(0).locator("a.button").click()
     page.wait_for_url(f"{base}/games/*/")
     assert page.url.rstrip("/").split("/")[-1].isdigit()
+    page.close()
+    assert not problems, problems
+
+
+def test_the_replay_of_a_finished_game(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    from tests.server.test_replay_export import bot_game
+
+    users = [django_user_model.objects.create_user(f"bot{n}", "", PASSWORD) for n in range(4)]
+    game = bot_game(users, frozen)
+    problems: list[str] = []
+    page = browser.new_page(viewport=DESKTOP)
+    watch(page, problems)
+    base = live_server.url
+    page.goto(f"{base}/games/{game.pk}/")
+    page.click(f"a[href='/games/{game.pk}/replay/']")
+    page.wait_for_selector(".replay-step")
+    for _ in range(12):
+        page.click("a[rel=next]")
+        page.wait_for_load_state()
+    assert "step=12" in page.url
+    shot(page, shots, "replay")
+    page.locator("form.lang-switch button[value=ja]").click()
+    page.wait_for_load_state()
+    shot(page, shots, "replay-ja")
+    page.click("a[rel=last]")
+    page.wait_for_load_state()
+    page.click("details.state summary")
+    shot(page, shots, "replay-end-ja")
     page.close()
     assert not problems, problems

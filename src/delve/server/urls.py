@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("delve.server.api.urls")),
     path("accounts/", include("delve.server.accounts.urls")),
     path("games/", include("delve.server.play.urls")),
+    path("games/", include("delve.server.records.game_urls")),
     path("records/", include("delve.server.records.urls")),
     path("me/", include("delve.server.notify.urls")),
     path("help/", general_help, name="help"),

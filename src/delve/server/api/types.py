@@ -163,6 +163,8 @@ class Game(msgspec.Struct):
     ended_at: int | None
     settings: list[SettingLine]
     seats: list[Seat]
+    seed_sha256: Annotated[str, Meta(description="SHA-256 of the seed's decimal text, public from the start")]
+    seed: Annotated[int | None, Meta(description="the seed, revealed once the game has ended (else null)")]
 
 
 class Outcome(msgspec.Struct):

@@ -21,12 +21,13 @@ from typing import Any
 import msgspec
 from django.db import transaction
 
-from delve.kernel import Event, EventFields, GameOutcome, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
+from delve.kernel import Event, EventFields, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.inputs import has_control
 from delve.server.records.services import write_records
+from delve.server.records.verify import public_outcome, started_event
 
 NAME_MAX = 40
 KEY_MAX = 100
@@ -303,8 +304,7 @@ def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> No
     game.state = ruleset.encode(state).decode()
     game.next_due_at = ruleset.next_due(state)
     _observe(game, ruleset, state)
-    started = Event(kind="game.started", time=now, data={"seats": [seat.name for seat in seats]})
-    _append_events(game, [started])
+    _append_events(game, [started_event([seat.name for seat in seats], now)])
     game.save()
 
 
@@ -515,11 +515,3 @@ def _replayed(ruleset: Ruleset[Any], stored: Mapping[str, Any]) -> Answer:
             disclosed(ruleset, body["kind"], body["time"], body.get("data", {}), private=bool(body.get("private")))
         )
     return Answer(sequence=stored["sequence"], version=stored["version"], events=events, replayed=True)
-
-
-def public_outcome(outcome: GameOutcome) -> dict[str, Any]:
-    """The winners and each seat's result word: public once the game has ended."""
-    return {
-        "winners": list(outcome.winners),
-        "results": {str(index): word for index, word in sorted(outcome.results.items())},
-    }

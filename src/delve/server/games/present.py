@@ -17,6 +17,7 @@ from delve.kernel import DelveError, Text
 from delve.server import clock
 from delve.server.games.engine import entry_body, load_state, public_outcome, ruleset_of, seen_version
 from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
+from delve.server.records.verify import seed_hash
 
 EVENTS_LIMIT = 100
 
@@ -102,6 +103,8 @@ def game_summary(game: Game, *, seats: list[Seat] | None = None, seat: int | Non
         "ended_at": game.ended_at,
         "settings": settings_lines(game),
         "seats": [seat_dict(seat) for seat in seats],
+        "seed_sha256": seed_hash(game.seed),
+        "seed": game.seed if game.status == Game.Status.ENDED else None,
     }
 
 

@@ -1,0 +1,160 @@
+"""Replays of finished games: the game rebuilt from its command log step by step, with every
+event revealed (also the private ones, marked with who saw them), in the reader's language, and
+the export (JSON) that ``delve verify`` checks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from delve.kernel import DelveError, Event, state_hash
+from delve.server.games.engine import ruleset_of, seat_infos
+from delve.server.games.models import CommandEntry, Game
+from delve.server.games.present import preset_label
+from delve.server.records.export import export_game
+from delve.server.records.verify import LogEntry, Step, seed_hash, steps
+
+
+def _ended(game_id: int) -> Game:
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status != Game.Status.ENDED:
+        raise Http404("replays and exports are for finished games only")
+    return game
+
+
+def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, names: Sequence[str]) -> str:
+    """An event as a sentence in ``lang`` with everything revealed (no viewer)."""
+    if kind == "game.started":
+        return _("The game started: %(seats)s.") % {"seats": ", ".join(names)}
+    if kind == "game.ended":
+        results = data.get("results", {})
+        return _("The game ended: %(results)s.") % {
+            "results": ", ".join(f"{names[int(k)]} {v}" for k, v in sorted(results.items()) if int(k) < len(names))
+        }
+    if game.ruleset == "fated":
+        from delve.fated import text as fated_text
+
+        return fated_text.describe({"kind": kind, "time": time, **data}, lang, game.preset, None)
+    if game.ruleset == "maiden":
+        from delve.maiden import text as maiden_text
+
+        return maiden_text.sentence(kind, data, lang, names=list(names))
+    return f"{kind} {json.dumps(data, ensure_ascii=False, sort_keys=True)}"
+
+
+def command_text(game: Game, command: dict[str, Any] | None, seat: int | None, lang: str) -> str:
+    if command is None:
+        return _("The clock moved on.")
+    if game.ruleset == "fated":
+        from delve.fated import text as fated_text
+
+        return fated_text.command_label(command, lang, game.preset, None)
+    return json.dumps(command, ensure_ascii=False, sort_keys=True)
+
+
+def fated_map(plain: dict[str, Any]) -> list[str]:
+    """The whole Fated Labyrinth maze with everyone on it, one text row per maze row: terrain codes
+    (``#`` wall, ``+`` door, ``~`` ice, ``C`` checkpoint, ``T``/``E`` treasure and exit, ``t``/``e``
+    fakes), ``^`` traps, ``M`` monsters and players by number (1-9)."""
+    size, grid = int(plain["size"]), list(str(plain["grid"]))
+    for tile in plain.get("traps", {}):
+        grid[int(tile)] = "^"
+    for monster in plain.get("monsters", []):
+        grid[int(monster["pos"])] = "M"
+    for player in plain.get("players", []):
+        if player.get("alive", True):
+            grid[int(player["pos"])] = str((int(player["seat"]) + 1) % 10)
+    return ["".join(grid[row * size : (row + 1) * size]) for row in range(size)]
+
+
+def _log(game: Game) -> list[LogEntry]:
+    return [
+        LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source)
+        for c in CommandEntry.objects.filter(game=game).order_by("sequence")
+    ]
+
+
+def _step_number(request: HttpRequest, last: int) -> int | None:
+    raw = request.GET.get("step", "0")
+    if not raw.isdigit() or int(raw) > last:
+        return None
+    return int(raw)
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """``/games/<id>/replay/?step=N``: the game after N log entries (0: as set up)."""
+    game = _ended(game_id)
+    log = _log(game)
+    wanted = _step_number(request, len(log))
+    if wanted is None:
+        message = _("Choose a step from 0 to %(last)s.") % {"last": len(log)}
+        return render(request, "error.html", {"status": 400, "message": message}, status=400)
+    lang = (get_language() or "en")[:2]
+    ruleset = ruleset_of(game)
+    seats = list(game.seats.filter(index__isnull=False).order_by("index"))
+    names = [seat.name for seat in seats]
+    found: Step | None = None
+    try:
+        for step in steps(ruleset, game.settings, seat_infos(seats), game.seed, game.started_at or 0, log):
+            if step.index == wanted:
+                found = step
+                break
+    except DelveError as exc:
+        message = _("This game's log does not replay: %(reason)s") % {"reason": exc}
+        return render(request, "error.html", {"status": 500, "message": message}, status=500)
+    assert found is not None
+    plain = json.loads(ruleset.encode(found.state))
+    state_json = json.dumps(plain, ensure_ascii=False, indent=1, sort_keys=True)
+    board = fated_map(plain) if game.ruleset == "fated" else []
+    entry = found.entry
+    context = {
+        "game": game,
+        "label": preset_label(game),
+        "seats": seats,
+        "step": wanted,
+        "last": len(log),
+        "previous": max(0, wanted - 1),
+        "next": min(len(log), wanted + 1),
+        "entry": entry,
+        "when": dt.datetime.fromtimestamp(entry.time, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if entry else "",
+        "actor": names[entry.seat] if entry and entry.seat is not None and entry.seat < len(names) else "",
+        "command": command_text(game, entry.command if entry else None, entry.seat if entry else None, lang)
+        if entry
+        else "",
+        "events": [_event_line(game, event, lang, names) for event in found.events],
+        "state_json": state_json,
+        "board": "\n".join(board),
+        "state_hash": state_hash(ruleset, found.state),
+        "seed": game.seed,
+        "seed_sha256": seed_hash(game.seed),
+    }
+    return render(request, "records/replay.html", context)
+
+
+def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> dict[str, Any]:
+    data = json.loads(json.dumps(dict(event.data)))
+    seen_by = "" if event.to is None else ", ".join(names[s] for s in sorted(set(event.to)) if s < len(names))
+    return {
+        "time": event.time,
+        "kind": event.kind,
+        "text": describe(game, event.kind, data, event.time, (get_language() or "en")[:2], names),
+        "seen_by": seen_by,
+    }
+
+
+@require_GET
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game as JSON (``delve verify`` checks it)."""
+    game = _ended(game_id)
+    response = JsonResponse(export_game(game), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="delve-game-{game.pk}.json"'
+    return response

@@ -1,0 +1,175 @@
+"""Exports of finished games and their verification: pure Python (no Django), so that
+``delve verify EXPORT.json`` runs anywhere the rulesets are installed.
+
+Verifiable dice: a game's seed is drawn when it is created and its SHA-256 (:func:`seed_hash`, of
+the seed's decimal text: ``printf %s SEED | sha256sum``) is public from the start; the seed itself
+is revealed when the game ends. Because the engines take time and chance only as inputs, the
+settings, seats, seed and command log (with times) determine every event: :func:`verify` replays
+an export exactly as the server applied it (:func:`steps`) and confirms the hash of the seed, every
+event and the final state, or says what differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from delve.kernel import DelveError, Event, GameOutcome, Ruleset, SeatInfo, get_ruleset, state_hash
+
+FORMAT = "delve-export/1"
+
+
+def seed_hash(seed: int) -> str:
+    """The public commitment to a seed: SHA-256 of its decimal text."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def public_outcome(outcome: GameOutcome) -> dict[str, Any]:
+    """The winners and each seat's result word: public once the game has ended."""
+    return {
+        "winners": list(outcome.winners),
+        "results": {str(index): word for index, word in sorted(outcome.results.items())},
+    }
+
+
+def started_event(names: Sequence[str], now: int) -> Event:
+    """The server's own first event of a game."""
+    return Event(kind="game.started", time=now, data={"seats": list(names)})
+
+
+@dataclass
+class LogEntry:
+    """One entry of a game's command log: a player's command (``seat`` and ``command``), the
+    screen-opening command (``source`` ``"open"``) or a clock advance (neither)."""
+
+    time: int
+    seat: int | None = None
+    command: dict[str, Any] | None = None
+    source: str = "player"
+
+
+@dataclass
+class Step:
+    """The game after ``index`` log entries (0: as set up) and the events that entry produced."""
+
+    index: int
+    entry: LogEntry | None
+    events: list[Event]
+    state: Any
+    ended: bool = False
+
+
+def steps(
+    ruleset: Ruleset[Any],
+    settings: Mapping[str, Any],
+    seats: Sequence[SeatInfo],
+    seed: int,
+    start: int,
+    log: Sequence[LogEntry],
+) -> Iterator[Step]:
+    """Replay a game entry by entry, exactly as the server applied it (``games.engine``): a
+    running game's clock is advanced to each entry's time, then its command applied; a game that
+    has ended takes only comments; the end adds the server's ``game.ended`` event. The state is
+    one object, changed in place from step to step.
+
+    :raises IllegalCommand: when a logged command is not legal on replay.
+    """
+    state = ruleset.setup(settings, seats, seed, start)
+    yield Step(0, None, [started_event([seat.name for seat in seats], start)], state)
+    ended = False
+    for index, entry in enumerate(log, 1):
+        events: list[Event] = [] if ended else ruleset.advance(state, entry.time)
+        if entry.seat is not None and entry.command is not None:
+            events += ruleset.apply(state, entry.seat, entry.command, entry.time)
+        if not ended:
+            outcome = ruleset.outcome(state)
+            if outcome.ended:
+                ended = True
+                events.append(Event(kind="game.ended", time=entry.time, data=public_outcome(outcome)))
+        yield Step(index, entry, events, state, ended)
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    """An event as an export holds it (data through JSON, so tuples and lists compare equal)."""
+    return {
+        "time": event.time,
+        "kind": event.kind,
+        "data": json.loads(json.dumps(dict(event.data))),
+        "to": None if event.to is None else sorted(set(event.to)),
+    }
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    commands: int = 0
+    events: int = 0
+    summary: str = ""
+
+
+def _refuse(problem: str) -> Verdict:
+    return Verdict(ok=False, problems=[problem])
+
+
+def verify(export: Mapping[str, Any]) -> Verdict:
+    """Replay an export and compare: the seed against its published hash, each event against the
+    replay's, the final state's hash. The first difference refuses the export."""
+    try:
+        if export.get("format") != FORMAT:
+            return _refuse(f"not a {FORMAT} export (format {export.get('format')!r})")
+        game, seed = export["game"], export["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            return _refuse(f"the seed must be an integer, not {seed!r}")
+        if seed_hash(seed) != export["seed_sha256"]:
+            return _refuse(
+                f"the seed {seed} does not match the SHA-256 published from the start ({export['seed_sha256']})"
+            )
+        ruleset = get_ruleset(game["ruleset"])
+        seats = [SeatInfo(name=seat["name"], options=dict(seat["options"])) for seat in export["seats"]]
+        log = [
+            LogEntry(time=int(c["time"]), seat=c.get("seat"), command=c.get("command"), source=c.get("source", ""))
+            for c in export["commands"]
+        ]
+        expected = list(export["events"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return _refuse(f"the export is incomplete or malformed: {type(exc).__name__} {exc}")
+    except DelveError as exc:
+        return _refuse(str(exc))
+    produced: list[dict[str, Any]] = []
+    final = None
+    try:
+        for step in steps(ruleset, game["settings"], seats, seed, int(game["started_at"]), log):
+            produced.extend(event_record(event) for event in step.events)
+            final = step
+    except DelveError as exc:
+        return _refuse(f"the command log does not replay: {exc}")
+    except (KeyError, TypeError, ValueError) as exc:
+        return _refuse(f"the export is malformed: {type(exc).__name__} {exc}")
+    for index, (want, got) in enumerate(zip(expected, produced, strict=False), 1):
+        mine = {key: want.get(key) for key in ("time", "kind", "data", "to")}
+        if mine != got:
+            return _refuse(
+                f"event {index} differs: the export says {json.dumps(mine)}, the replay gives {json.dumps(got)}"
+            )
+    if len(expected) != len(produced):
+        return _refuse(f"the export has {len(expected)} events, the replay gives {len(produced)}")
+    assert final is not None
+    if not final.ended:
+        return _refuse("the replayed game has not ended: only finished games are exported")
+    digest = state_hash(ruleset, final.state)
+    if digest != export.get("final_state_sha256"):
+        return _refuse(f"the final state's SHA-256 is {digest}, the export says {export.get('final_state_sha256')}")
+    return Verdict(
+        ok=True,
+        commands=len(log),
+        events=len(produced),
+        summary=(
+            f"game {game.get('id')} ({game['ruleset']}/{game.get('preset')}): the seed {seed} matches its published "
+            f"SHA-256 {export['seed_sha256']}; {len(log)} log entries replay to the same {len(produced)} events "
+            f"and the same final state ({digest[:16]}…)"
+        ),
+    )

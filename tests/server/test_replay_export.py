@@ -1,0 +1,231 @@
+"""Export, verifiable dice and replays of finished games (issue 15): the seed's SHA-256 public from
+the start and the seed revealed at the end; ``delve verify`` replays an export and confirms every
+event, and refuses a tampered one; the replay page shows each step with everything revealed."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from delve.cli import main
+from delve.kernel import DelveError
+from delve.server import clock as server_clock
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.games.worker import Worker
+from delve.server.records.verify import LogEntry, seed_hash, steps, verify
+from tests.server.conftest import START, FakeClock, session_client
+
+MINUTE = 60
+
+
+@pytest.fixture
+def four(make_user: Callable[..., Any]) -> list[Any]:
+    return [make_user(name) for name in ("ann", "bob", "cid", "dan")]
+
+
+def bot_game(users: list[Any], clock: Any, passes: int = 40) -> Game:
+    """A Level D game of four bots on a 9x9 maze, played by the worker on the fake clock; the
+    survivors give up after ``passes`` passes so the game ends (and the log has every source)."""
+    game = engine.create_game("fated", "level-d", {"players": 4, "maze_size": 9, "wait_time": 600})
+    for index, user in enumerate(users):
+        engine.register(game.pk, user, f"Bot{index + 1}", {"class": "warrior"}, is_bot=True)
+    worker = Worker(name="replay-test")
+    for _ in range(passes):
+        clock.tick(5 * MINUTE)
+        worker.run_once()
+        worker.run_bots()
+        game.refresh_from_db()
+        if game.status == Game.Status.ENDED:
+            break
+    for user in users:
+        game.refresh_from_db()
+        if game.status == Game.Status.RUNNING:
+            clock.tick(1)
+            try:
+                engine.submit(game.pk, user, {"kind": "give_up"})
+            except DelveError:  # a dead character cannot give up: the next one does
+                continue
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    engine.submit(game.pk, users[0], {"kind": "comment", "text": "gg"})  # comments go on after the end
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture(scope="module")
+def ended(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Game]:
+    """One finished bot game for the whole module (made once: it takes seconds), read-only."""
+    from django.contrib.auth import get_user_model
+
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
+        fake = FakeClock(START)
+        patch.setattr(server_clock, "now", fake)
+        users = [get_user_model().objects.create_user(f"replay-{n}") for n in range(4)]
+        game = bot_game(users, fake)
+        try:
+            yield game
+        finally:
+            Game.objects.filter(pk=game.pk).delete()
+            get_user_model().objects.filter(pk__in=[u.pk for u in users]).delete()
+
+
+def export_of(game: Game) -> dict[str, Any]:
+    response = Client().get(f"/games/{game.pk}/export.json")
+    assert response.status_code == 200 and response["Content-Disposition"].endswith(f'delve-game-{game.pk}.json"')
+    return json.loads(response.content)
+
+
+# --- export and verify -----------------------------------------------------------------------------
+
+
+def test_an_export_verifies_and_delve_verify_confirms_it(ended, tmp_path, capsys):
+    export = export_of(ended)
+    sources = {c["source"] for c in export["commands"]}
+    assert {"player", "clock"} <= sources, "the log has commands and clock advances"
+    assert any(e["to"] is not None for e in export["events"]), "private events are in the export, revealed"
+    verdict = verify(export)
+    assert verdict.ok, verdict.problems
+    assert verdict.events == len(export["events"]) == ended.event_count
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK: ") and str(ended.seed) in out and seed_hash(ended.seed) in out
+
+
+def tampered(export: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    copied = copy.deepcopy(export)
+    change(copied)
+    return copied
+
+
+def first_player_command(export: dict[str, Any]) -> dict[str, Any]:
+    return next(c for c in export["commands"] if c["source"] == "player" and c["command"]["kind"] == "move")
+
+
+@pytest.mark.parametrize(
+    ("what", "change", "reason"),
+    [
+        ("seed", lambda e: e.update(seed=e["seed"] + 1), "does not match the SHA-256"),
+        (
+            "seed and hash",
+            lambda e: e.update(seed=e["seed"] + 1, seed_sha256=seed_hash(e["seed"] + 1)),
+            "",  # another maze: an event differs or a command no longer replays
+        ),
+        ("an event's data", lambda e: e["events"][-2]["data"].update(forged=1), "differs"),
+        ("an event's audience", lambda e: e["events"][1].update(to=None if e["events"][1]["to"] else [0]), "differs"),
+        ("a dropped event", lambda e: e["events"].pop(), "events, the replay gives"),
+        ("a command's time", lambda e: first_player_command(e).update(time=first_player_command(e)["time"] + 1), ""),
+        ("the final state", lambda e: e.update(final_state_sha256="0" * 64), "final state"),
+        ("the format", lambda e: e.update(format="other/9"), "not a delve-export/1 export"),
+        ("a missing part", lambda e: e.pop("commands"), "incomplete or malformed"),
+    ],
+)
+def test_a_tampered_export_is_refused(ended, what, change, reason):
+    export = export_of(ended)
+    verdict = verify(tampered(export, change))
+    assert not verdict.ok, what
+    assert reason in verdict.problems[0]
+
+
+def test_delve_verify_refuses_a_forged_command_and_says_why(ended, tmp_path, capsys):
+    export = export_of(ended)
+    move = first_player_command(export)
+    move["command"] = {"kind": "move", "dir": "nowhere"}
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(export))
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("REFUSED: the command log does not replay")
+    path.write_text("{not json")
+    assert main(["verify", str(path)]) == 1
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_running_game_has_no_export_and_no_replay_and_hides_its_seed(db, clock, four):
+    game = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
+    for index, user in enumerate(four):
+        engine.register(game.pk, user, f"P{index}", {"class": "thief"})
+    assert Client().get(f"/games/{game.pk}/export.json").status_code == 404
+    assert Client().get(f"/games/{game.pk}/replay/").status_code == 404
+    api = Client().get(f"/api/v1/games/{game.pk}").json()["game"]
+    assert api["seed_sha256"] == seed_hash(game.seed) and api["seed"] is None
+    page = session_client(four[0]).get(f"/games/{game.pk}/").content.decode()
+    assert seed_hash(game.seed) in page and str(game.seed) not in page.replace(seed_hash(game.seed), "")
+
+
+def test_the_seed_is_revealed_at_the_end(ended):
+    api = Client().get(f"/api/v1/games/{ended.pk}").json()["game"]
+    assert api["seed"] == ended.seed and api["seed_sha256"] == seed_hash(ended.seed)
+    page = Client().get(f"/games/{ended.pk}/").content.decode()
+    assert f"/games/{ended.pk}/replay/" in page and f"<code>{ended.seed}</code>" in page
+
+
+def test_a_white_maiden_game_played_by_its_autopilot_exports_and_verifies(db, clock, four):
+    game = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0, "turn_deadline_hours": 1})
+    engine.register(game.pk, four[0], "Ann")
+    engine.register(game.pk, four[1], "Bob")
+    worker = Worker(name="autopilot")
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status == Game.Status.ENDED:
+            break
+        clock.t = max(clock.t, game.next_due_at or clock.t)
+        worker.run_once()
+    assert game.status == Game.Status.ENDED
+    verdict = verify(export_of(game))
+    assert verdict.ok, verdict.problems
+
+
+# --- the replay page -------------------------------------------------------------------------------
+
+
+def test_the_replay_steps_through_the_log_with_everything_revealed(ended):
+    log = list(ended.commands.order_by("sequence"))
+    start = Client().get(f"/games/{ended.pk}/replay/")
+    assert start.status_code == 200
+    html = start.content.decode()
+    assert "The game is set up" in html and "The game started: Bot1, Bot2, Bot3, Bot4." in html
+    ruleset = engine.ruleset_of(ended)
+    seats = engine.seat_infos(list(ended.seats.order_by("index")))
+    entries = [LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source) for c in log]
+    replayed = steps(ruleset, ended.settings, seats, ended.seed, ended.started_at, entries)
+    private_step = next(step.index for step in replayed if any(event.to for event in step.events))
+    html = Client().get(f"/games/{ended.pk}/replay/?step={private_step}").content.decode()
+    assert "seen by Bot" in html, "private events are shown, with who saw them"
+    end = Client().get(f"/games/{ended.pk}/replay/?step={len(log) - 1}").content.decode()
+    assert "The game ended:" in end
+    last = Client().get(f"/games/{ended.pk}/replay/?step={len(log)}").content.decode()
+    assert "gg" in last and f'value="{len(log)}"' in last, "the comment after the end is the last step"
+
+
+def test_the_replay_speaks_japanese(ended):
+    client = Client()
+    client.cookies["django_language"] = "ja"
+    move = next(c.sequence for c in ended.commands.order_by("sequence") if c.command and c.command["kind"] == "move")
+    html = client.get(f"/games/{ended.pk}/replay/?step={move}").content.decode()
+    assert "移動" in html
+
+
+@pytest.mark.parametrize("step", ["-1", "x", "99999", "1.5"])
+def test_a_step_outside_the_log_is_refused_with_a_reason(ended, step):
+    response = Client().get(f"/games/{ended.pk}/replay/?step={step}")
+    assert response.status_code == 400 and "Choose a step from 0 to" in response.content.decode()
+
+
+def test_the_replay_state_matches_the_stored_final_state(ended):
+    from delve.kernel import state_hash
+
+    html = Client().get(f"/games/{ended.pk}/replay/?step={ended.commands.count()}").content.decode()
+    ruleset = engine.ruleset_of(ended)
+    assert state_hash(ruleset, engine.load_state(ended, ruleset))[:16] in html
+
+
+def test_export_file_name_is_safe(tmp_path: Path) -> None:
+    assert seed_hash(5) == "ef2d127de37b942baad06145e54b0c619a1f22327b2ebbcfbec78f5564afe39d"
