@@ -85,6 +85,17 @@ def test_the_metrics_agree_with_the_games_own_events() -> None:
         if e.kind == "card.drawn":
             drawn[e.data["deck"]] += e.data["count"]
     assert json.loads(row["cards_drawn"]) == dict(drawn)
+    rests = [e for e in record.events if e.kind == "maiden.entered" and e.data["type"] == "rest"]
+    assert (row["first_rest_turn"] is None) == (not rests)
+    if rests:
+        first = rests[0].data["seat"]
+        own = 0
+        for e in record.events:
+            if e.kind == "turn.started" and e.data["seat"] == first:
+                own += 1
+            if e is rests[0]:
+                break
+        assert row["first_rest_turn"] == own
     assert row["urza_round"] == (row["rounds"] if row["won"] else None)
 
 

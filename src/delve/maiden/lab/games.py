@@ -250,7 +250,7 @@ def bq12(cells: Cells) -> list[Answer]:
         games = cells.strategy(strategy)
         slate = ratio([_f(r["slate_damage"]) for r in games], [_f(r["slate_checks"]) for r in games])
         skills = mean([_f(r["skills_gained"]) for r in games])
-        first = mean([_f(r["first_boss_turn"]) for r in games if r.get("first_boss_turn") not in (None, "")])
+        first = mean([_f(r["first_rest_turn"]) for r in games if r.get("first_rest_turn") not in (None, "")])
         rows.append([strategy, win_rate(games).text(percent=True), slate.text(), skills.text(), first.text(digits=1)])
     per_move = {a: (o / m if m else 0.0) for a, (m, o) in reach.items()}
     low = per_move.get(0, 0.0)
@@ -275,7 +275,7 @@ def bq12(cells: Cells) -> list[Answer]:
                         "win rate",
                         "slate damage per slate check",
                         "skills gained per game",
-                        "team turn of the first boss fight",
+                        "own turns to the first rest room",
                     ],
                     rows,
                 ),

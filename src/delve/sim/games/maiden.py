@@ -25,7 +25,8 @@ Metrics (all counted over the whole game, every maiden together unless the name 
 * dice: ``dice_by_size`` ({size: [checks, checks whose non-slate dice showed a pair, pairs
   ascended]}, BQ-2);
 * movement (BQ-12): ``reach_by_agi`` ({Agi: [move decisions, destinations offered]}),
-  ``first_boss_turn`` (the team's turn number when a boss was first engaged);
+  ``first_boss_turn`` (the team's turn number when a boss was first engaged),
+  ``first_rest_turn`` (the fewest of her own turns a maiden took to enter a rest room);
 * growth: ``final_stats`` (per seat "pie/wil/agi/ins" levels), ``levelups``;
 * skills (BQ-15): ``skills_gained`` (learned after setup), ``skills_used``, ``skill_uses_met``
   (uses whose condition the top cards met), ``skills_exhausted``;
@@ -85,6 +86,8 @@ class Metrics:
         self.dice: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
         self.reach: dict[int, list[int]] = defaultdict(lambda: [0, 0])
         self.first_boss_turn: int | None = None
+        self.first_rest_turn: int | None = None
+        self.own_turns = [0] * players
         self.levelups = 0
         self.skills_gained = 0
         self.skills_used = 0
@@ -125,6 +128,7 @@ class Metrics:
             self.dl_by_round[int(data["round"])] = game.danger_level
         elif kind == "turn.started":
             self.turns += 1
+            self.own_turns[int(data["seat"])] += 1
             self.turns_by_round[rnd] += 1
             maiden = game.maidens[int(data["seat"])]
             if maiden.life == 1:
@@ -180,6 +184,8 @@ class Metrics:
                 self.boss_checks[0] += 1
                 self.boss_checks[1] += won
         elif kind == "maiden.entered":
+            if data["type"] == "rest" and self.first_rest_turn is None:
+                self.first_rest_turn = self.own_turns[int(data["seat"])]
             room = str(data["room"])
             self.entered[str(data["type"])] += 1
             if room in self.restricted:
@@ -238,6 +244,7 @@ class Metrics:
             "dice_by_size": _json({str(s): c for s, c in sorted(self.dice.items())}),
             "reach_by_agi": _json({str(a): c for a, c in sorted(self.reach.items())}),
             "first_boss_turn": self.first_boss_turn,
+            "first_rest_turn": self.first_rest_turn,
             "final_stats": _json(
                 ["/".join(str(m.level(s)) for s in ("pie", "wil", "agi", "ins")) for m in game.maidens]
             ),
