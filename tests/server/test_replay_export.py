@@ -23,6 +23,9 @@ from delve.server.records.verify import LogEntry, seed_hash, steps, verify
 from tests.server.conftest import START, FakeClock, session_client
 
 MINUTE = 60
+#: Every test here uses the database (also those that only read the module's finished game, made
+#: outside their transactions): pytest-django creates the tables for the tests that declare it.
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
