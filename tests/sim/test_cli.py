@@ -131,3 +131,47 @@ def test_an_interrupted_run_says_how_far_it_got_and_reports_the_games_finished(t
     assert f"interrupted after 2 of 3 games (in {out / 'results.csv'}); run the same command again" in printed.err
     assert "2 games (0 failed, 0 unfinished)" in printed.out
     assert (out / "report.html").exists()
+
+
+def test_a_run_stopped_by_SIGTERM_keeps_its_games_stops_its_workers_and_resumes(tmp_path):
+    """A real `delve simulate` process with two workers: SIGTERM after the first finished game
+    stops it with the games so far reported; the same command plays only the rest."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "delve.cli", *BASE[:2], "40", *BASE[3:], "--jobs", "2", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = out / "results.csv"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not results.exists() or len(results.read_text().splitlines()) < 2):
+        time.sleep(0.2)
+    workers = [
+        int(p) for p in subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    ]
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted after" in stderr and "run the same command again" in stderr
+    assert "report:" in stdout
+    done = len(ResultStore(out).load())
+    assert 1 <= done < 40
+    time.sleep(1)
+    for pid in workers:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        with open(f"/proc/{pid}/stat") as stat:
+            assert stat.read().split()[2] == "Z", f"worker {pid} still runs"
+    again = subprocess.run(
+        [*command[:3], *BASE[:2], "2" if done < 2 else str(done + 1), *BASE[3:], "--out", str(out), "--no-report"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 0, again.stderr
+    assert f"({done} resumed)" in again.stderr

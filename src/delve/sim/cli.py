@@ -14,8 +14,12 @@ run (games already in the file are not played again). At the end ``DIR/report.ht
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +170,8 @@ def execute(args: argparse.Namespace) -> int:
     where = args.scheduler or f"{args.jobs or 1} process(es)"
     print(f"{prog}: {len(specs)} {args.game} games ({specs[0].preset or 'default'}) on {where} -> {args.out}")
     try:
-        rows = run(specs, jobs=args.jobs or 1, scheduler=args.scheduler, out=args.out, progress=not args.quiet)
+        with _interruptible():
+            rows = run(specs, jobs=args.jobs or 1, scheduler=args.scheduler, out=args.out, progress=not args.quiet)
     except SimulationError as exc:
         print(f"{prog}: error: argument --scheduler: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -189,6 +194,25 @@ def execute(args: argparse.Namespace) -> int:
         print(f"{prog}: {failed} game(s) failed (outcome 'error', see the error column)", file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """Ctrl-C and SIGTERM stop a run the same way (KeyboardInterrupt: the finished games are kept
+    and reported), also when the shell started the command in the background with SIGINT ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _report(args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:

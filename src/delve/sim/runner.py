@@ -9,6 +9,7 @@ not depend on where or in which order games were played; only ``seconds`` (wall 
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 import time
 import traceback
@@ -146,6 +147,13 @@ def _duration(seconds: float) -> str:
 # ---------------------------------------------------------------------- backends
 
 
+def _worker_start() -> None:
+    """A worker process leaves Ctrl-C to the parent (which stops the pool) and dies quietly when
+    the pool is terminated."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _local(specs: Sequence[GameSpec], jobs: int) -> Iterator[tuple[str, Row]]:
     if jobs <= 1 or len(specs) <= 1:
         for spec in specs:
@@ -153,7 +161,7 @@ def _local(specs: Sequence[GameSpec], jobs: int) -> Iterator[tuple[str, Row]]:
         return
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(specs))) as pool:
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(specs)), initializer=_worker_start) as pool:
         yield from pool.imap_unordered(play_one, specs, chunksize=1)
 
 
