@@ -54,7 +54,7 @@ def sign_up_and_register(
     page.wait_for_url(f"{base}/")
     prefix = f"g{game.pk}-"
     page.fill(f"input[name='{prefix}name']", character)
-    page.select_option(f"select[name='{prefix}option_class']", cls)
+    page.check(f"input[name='{prefix}option_class'][value='{cls}']")
     if practice:
         page.uncheck(f"input[name='{prefix}keep_record']")
     page.click(f"#game-{game.pk} button[type=submit]")
@@ -273,6 +273,17 @@ def test_a_game_played_to_its_end_through_the_screen(
     ready_to_escape(game)
 
     aki = logged_in(browser, base, users[0], viewport=DESKTOP)
+    # the registration form of a Level D game: labelled class cards with their abilities, images
+    level_d = engine.create_game("fated", "level-d", {"players": 4, "maze_size": 9})
+    aki.goto(f"{base}/")
+    form = aki.locator(f"#game-{level_d.pk} form.register")
+    expect(form.locator(".class-choices .choice-card")).to_have_count(8)
+    expect(form.locator(".class-choices")).to_contain_text("Ninja")
+    expect(form.locator(".class-choices")).not_to_contain_text("FL-REG")
+    expect(form.locator(".image-choices .emblem")).to_have_count(8)
+    form.locator(".class-choices input[value=cat]").check()
+    form.scroll_into_view_if_needed()
+    form.screenshot(path=str(shots / "19-registration-level-d-desktop.png"))
     aki.goto(f"{base}/games/{game.pk}/")
     expect(aki.locator("#panel-commands h2")).to_contain_text("Move phase")
     expect(aki.locator(".map .cell.stale").first).to_be_visible()

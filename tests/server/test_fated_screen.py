@@ -783,7 +783,13 @@ def test_the_defense_prompt_says_what_the_incoming_effect_does(fated, player, op
     page(client, fated)
     for direction in ("right", "left", "right"):
         engine.submit(fated.pk, player, {"kind": "move", "dir": direction})
-    rewrite(fated, lambda s: s.set_hand(0, "stripped"))
+    from delve.fated.state import Status
+
+    def prepare(s: Any) -> None:
+        s.set_hand(0, "stripped")
+        s.p(1).statuses = [Status(id="sluggish", turns=7)]  # evasion 0: the attack always reaches defense
+
+    rewrite(fated, prepare)
     stripped = _card_id(fated, 0, "stripped")
     use = next(c for c in legal(fated, 0) if c.get("card") == stripped and c.get("target") == 1)
     engine.submit(fated.pk, player, use)
@@ -810,3 +816,23 @@ def test_the_tab_title_and_the_countdowns_are_right_from_the_first_paint(fated, 
     assert fated_screen.countdown(3 * 3600 + 65, "en") == "3:01:05"
     assert fated_screen.countdown(65, "en") == "1:05"
     assert fated_screen.countdown(2 * 86400 + 3 * 3600, "ja") == "2日3時間"
+
+
+def test_level_d_says_turn_everywhere_it_would_say_phase_P_25(client, db, clock, player, opponent, others):
+    """P-25, AMB-66: Level D calls the phases turns: the help page (its own sentences, the command
+    help, the card and status texts) and the screen never say "phase" / フェイズ."""
+    for lang in ("en", "ja"):
+        html = unescape(client.get("/help/?preset=level-d", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        body = re.sub(r"<[^>]+>", " ", html.split("<main", 1)[1])
+        assert not re.search(r"phase|フェイズ", body, re.I), re.findall(r"[^.。]*(?:phase|フェイズ)[^.。]*", body)[:3]
+    assert "move turn" in unescape(client.get("/help/?preset=level-d").content.decode())
+    fated = unescape(client.get("/help/?preset=fated-labyrinth").content.decode())
+    assert "move phase" in fated
+    game = fated_game([player, opponent, *others], preset="level-d")
+    arrange(game, hands={0: ["haste", "attack-10"]}, ready=[0])
+    for lang in ("en", "ja"):
+        screen = unescape(page(session_client(player), game, HTTP_ACCEPT_LANGUAGE=lang))
+        body = re.sub(r"<[^>]+>", " ", screen.split("<main", 1)[1])
+        assert not re.search(r"phase|フェイズ", body, re.I), re.findall(r"[^.。]*(?:phase|フェイズ)[^.。]*", body)[:3]
+        attributes = " ".join(re.findall(r'data-help="([^"]*)"', screen))
+        assert not re.search(r"phase|フェイズ", attributes, re.I)

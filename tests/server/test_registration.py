@@ -240,3 +240,28 @@ def test_the_record_box_is_the_only_keep_record_question_and_setup_receives_it(
     assert Seat.objects.get(game=game, user=player).options == {"colour": "red"}
     state = engine.load_state(Game.objects.get(pk=game.pk))
     assert [seat.comment for seat in state.seats] == ["practice", ""]
+
+
+def test_the_fated_registration_form_shows_classes_with_their_abilities_and_images_FL_REG_3(client, player, opponent):
+    """FL-REG-3, FL-REG-9, P-28: a Fated class is chosen among cards that show its abilities (the
+    preset's labels), its max cards and its description; Level D also asks for an image, shown as
+    emblems; no internal rule id in the help; the seats list labels each choice."""
+    from html import unescape
+
+    from delve.fated import content, text
+    from delve.server.games import engine
+
+    game = engine.create_game("fated", "level-d", {"players": 4, "maze_size": 9})
+    client.force_login(player)
+    html = unescape(client.get("/").content.decode())
+    form = html.split(f'id="game-{game.pk}"')[1].split("</form>")[0]
+    assert "FL-REG" not in form
+    assert form.count('class="choice-card"') == 2 * len(content.load().classes)
+    ninja = form.split('value="cat"')[1].split("</label>")[0]
+    cat = content.load().classes["cat"]
+    assert "Ninja" in ninja and f"{text.word('evasion', 'en', 'level-d')} <b>{cat.evasion}%</b>" in ninja
+    assert f"<b>{cat.max_cards}</b>" in ninja and text.pick(cat.description, "en") in ninja
+    assert 'class="emblem e-cat"' in form.split("image-choices")[1]
+    engine.register(game.pk, opponent, "Bo", {"class": "cat", "image": "warrior"})
+    seats = unescape(client.get("/").content.decode()).split(f'id="game-{game.pk}"')[1].split("</table>")[0]
+    assert "Class: Ninja, Image: Warrior" in seats

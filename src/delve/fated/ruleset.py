@@ -44,7 +44,7 @@ class FatedRuleset:
                 choices=classes,
                 default="explorer",
                 help={
-                    "en": "Cannot be changed until the game ends (FL-REG-9).",
+                    "en": "Cannot be changed until the game ends.",
                     "ja": "ゲーム終了まで変更できません。",
                 },
             ),

@@ -11,6 +11,7 @@ a readable generic sentence, so a new kind never breaks the page (a test lists t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -92,6 +93,19 @@ def word(key: str, lang: str, preset: str) -> str:
     if fallback is not None and key in fallback.words:
         return pick(fallback.words[key], lang)
     return key
+
+
+def vocabulary(sentence: str, lang: str, preset: str) -> str:
+    """A content text (a card's or a status's) in the preset's words: Level D says "turn" /
+    ターン where the content says "phase" / フェイズ (P-25, AMB-66)."""
+    phase = word("phase", lang, preset)
+    if _lang(lang) == "ja":
+        return sentence.replace("フェイズ", phase) if phase != "フェイズ" else sentence
+    if phase.lower() == "phase":
+        return sentence
+    return re.sub(
+        r"\b([Pp])hase(s?)\b", lambda m: (phase if m.group(1) == "p" else phase.capitalize()) + m.group(2), sentence
+    )
 
 
 _SHORT: dict[str, dict[str, str]] = {
@@ -951,7 +965,7 @@ _COMMAND_NAMES: dict[str, dict[str, str]] = {
 
 _COMMAND_HELP: dict[str, dict[str, str]] = {
     "start_turn": {
-        "en": "Your wait is over and a turn is stored: start it. Defense phases for anything aimed at you come first, then the move phases.",
+        "en": "Your wait is over and a turn is stored: start it. Defense {phase}s for anything aimed at you come first, then the move {phase}s.",
         "ja": "待機時間が終わり、ターンが蓄積されています。開始すると、まず攻撃などへの防御、次に移動を行います。",
     },
     "move": {
@@ -967,15 +981,15 @@ _COMMAND_HELP: dict[str, dict[str, str]] = {
         "ja": "このターンの行動をすべてパスし、代わりにカード（{noble}は2枚）かCPの回復を得ます（「動かない」以外の行動をする前のみ）。",
     },
     "swap": {
-        "en": "Swap places with your own monster next to you. Uses this move phase; never sets off a {trap}.",
+        "en": "Swap places with your own monster next to you. Uses this move {phase}; never sets off a {trap}.",
         "ja": "隣にいる味方のモンスターと位置を入れ替えます。この移動を使います。{trap}は発動しません。",
     },
     "attack": {
-        "en": "A normal attack without a card on the adjacent player, enemy monster or door, with your base attack. A player defends in their own defense phase; monsters and doors take it at once.",
+        "en": "A normal attack without a card on the adjacent player, enemy monster or door, with your base attack. A player defends in their own defense {phase}; monsters and doors take it at once.",
         "ja": "隣接するプレイヤー・敵モンスター・扉をカードなしで攻撃します（基本攻撃力）。プレイヤーは自分の防御{phase}で防御し、モンスターと扉には即座に効きます。",
     },
     "pass_by": {
-        "en": "Ask the adjacent player to swap places with you. They decide in their defense phase; it is cancelled if either of you moves first.",
+        "en": "Ask the adjacent player to swap places with you. They decide in their defense {phase}; it is cancelled if either of you moves first.",
         "ja": "隣接するプレイヤーに位置の入れ替えを求めます。相手が防御{phase}で決めます。どちらかが先に動くと取り消されます。",
     },
     "pick_up": {
@@ -999,7 +1013,7 @@ _COMMAND_HELP: dict[str, dict[str, str]] = {
         "ja": "CP20を払い、2マス先へ跳びます。プレイヤーやモンスターを跳び越えられます（壁・扉は不可）。{trap}は発動しません。",
     },
     "steal": {
-        "en": "Pay 20 CP to steal a random card from the adjacent player, when their defense phase comes.",
+        "en": "Pay 20 CP to steal a random card from the adjacent player, when their defense {phase} comes.",
         "ja": "CP20を払い、隣接するプレイヤーの手札からランダムに1枚盗みます（相手の防御{phase}で決まります）。",
     },
     "use_card": {

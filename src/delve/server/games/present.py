@@ -68,7 +68,7 @@ def label_choices(game: Game, seats: list[Seat]) -> None:
         return
     for seat in seats:
         seat.choice_labels = [  # type: ignore[attr-defined]
-            text(choice.label)
+            f"{text(option.label)}: {text(choice.label)}" if len(options) > 1 else text(choice.label)
             for option in options
             for choice in option.choices
             if seat.options.get(option.key) == choice.value

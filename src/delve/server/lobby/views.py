@@ -41,7 +41,42 @@ def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None
             engine.ruleset_of(game).seat_options(game.settings), prefix=f"g{game.pk}"
         )
     card.update(maiden.card_extras(request, game, seats))
+    if game.ruleset == "fated" and card["form"] is not None:
+        from delve.fated import text as fated_text
+
+        card["fated"] = _fated_choices(game)
+        card["form"].fields["keep_record"].label = fated_text.word(  # the preset's record word (P-29)
+            "keep_record", (get_language() or "en")[:2], game.preset
+        )
     return card
+
+
+def _fated_choices(game: Game) -> dict[str, Any]:
+    """What the registration form shows beside a Fated class and image: each class's abilities,
+    max cards and description (the preset's names and labels), and each image's emblem."""
+    from delve.fated import content, text
+
+    lang = (get_language() or "en")[:2]
+    data = content.load()
+    preset = game.preset
+    labels = {key: text.word(key, lang, preset) for key in ("attack", "defense", "magic", "evasion")}
+    classes = [
+        {
+            "value": c.id,
+            "label": data.class_name(c.id, preset, lang if lang in content.LANGS else "en"),
+            "stats": [
+                (labels["attack"], c.attack),
+                (labels["defense"], c.defense),
+                (labels["magic"], c.magic),
+                (labels["evasion"], f"{c.evasion}%"),
+                ("最大カード" if lang == "ja" else "Max cards", c.max_cards),
+            ],
+            "description": text.pick(c.description, lang),
+            "glyph": data.class_name(c.id, preset, "ja")[:1],
+        }
+        for c in data.classes.values()
+    ]
+    return {"classes": classes}
 
 
 def _index(request: HttpRequest, bound: dict[int, RegistrationForm] | None = None, status: int = 200) -> HttpResponse:

@@ -395,7 +395,7 @@ def _commands(screen: Screen) -> dict[str, Any]:
             label = text.command_label({**command, "card_kind": card and card["kind"]}, lang_, preset, screen.seat)
             entry = _button(screen, command, label=label)
             entry["cp"] = _single_cp(card)
-            entry["help"] = _card_help(card, lang_) if card else entry["help"]
+            entry["help"] = _card_help(card, lang_, preset) if card else entry["help"]
             defenses.append(entry)
         else:
             simple.append(_button(screen, command))
@@ -466,9 +466,9 @@ def _single_cp(card: dict[str, Any] | None) -> int | None:
     return cp.get("use") if "use" in cp else (min(cp.values()) if cp else None)
 
 
-def _card_help(card: dict[str, Any], lang_: str) -> str:
+def _card_help(card: dict[str, Any], lang_: str, preset: str) -> str:
     definition = content.load().cards.get(card["kind"])
-    return text.pick(definition.text, lang_) if definition else card["kind"]
+    return text.vocabulary(text.pick(definition.text, lang_), lang_, preset) if definition else card["kind"]
 
 
 USE_ORDER = ("adjacent", "remote", "effect", "trap")
@@ -514,7 +514,7 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
                 "category": text.category_name(card["category"], lang_),
                 "category_id": card["category"],
                 "costs": costs,
-                "text": text.pick(definition.text, lang_) if definition else "",
+                "text": text.vocabulary(text.pick(definition.text, lang_), lang_, preset) if definition else "",
                 "groups": ordered,
                 "choices": [c for g in ordered for c in g["choices"]],
             }
@@ -681,6 +681,11 @@ def _quickmove(screen: Screen) -> dict[str, Any]:
         "active": bool(legal) or stay is not None,
         "move_help": text.command_help("move", screen.lang, screen.preset),
         "seated": screen.you is not None,
+        "idle_hint": _t(
+            screen,
+            f"The buttons work in your {text.phase_name('move', 'en', screen.preset).lower()}.",
+            f"ボタンは{text.phase_name('move', 'ja', screen.preset)}に使えます。",
+        ),
         "ended_note": _t(screen, "The game has ended.", "ゲームは終了しました。")
         if screen.view is not None and screen.view["game"].get("ended")
         else "",
@@ -701,7 +706,9 @@ def _statuses(screen: Screen, items: list[dict[str, Any]]) -> list[dict[str, Any
                 "kind": item.get("kind", "minus"),
                 "turns": item.get("turns"),
                 "strength": item.get("strength"),
-                "text": text.pick(definition.text, screen.lang) if definition else "",
+                "text": text.vocabulary(text.pick(definition.text, screen.lang), screen.lang, screen.preset)
+                if definition
+                else "",
                 "cancelled": _t(screen, "cancelled", "無効") if item.get("cancelled") else "",
                 "cancelled_help": _t(
                     screen,
@@ -730,6 +737,10 @@ def _public_player(screen: Screen, p: dict[str, Any]) -> dict[str, Any]:
         "hand_size": p.get("hand_size"),
         "hidden": bool(p.get("hidden")),
         "mine": p["seat"] == screen.seat,
+        "image": p.get("image") or "",
+        "emblem": content.load().class_name(p["image"], preset, "ja")[:1]
+        if p.get("image") in content.load().classes
+        else "",
     }
     if not p.get("hidden"):
         entry.update(

@@ -57,7 +57,7 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
                 "name": text.pick(card.name, lang_),
                 "category": text.category_name(card.category, lang_),
                 "uses": uses,
-                "text": text.pick(card.text, lang_),
+                "text": text.vocabulary(text.pick(card.text, lang_), lang_, preset),
                 "copies": copies[kind],
             }
         )
@@ -77,7 +77,11 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
         if (m := data.monsters.get(key)) is not None
     ]
     statuses = [
-        {"name": text.pick(s.name, lang_), "kind": s.kind, "text": text.pick(s.text, lang_)}
+        {
+            "name": text.pick(s.name, lang_),
+            "kind": s.kind,
+            "text": text.vocabulary(text.pick(s.text, lang_), lang_, preset),
+        }
         for s in data.statuses.values()
     ]
     if game is not None:
@@ -122,4 +126,34 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
         "always": always,
         "legend": legend,
         "trap_word": text.word("trap", lang_, preset),
+        **_phase_texts(lang_, preset),
+    }
+
+
+def _phase_texts(lang: str, preset: str) -> dict[str, str]:
+    """The help's sentences that name phases, in the preset's word (Level D: "move turn",
+    移動ターン; AMB-66, P-25)."""
+    word = text.word("phase", lang, preset)
+    move, core, defense = (text.phase_name(p, lang, preset) for p in ("move", "core", "defense"))
+    trap = text.word("trap", lang, preset)
+    if lang == "ja":
+        return {
+            "turn_text": "プレイヤーごとに時計があり、待機時間ごとにターンが回ってきます。使わなかったターンは上限まで"
+            f"蓄積されます。1ターンは、自分への攻撃などに対する{defense}、最大3回の{move}、そして{core}の行動1回です。",
+            "keyboard_text": f"キーボード：{move}では矢印キーとW A S Dで移動できます。Tabキーで操作部品の間を移動でき、"
+            "フォーカスのある部品の説明が表示されます。",
+            "cards_text": f"攻撃カードには3つの用途があります。《{trap}》は自分のいるマスに仕掛けます（最も安い）。"
+            "《隣接》は隣の相手を攻撃し、基本攻撃力が加わります。《遠隔》は任意の他プレイヤーを攻撃します（最も高い）。"
+            f"防御カードは{defense}でのみ、その他のカードは{core}でのみ使えます。",
+        }
+    low = word.lower()
+    return {
+        "turn_text": "Every player has their own clock: a turn comes every wait time, and unused turns are stored up "
+        f"to a limit. A turn is: defense {low}s for anything aimed at you, up to three move {low}s, and one core "
+        "action.",
+        "keyboard_text": f"Keyboard: in a move {low} the arrow keys and W A S D move you; Tab moves between the "
+        "controls, and every control shows its help when it has the focus.",
+        "cards_text": f"Attack cards have three uses: 《{trap}》 sets a {trap.lower()} on your own tile (cheapest), "
+        "《Adjacent》 hits a neighbour and adds your base attack, 《Remote》 hits any other player (dearest). "
+        f"Defense cards work only in a defense {low}; every other card only in the core {low}.",
     }
