@@ -328,8 +328,11 @@ def test_a_game_played_to_its_end_through_the_screen(
     expect(dan.locator("#panel-ending")).to_contain_text("脱出")
     shot(dan, shots, "24-end-japanese-phone")
 
-    # the full log page, reached from the banner, with its filters
-    aki.locator("#panel-ending a.button-link").click()
+    # the full log page, reached from the banner, with its filters (the replay is linked too)
+    expect(aki.locator("#panel-ending a", has_text="Watch the replay")).to_have_attribute(
+        "href", f"/games/{game.pk}/replay/"
+    )
+    aki.locator("#panel-ending a.button-link", has_text="full log").click()
     expect(aki.locator("h1")).to_contain_text("full log")
     expect(aki.locator(".full-log")).to_contain_text("You escaped through the exit!")
     expect(aki.locator(".full-log li", has_text="The game ended")).to_have_count(1)

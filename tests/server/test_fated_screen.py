@@ -639,7 +639,7 @@ def test_the_end_of_the_game_shows_a_banner_and_the_standings(fated, player, opp
     assert "Core phase" not in commands and "choose one action" not in commands.lower()
     status = winner.split('id="panel-status"')[1].split("</section>")[0]
     assert "find the exit" not in status
-    assert f'href="/games/{fated.pk}/log/"' in winner
+    assert f'href="/games/{fated.pk}/log/"' in winner and f'href="/games/{fated.pk}/replay/"' in winner
     loser = unescape(page(session_client(opponent), fated))
     assert "You did not win this time (still inside)." in loser
     watcher = unescape(page(session_client(spectator), fated))

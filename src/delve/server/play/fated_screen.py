@@ -904,6 +904,7 @@ def _ending(screen: Screen) -> dict[str, Any]:
             "check": _t(screen, "Checkpoints", "チェック"),
             "winner": _t(screen, "winner", "勝者"),
             "log": _t(screen, "Read the full log of the game", "ゲームの全記録を読む"),
+            "replay": _t(screen, "Watch the replay", "リプレイを見る"),
             "map": _t(
                 screen,
                 "The whole map is revealed below: every trap and fake included.",
