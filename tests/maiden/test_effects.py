@@ -1,5 +1,5 @@
-"""The OPS interpreter's core: implemented ops, the ``who`` targets, choice forms not yet
-implemented (not offered to commands, reported and skipped in automatic effects)."""
+"""The OPS interpreter's core: implemented ops, the ``who`` targets, ops without an
+implementation (not offered to commands, reported and skipped in automatic effects)."""
 
 from __future__ import annotations
 
@@ -27,13 +27,16 @@ def test_who_choose_lets_the_player_name_the_maiden() -> None:
     assert g.maidens[2].life == 3 and g.maidens[0].life == 6
 
 
-def test_choice_forms_not_offered_yet() -> None:
+def test_a_choice_form_without_a_target_and_unknown_ops_are_not_offered() -> None:
+    """boss = choose_engaged with no boss engaged has nothing to pick: not offered; an op without
+    an implementation is not ``supported``."""
     r, g = new_game(content=_arcana(({"op": "boss_damage", "boss": "choose_engaged", "amount": 1},)))
     to_move(r, g, wil=1)
     g.arcana.append("a3")
     assert not [c for c in r.legal_commands(g, 0) if c["kind"] == "use_arcana"]
     assert effects.supported([{"op": "boss_damage", "boss": "imp"}])
-    assert not effects.supported([{"op": "swap_colours"}])
+    assert effects.supported([{"op": "swap_colours"}, {"op": "near_pair"}])
+    assert not effects.supported([{"op": "no_such_op"}])
 
 
 def test_automatic_effects_skip_and_report_unimplemented_ops() -> None:
@@ -43,7 +46,7 @@ def test_automatic_effects_skip_and_report_unimplemented_ops() -> None:
     g.maidens[0].life = 3
     effects.run(
         c,
-        [{"op": "look_rooms", "count": 3}, {"op": "heal", "amount": 1}],
+        [{"op": "no_such_op", "count": 3}, {"op": "heal", "amount": 1}],
         "event",
         {},
         actor=g.maidens[0],

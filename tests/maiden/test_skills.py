@@ -104,12 +104,15 @@ def test_gaining_skills_and_no_limit_mv_skill_11_mv_skill_12() -> None:
     assert len(m.skills) == 6
 
 
-def test_unimplemented_ops_not_offered() -> None:
-    """Skills whose ops are not implemented yet are not offered (one judge: legal_commands)."""
+def test_a_die_skill_is_offered_once_per_pick_mv_skill_9() -> None:
+    """MV-SKILL-9: a post_roll reroll skill is offered after the roll with each die it may pick
+    (one judge: legal_commands), and not before the roll."""
     r, g, _m = _with_skill("k_reroll", {"agi": ["G"]})
     enter_room_check(r, g, "r_zero")
-    roll(r, g)
     assert not [c for c in r.legal_commands(g, 0) if c["kind"] == "use_skill"]
+    roll(r, g)
+    uses = [c for c in r.legal_commands(g, 0) if c["kind"] == "use_skill"]
+    assert uses == [{"kind": "use_skill", "skill": "k_reroll", "dice": [i]} for i in range(3)]
 
 
 def test_events_come_from_content_mv_event_3() -> None:

@@ -101,6 +101,9 @@ def _choose(ctx: Ctx, maiden: Maiden, decision: Decision, option: Any) -> None:
         # ops=[<the op>, *<ops after it>], source=...): the chosen option becomes that param
         # and the ops resume for the original actor.
         params = dict(decision.data.get("params", {}))
-        params[str(decision.data.get("param", "option"))] = option
+        if decision.data.get("param") == "*":
+            params.update(option)  # a pick of several params (die ops: die/face, dice, onto)
+        else:
+            params[str(decision.data.get("param", "option"))] = option
         actor = ctx.state.maidens[int(decision.data.get("actor", maiden.seat))]
         effects.run(ctx, decision.ops, decision.source, params, actor=actor, strict=bool(decision.data.get("strict")))

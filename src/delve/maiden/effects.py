@@ -7,20 +7,26 @@ player's choice pushes a ``choose`` decision carrying the ops still to run (``De
 ``decisions.py`` resumes them with ``run``.
 
 Implemented: heal, damage, dl, learn_skill, refresh_skills, extra_draw, boss_damage (named
-boss), reveal_passage, room_type (named room), add_edge, add_quest, mp, free_pass,
-die_bonus_size, extra_white, ap_bonus, auto_success, ignore_slate, ignore_slate_dice,
-reduce_damage. Every other op raises ``IllegalCommand("command/not_implemented")`` when a command
-would trigger it (``legal_commands`` does not offer such a skill or Arcana) and is reported
-by a ``effect.unsupported`` event when an automatic effect contains it.
+boss or choose_engaged), reveal_passage, room_type (named room or choose_unexplored), add_edge,
+add_quest, mp, free_pass, die_bonus_size, extra_white, ap_bonus, auto_success, ignore_slate,
+ignore_slate_dice, reduce_damage, the post_roll die ops die_adjust, reroll, set_die,
+swap_colours, near_pair, and exhaust_skill, skill_level, boss_disable_action. An op's pick is a
+command param (``param_options``) or a ``choose`` decision (later picks of a list, automatic
+effects, picks that are not command fields).
+Not implemented: cancel_death, warp, look_rooms. They (and any unknown op) raise
+``IllegalCommand("command/not_implemented")`` when a command would trigger them
+(``legal_commands`` does not offer such a skill or Arcana) and are reported by an
+``effect.unsupported`` event when an automatic effect contains them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 
 from delve.kernel import IllegalCommand
-from delve.maiden import bosses, death, skills
+from delve.maiden import board, bosses, death, dice, skills
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import Check, Decision, Maiden
 
@@ -39,10 +45,6 @@ def handler(name: str) -> Callable[[Handler], Handler]:
     return register
 
 
-#: Param values of implemented ops whose choice form is not implemented yet.
-_CHOICE_FORMS = {"boss_damage": ("boss", {"choose_engaged", "choose"}), "room_type": ("room", {"choose_unexplored"})}
-
-
 def supported(ops: Any) -> bool:
     """Whether every op of a list has an implementation (skills and Arcana whose ops do not are
     not offered by ``legal_commands``)."""
@@ -50,21 +52,30 @@ def supported(ops: Any) -> bool:
         name = op["op"]
         if name not in _HANDLERS:
             return False
-        form = _CHOICE_FORMS.get(name)
-        if form is not None and op.get(form[0]) in form[1]:
-            return False
     return True
 
 
 def param_options(ctx: Ctx, ops: Any, actor: Maiden) -> list[dict[str, Any]]:
     """The parameter sets a command using these ops may carry (``[{}]`` for ops that take none):
-    ``who = choose`` lets the player name the maiden (``seat``). Ops that pick dice, faces or
-    other targets add their choices here when they are implemented."""
+    ``who = choose`` lets the player name the maiden (``seat``); the first op that picks dice or
+    faces (die_adjust, reroll, set_die, swap_colours, near_pair) offers each legal pick. No legal
+    pick: the command is not offered. Later picks are asked by a ``choose`` decision."""
     if not supported(ops):
         return []
+    sets: list[dict[str, Any]] = [{}]
     if any(op.get("who") == "choose" for op in ops):
-        return [{"seat": m.seat} for m in ctx.state.maidens]
-    return [{}]
+        sets = [{"seat": m.seat} for m in ctx.state.maidens]
+    for op in ops:
+        chooser = _CHOICES.get(op["op"])
+        picks = None if chooser is None else chooser(ctx, op, actor)
+        if picks is None:
+            continue
+        if op["op"] in _DECISION_ONLY:
+            if not picks:
+                return []  # nothing it could act on: not offered
+            continue
+        return [{**s, **p} for s in sets for p in picks]
+    return sets
 
 
 def run(
@@ -110,6 +121,10 @@ def run(
             continue
         if suspended:
             return
+        consumed = _CONSUMES.get(op["op"])
+        if consumed:
+            # A pick belongs to the op that used it: a later op of the list asks for its own.
+            params = {k: v for k, v in params.items() if k not in consumed}
 
 
 def amount(ctx: Ctx, op: dict[str, Any], key: str = "amount", default: int = 1) -> int:
@@ -200,40 +215,12 @@ def _extra_draw(
     return False
 
 
-@handler("boss_damage")
-def _boss_damage(
-    ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str
-) -> bool:
-    boss_id = op.get("boss")
-    if boss_id not in ctx.state.bosses:
-        raise IllegalCommand("command/not_implemented", f"boss_damage on {boss_id!r} is not implemented yet")
-    boss = ctx.state.bosses[boss_id]
-    if boss.engaged:
-        bosses.hit(ctx, boss_id, amount(ctx, op), cause=source)
-    elif not boss.defeated:
-        boss.life_delta -= amount(ctx, op)  # weakened before it is set up (MV-QUEST-5)
-        ctx.emit("boss.weakened", boss=boss_id, amount=amount(ctx, op))
-    return False
-
-
 @handler("reveal_passage")
 def _reveal(ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str) -> bool:
     passage = str(op["passage"])
     if passage not in ctx.state.revealed_passages:
         ctx.state.revealed_passages.append(passage)
         ctx.emit("passage.revealed", passage=passage, seat=actor.seat)
-    return False
-
-
-@handler("room_type")
-def _room_type(
-    ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str
-) -> bool:
-    room = op.get("room")
-    if room not in ctx.content.rooms:
-        raise IllegalCommand("command/not_implemented", f"room_type on {room!r} is not implemented yet")
-    ctx.state.room_types[str(room)] = str(op["to"])
-    ctx.emit("room.changed", room=room, to=op["to"])
     return False
 
 
@@ -300,3 +287,361 @@ CHECK_OPS = frozenset(
     {"die_bonus_size", "extra_white", "ap_bonus", "auto_success", "ignore_slate", "ignore_slate_dice", "reduce_damage"}
 )
 MOVE_OPS = frozenset({"mp", "free_pass", "warp"})
+
+
+# --- post_roll die manipulation (MV-ASC-8: dice change after the roll only through skills and
+# Arcana). A pick is a dict of command params (``die``/``face``, ``dice``, ``onto``).
+
+Chooser = Callable[[Ctx, dict[str, Any], Maiden], list[dict[str, Any]] | None]
+"""The legal picks of an op (each a dict of params), or None when this op needs no pick."""
+_CHOICES: dict[str, Chooser] = {}
+_CONSUMES: dict[str, tuple[str, ...]] = {}
+#: Ops whose pick is always a ``choose`` decision (their params are not command fields).
+_DECISION_ONLY: set[str] = set()
+#: Who answers the decision of an op (default: the acting player).
+_PICKER: dict[str, Callable[[Ctx, dict[str, Any], Maiden], int]] = {}
+
+
+def _rolled(ctx: Ctx) -> Check | None:
+    check = ctx.state.check
+    if check is None or not check.rolled or ctx.state.step != "post_roll":
+        return None
+    return check
+
+
+def _adjust_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    """die_adjust: ±amount on one remaining die, clamped to 1..size; each resulting face."""
+    check = _rolled(ctx)
+    if check is None:
+        return []
+    step = abs(amount(ctx, op))
+    out = []
+    for i in dice.remaining(check):
+        die = check.dice[i]
+        face = die.face or 1
+        for new in sorted({max(1, face - step), min(die.size, face + step)}):
+            if new != face:
+                out.append({"die": i, "face": new})
+    return out
+
+
+def _set_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    check = _rolled(ctx)
+    if check is None:
+        return []
+    return [
+        {"die": i, "face": f}
+        for i in dice.remaining(check)
+        for f in range(1, check.dice[i].size + 1)
+        if f != check.dice[i].face
+    ]
+
+
+def _reroll_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    """reroll: exactly ``count`` remaining dice (all of them when fewer remain), or any
+    non-empty set with count = "any"."""
+    check = _rolled(ctx)
+    if check is None:
+        return []
+    left = dice.remaining(check)
+    count = op.get("count", 1)
+    sizes = range(1, len(left) + 1) if count == "any" else [min(len(left), max(1, int(count)))]
+    return [{"dice": list(c)} for n in sizes if n > 0 for c in combinations(left, n)]
+
+
+def _swap_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    check = _rolled(ctx)
+    if check is None:
+        return []
+    return [
+        {"dice": [i, j]}
+        for i, j in combinations(dice.remaining(check), 2)
+        if check.dice[i].colour != check.dice[j].colour
+    ]
+
+
+def _near_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    """near_pair: like an ascension pair (MV-ASC-3/6, no_ascension mod) but faces 1 apart."""
+    check = _rolled(ctx)
+    if check is None or board.mod_flag(ctx, check.room, "no_ascension"):
+        return []
+    slate = dice.slate_index(check)
+    left = dice.remaining(check)
+    if slate is None and len(left) <= 2:
+        return []
+    out: list[dict[str, Any]] = []
+    for i, j in combinations(left, 2):
+        if slate in (i, j) or abs((check.dice[i].face or 0) - (check.dice[j].face or 0)) != 1:
+            continue
+        if ctx.state.settings.multi_die_checks:
+            out += [{"dice": [i, j], "onto": k} for k in left if k not in (i, j)]
+        else:
+            out.append({"dice": [i, j]})
+    return out
+
+
+def _picked(
+    ctx: Ctx,
+    op: dict[str, Any],
+    actor: Maiden,
+    params: dict[str, Any],
+    rest: list[dict[str, Any]],
+    source: str,
+) -> tuple[dict[str, Any] | None, bool]:
+    """The pick of this op from ``params``, checked against the legal picks (a refusal changes
+    nothing); without one, a ``choose`` decision is pushed: ``(None, True)``. ``(None, False)``:
+    there is nothing to pick, the op does nothing."""
+    name = op["op"]
+    picks = _CHOICES[name](ctx, op, actor)
+    if picks is None:
+        return {}, False
+    keys = _CONSUMES[name]
+    given = {k: params[k] for k in keys if params.get(k) is not None}
+    if given:
+        if "dice" in given and name != "reroll":
+            given["dice"] = sorted(given["dice"])
+        if given not in picks:
+            raise IllegalCommand("command/illegal_choice", f"{name}: {given} is not a legal pick now")
+        return given, False
+    if not picks:
+        ctx.emit("effect.no_target", op=name, source=source, seat=actor.seat)
+        return None, False
+    picker = _PICKER.get(name)
+    ctx.state.pending.append(
+        Decision(
+            kind="choose",
+            seat=actor.seat if picker is None else picker(ctx, op, actor),
+            options=picks,
+            data={"for": "effect", "param": "*", "params": dict(params), "actor": actor.seat},
+            ops=[dict(op), *(dict(o) for o in rest)],
+            source=source,
+        )
+    )
+    return None, True
+
+
+def _die_op(
+    name: str, chooser: Chooser, keys: tuple[str, ...], *, decision_only: bool = False
+) -> Callable[[Handler], Handler]:
+    """Register an op with a pick: ``chooser`` lists the legal picks, ``keys`` the params they
+    set; the wrapped handler gets the checked pick."""
+    _CHOICES[name] = chooser
+    _CONSUMES[name] = keys
+    if decision_only:
+        _DECISION_ONLY.add(name)
+
+    def register(apply: Handler) -> Handler:
+        def fn(
+            ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str
+        ) -> bool:
+            pick, suspended = _picked(ctx, op, actor, params, rest, source)
+            if pick is None:
+                return suspended
+            return apply(ctx, op, actor, pick, rest, source)
+
+        _HANDLERS[name] = fn
+        return apply
+
+    return register
+
+
+@_die_op("die_adjust", _adjust_picks, ("die", "face"))
+def _die_adjust(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    return _set_face(ctx, actor, pick, "die_adjust", source)
+
+
+@_die_op("set_die", _set_picks, ("die", "face"))
+def _set_die(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
+    return _set_face(ctx, actor, pick, "set_die", source)
+
+
+def _set_face(ctx: Ctx, actor: Maiden, pick: dict[str, Any], how: str, source: str) -> bool:
+    check = _check(ctx)
+    die = check.dice[int(pick["die"])]
+    before = die.face
+    die.face = int(pick["face"])
+    ctx.emit("check.die_changed", seat=actor.seat, die=int(pick["die"]), before=before, face=die.face, op=how)
+    return False
+
+
+@_die_op("reroll", _reroll_picks, ("dice",))
+def _reroll(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
+    check = _check(ctx)
+    chosen = [int(i) for i in pick["dice"]]
+    for i in chosen:
+        check.dice[i].face = ctx.rng.randint(1, check.dice[i].size)
+    ctx.emit("check.rerolled", seat=actor.seat, dice=chosen, faces=[check.dice[i].face for i in chosen])
+    return False
+
+
+@_die_op("swap_colours", _swap_picks, ("dice",))
+def _swap(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
+    check = _check(ctx)
+    i, j = (int(x) for x in pick["dice"])
+    a, b = check.dice[i], check.dice[j]
+    a.colour, b.colour = b.colour, a.colour
+    ctx.emit("check.colours_swapped", seat=actor.seat, dice=[i, j], colours=[a.colour, b.colour])
+    return False
+
+
+@_die_op("near_pair", _near_picks, ("dice", "onto"))
+def _near_pair(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
+    """Removal of the pair and one ascension bonus, as ascend (MV-ASC-1/4), faces 1 apart."""
+    from delve.maiden import checks
+
+    check = _check(ctx)
+    i, j = (int(x) for x in pick["dice"])
+    onto = pick.get("onto")
+    check.dice[i].removed = check.dice[j].removed = True
+    check.ascensions += 1
+    gained = checks.bonus(ctx, actor)
+    if onto is not None:
+        check.dice[int(onto)].bonus += gained
+    faces = [check.dice[i].face, check.dice[j].face]
+    ctx.emit("check.near_pair", seat=actor.seat, dice=[i, j], faces=faces, bonus=gained, onto=onto)
+    return False
+
+
+# --- picks among skills, bosses and rooms -------------------------------------------------
+
+
+def _boss_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]] | None:
+    """boss_damage with boss = choose_engaged: one of the engaged, living bosses."""
+    if op.get("boss") not in ("choose_engaged", "choose"):
+        return None
+    return [{"boss": b} for b, s in ctx.state.bosses.items() if s.engaged and not s.defeated]
+
+
+@_die_op("boss_damage", _boss_picks, ("boss",))
+def _boss_damage(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    """The boss loses life (a defeat goes the normal way: level-ups, MV-BOSS-8); a boss not yet
+    set up is weakened instead (MV-QUEST-5)."""
+    boss_id = pick.get("boss", op.get("boss"))
+    if boss_id not in ctx.state.bosses:
+        raise IllegalCommand("command/unknown_boss", f"there is no boss {boss_id!r}")
+    boss = ctx.state.bosses[boss_id]
+    if boss.engaged:
+        bosses.hit(ctx, boss_id, amount(ctx, op), cause=source)
+    elif not boss.defeated:
+        boss.life_delta -= amount(ctx, op)
+        ctx.emit("boss.weakened", boss=boss_id, amount=amount(ctx, op))
+    return False
+
+
+def _disable_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    """boss_disable_action: an enabled action of the named boss (or of any living boss with
+    boss = choose); a boss always keeps one enabled action."""
+    named = op.get("boss")
+    out: list[dict[str, Any]] = []
+    for boss_id, boss in ctx.state.bosses.items():
+        if boss.defeated or (named not in ("choose", None) and boss_id != named):
+            continue
+        enabled = [k for k in range(3) if k not in boss.disabled]
+        if len(enabled) > 1:
+            out += [{"boss": boss_id, "action": k} for k in enabled]
+    return out
+
+
+@_die_op("boss_disable_action", _disable_picks, ("boss", "action"), decision_only=True)
+def _boss_disable(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    """The pointer skips a disabled action (``bosses.first_enabled``); when it points at it now,
+    it moves on to the next enabled one."""
+    boss_id, action = str(pick["boss"]), int(pick["action"])
+    boss = ctx.state.bosses[boss_id]
+    boss.disabled.append(action)
+    ctx.emit("boss.action_disabled", boss=boss_id, action=action, seat=actor.seat)
+    if boss.engaged and boss.pointer == action:
+        boss.pointer = bosses.first_enabled(boss, action)
+        ctx.emit("boss.pointer", boss=boss_id, pointer=boss.pointer)
+    return False
+
+
+def _room_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]] | None:
+    """room_type with room = choose_unexplored: an unexplored room without a boss that is not of
+    that type already."""
+    if op.get("room") != "choose_unexplored":
+        return None
+    state, to = ctx.state, str(op["to"])
+    return [
+        {"room": r}
+        for r, room in ctx.content.rooms.items()
+        if room.boss is None and not board.is_explored(state, r, ctx.content.start) and board.room_type(ctx, r) != to
+    ]
+
+
+@_die_op("room_type", _room_picks, ("room",))
+def _room_type(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
+    room = pick.get("room", op.get("room"))
+    if room not in ctx.content.rooms:
+        raise IllegalCommand("command/unknown_room", f"there is no room {room!r}")
+    ctx.state.room_types[str(room)] = str(op["to"])
+    ctx.emit("room.changed", room=room, to=op["to"])
+    return False
+
+
+def _level_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    return [{"level_skill": s.id} for s in actor.skills]
+
+
+@_die_op("skill_level", _level_picks, ("level_skill",), decision_only=True)
+def _skill_level(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    """MV-SKILL-10: one owned skill, picked by its owner, gains ``amount`` levels."""
+    skill = actor.skill(str(pick["level_skill"]))
+    assert skill is not None
+    skill.level += max(0, amount(ctx, op))
+    ctx.emit("skill.levelled", seat=actor.seat, skill=skill.id, level=skill.level)
+    return False
+
+
+def _exhaust_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    target = targets(ctx, op, actor, {})[0]
+    return [{"exhaust": s.id} for s in target.skills if not s.exhausted]
+
+
+_PICKER["exhaust_skill"] = lambda ctx, op, actor: targets(ctx, op, actor, {})[0].seat
+
+
+@_die_op("exhaust_skill", _exhaust_picks, ("exhaust",), decision_only=True)
+def _exhaust_one(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    target = targets(ctx, op, actor, {})[0]
+    skill = target.skill(str(pick["exhaust"]))
+    assert skill is not None
+    skill.exhausted = True
+    ctx.emit("skill.exhausted", seat=target.seat, skill=skill.id, cause=source)
+    return False
+
+
+_exhaust_single = _HANDLERS["exhaust_skill"]
+
+
+@handler("exhaust_skill")
+def _exhaust_skill(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    """Each affected maiden's player picks one of her ready skills to exhaust (nothing when she
+    has none); several maidens are asked one after the other."""
+    if op.get("who") == "seat":
+        return _exhaust_single(ctx, op, actor, params, rest, source)
+    chosen = targets(ctx, op, actor, params)
+    follow = [{**op, "who": "seat", "seat": m.seat} for m in chosen]
+    if not follow:
+        return False
+    return _exhaust_single(ctx, follow[0], actor, params, follow[1:] + list(rest), source) or _continue(
+        ctx, follow[1:] + list(rest), source, params, actor
+    )
+
+
+def _continue(ctx: Ctx, ops: list[dict[str, Any]], source: str, params: dict[str, Any], actor: Maiden) -> bool:
+    """Run ``ops`` now (the rest of a list an op expanded); the caller's run stops."""
+    run(ctx, ops, source, params, actor=actor, strict=False)
+    return True

@@ -246,7 +246,7 @@ def command_label(command: Command, view: View, n: text.Names, bot: MaidenBot) -
         return n.say(f"Roll d{command['size']} instead", f"代わりにd{command['size']}で振る")
     if kind in ("use_skill", "use_arcana"):
         params = {k: v for k, v in command.items() if k not in ("kind", "skill", "area")}
-        extra = f" {params}" if params else ""
+        extra = f" — {_pick_name(params, n)}" if params else ""
         if kind == "use_skill":
             skill = n.content.skills.get(command["skill"])
             exhausts = ""
@@ -321,6 +321,8 @@ def command_label(command: Command, view: View, n: text.Names, bot: MaidenBot) -
 
 
 def _option_name(option: Any, n: text.Names) -> str:
+    if isinstance(option, dict):
+        return _pick_name(option, n)
     if isinstance(option, int) and not isinstance(option, bool):
         return n.player(option)
     if option in ("pool", "evolve"):
@@ -481,3 +483,27 @@ def play(
         )
     )
     return 0
+
+
+def _pick_name(pick: dict[str, Any], n: text.Names) -> str:
+    """A pick of an effect (die ops, bosses, rooms, skills), e.g. ``{"die": 2, "face": 4}``."""
+    parts: list[str] = []
+    if "seat" in pick:
+        parts.append(n.player(pick["seat"]))
+    if "die" in pick:
+        parts.append(n.say(f"die {pick['die']} -> {pick.get('face')}", f"ダイス{pick['die']}→{pick.get('face')}"))
+    if "dice" in pick:
+        numbers = ", ".join(str(i) for i in pick["dice"])
+        parts.append(n.say(f"dice {numbers}", f"ダイス{numbers}"))
+    if "onto" in pick:
+        parts.append(n.say(f"onto die {pick['onto']}", f"ダイス{pick['onto']}へ"))
+    if "boss" in pick:
+        parts.append(n.boss(str(pick["boss"])))
+    if "action" in pick:
+        parts.append(n.say(f"action {pick['action'] + 1}", f"行動{pick['action'] + 1}"))
+    if "room" in pick:
+        parts.append(n.room(str(pick["room"])))
+    for key in ("level_skill", "exhaust"):
+        if key in pick:
+            parts.append(n.skill(str(pick[key])))
+    return " ".join(parts) or str(pick)

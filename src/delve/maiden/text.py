@@ -528,6 +528,18 @@ SENTENCES: dict[str, Sentence] = {
         f"ダイスが振り直された：{join([str(f) for f in e.get('faces') or []], 'ja')}。",
     ),
     "check.ascended": _ascended,
+    "check.die_changed": _simple(
+        "{seat} turned a die from {before} to {face}.", "{seat}はダイスの目を{before}から{face}に変えた。"
+    ),
+    "check.colours_swapped": _simple(
+        "{seat} swapped the colours of two dice.", "{seat}は2個のダイスの色を入れ替えた。"
+    ),
+    "check.near_pair": lambda e, n: n.say(
+        f"{n.player(e.get('seat'))} ascended {join([str(f) for f in e.get('faces') or []], 'en')} as a pair: "
+        f"+{e.get('bonus')} AP.",
+        f"{n.player(e.get('seat'))}は{join([str(f) for f in e.get('faces') or []], 'ja')}を組にしてアセンションした："
+        f"AP+{e.get('bonus')}。",
+    ),
     "check.boosted": _simple("{seat} raised a die to {value}.", "{seat}がダイスを{value}に上げた。"),
     "check.modified": _check_modified,
     "check.resolved": _resolved,
@@ -557,6 +569,10 @@ SENTENCES: dict[str, Sentence] = {
     "boss.pointer": lambda e, n: n.say(
         f"{n.boss(e.get('boss'))} readies {n.boss_action(e.get('boss'), e.get('pointer'))}.",
         f"{n.boss(e.get('boss'))}は次に「{n.boss_action(e.get('boss'), e.get('pointer'))}」を構えた。",
+    ),
+    "boss.action_disabled": lambda e, n: n.say(
+        f"Action {int(e.get('action') or 0) + 1} of {n.boss(e.get('boss'))} is disabled: the pointer skips it.",
+        f"{n.boss(e.get('boss'))}の行動{int(e.get('action') or 0) + 1}が封じられた：ポインターはそれを飛ばす。",
     ),
     "boss.hit": _simple(
         "{boss} lost {amount} life ({cause}); {life} left.", "{boss}のライフが{amount}減った（{cause}）。残り{life}。"
@@ -592,6 +608,10 @@ SENTENCES: dict[str, Sentence] = {
     "quest.drawn": _simple("{seat} took up the quest {quest}.", "{seat}はクエスト「{quest}」を受けた。"),
     "quest.added": _simple(
         "Quest no. {number} was shuffled into the quest deck.", "クエスト{number}番がクエストの山札に加えられた。"
+    ),
+    "effect.no_target": _simple(
+        "An effect of {source} ({op}) had nothing to choose and did nothing.",
+        "{source}の効果（{op}）は選べる対象がなく、何も起きなかった。",
     ),
     "effect.unsupported": _simple(
         "An effect of {source} ({op}) has no rule yet and was skipped.",
