@@ -176,3 +176,13 @@ def test_an_automatic_die_op_without_a_pick_does_nothing_and_says_so() -> None:
     c = ctx(r, g)
     effects.run(c, [{"op": "near_pair"}], "room:r_zero", {}, actor=g.maidens[0], strict=False)
     assert _faces(g) == before and not g.pending and g.check.ascensions == 0
+
+
+def test_the_view_after_a_near_pair_has_no_odds_suggestion_mv_asc_9() -> None:
+    """MV-ASC-9: the suggested plan assumes pairs of equal faces; after a near pair it is
+    withheld (None) rather than wrong, and the view still builds."""
+    r, g = _game([{"op": "near_pair"}])
+    roll(r, g, 3, 4, 6)
+    assert r.view(g, 0)["check"]["suggestion"] is not None
+    act(r, g, "use_skill", skill="k_test", dice=[0, 1])
+    assert r.view(g, 0)["check"]["suggestion"] is None

@@ -9,6 +9,7 @@ viewer's own.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from delve.maiden import board, checks, commands, dice, movement, rounds
@@ -246,8 +247,9 @@ def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
         or any(d.bonus for d in check.dice)
         or board.mod_value(ctx, check.room, "ascension_bonus_fixed") is not None
         or board.mod_flag(ctx, check.room, "no_ascension")
+        or any(n % 2 for n in Counter(d.face for d in check.dice if d.removed).values())
     ):
-        return None
+        return None  # (odd removed faces: a near_pair, which the odds model does not know)
     slate = check.slate if dice.slate_index(check) is not None else None
     plan = odds.best_plan(
         [(d.colour, d.face or 1) for d in check.dice],
