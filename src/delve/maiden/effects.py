@@ -10,10 +10,10 @@ Implemented: heal, damage, dl, learn_skill, refresh_skills, extra_draw, boss_dam
 boss or choose_engaged), reveal_passage, room_type (named room or choose_unexplored), add_edge,
 add_quest, mp, free_pass, die_bonus_size, extra_white, ap_bonus, auto_success, ignore_slate,
 ignore_slate_dice, reduce_damage, the post_roll die ops die_adjust, reroll, set_die,
-swap_colours, near_pair, and exhaust_skill, skill_level, boss_disable_action. An op's pick is a
+swap_colours, near_pair, exhaust_skill, skill_level, boss_disable_action, warp. An op's pick is a
 command param (``param_options``) or a ``choose`` decision (later picks of a list, automatic
 effects, picks that are not command fields).
-Not implemented: cancel_death, warp, look_rooms. They (and any unknown op) raise
+Not implemented: cancel_death, look_rooms. They (and any unknown op) raise
 ``IllegalCommand("command/not_implemented")`` when a command would trigger them
 (``legal_commands`` does not offer such a skill or Arcana) and are reported by an
 ``effect.unsupported`` event when an automatic effect contains them.
@@ -645,3 +645,43 @@ def _continue(ctx: Ctx, ops: list[dict[str, Any]], source: str, params: dict[str
     """Run ``ops`` now (the rest of a list an op expanded); the caller's run stops."""
     run(ctx, ops, source, params, actor=actor, strict=False)
     return True
+
+
+# --- movement --------------------------------------------------------------------------------
+
+
+def _warp_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, Any]]:
+    """warp (movement window, not in a boss fight, MV-MOVE-12): to = explored: any other explored
+    room without a living boss (then she moves on from there); to = unexplored: an unexplored
+    room she could stop in (no boss room), which she enters. Entry restrictions apply (CHG-16)."""
+    from delve.maiden import movement
+
+    state = ctx.state
+    if state.step != "move" or actor.seat != state.active_seat or actor.boss is not None:
+        return []
+    start = ctx.content.start
+    explored = op.get("to") == "explored"
+    out = []
+    for r, room in ctx.content.rooms.items():
+        if r == actor.room or board.living_boss(ctx, r) is not None or not movement.enterable(ctx, actor, r):
+            continue
+        if explored:
+            fits = board.is_explored(state, r, start)
+        else:
+            fits = room.boss is None and movement.stoppable(ctx, actor, r)
+        if fits:
+            out.append({"room": r})
+    return out
+
+
+@_die_op("warp", _warp_picks, ("room",))
+def _warp(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
+    from delve.maiden import flow
+
+    origin, to = actor.room, str(pick["room"])
+    actor.room = to
+    ctx.emit("maiden.warped", seat=actor.seat, frm=origin, to=to)
+    if op.get("to") != "explored":
+        ctx.state.turn.moved = True
+        flow.enter(ctx, actor)
+    return False

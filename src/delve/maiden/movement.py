@@ -44,7 +44,7 @@ def _passable(ctx: Ctx, room_id: str, explored: bool) -> bool:
     return not (not explored and board.mod_flag(ctx, room_id, "stop_at_first_unexplored"))
 
 
-def _stoppable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
+def stoppable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
     """MV-MOVE-6/10: unexplored non-start rooms, and rooms of living bosses."""
     state = ctx.state
     if room_id in (maiden.room, ctx.content.start):
@@ -97,7 +97,7 @@ def destinations(ctx: Ctx, maiden: Maiden) -> list[str]:
     if maiden.boss is not None:
         return []
     reach = routes(ctx, maiden)
-    return [room_id for room_id in ctx.content.rooms if room_id in reach and _stoppable(ctx, maiden, room_id)]
+    return [room_id for room_id in ctx.content.rooms if room_id in reach and stoppable(ctx, maiden, room_id)]
 
 
 def move(ctx: Ctx, maiden: Maiden, to: str) -> None:

@@ -528,6 +528,10 @@ SENTENCES: dict[str, Sentence] = {
         f"ダイスが振り直された：{join([str(f) for f in e.get('faces') or []], 'ja')}。",
     ),
     "check.ascended": _ascended,
+    "maiden.warped": lambda e, n: n.say(
+        f"{n.player(e.get('seat'))} warped from {n.room(e.get('frm'))} to {n.room(e.get('to'))}.",
+        f"{n.player(e.get('seat'))}は{n.room(e.get('frm'))}から{n.room(e.get('to'))}へワープした。",
+    ),
     "check.die_changed": _simple(
         "{seat} turned a die from {before} to {face}.", "{seat}はダイスの目を{before}から{face}に変えた。"
     ),
