@@ -10,13 +10,13 @@ Implemented: heal, damage, dl, learn_skill, refresh_skills, extra_draw, boss_dam
 boss or choose_engaged), reveal_passage, room_type (named room or choose_unexplored), add_edge,
 add_quest, mp, free_pass, die_bonus_size, extra_white, ap_bonus, auto_success, ignore_slate,
 ignore_slate_dice, reduce_damage, the post_roll die ops die_adjust, reroll, set_die,
-swap_colours, near_pair, exhaust_skill, skill_level, boss_disable_action, warp. An op's pick is a
-command param (``param_options``) or a ``choose`` decision (later picks of a list, automatic
-effects, picks that are not command fields).
-Not implemented: cancel_death, look_rooms. They (and any unknown op) raise
-``IllegalCommand("command/not_implemented")`` when a command would trigger them
-(``legal_commands`` does not offer such a skill or Arcana) and are reported by an
-``effect.unsupported`` event when an automatic effect contains them.
+swap_colours, near_pair, exhaust_skill, skill_level, boss_disable_action, warp, look_rooms.
+An op's pick is a command param (``param_options``) or a ``choose`` decision (later picks of a
+list, automatic effects, picks that are not command fields).
+Not implemented: cancel_death (it needs a damage window before death). It (and any unknown op)
+raises ``IllegalCommand("command/not_implemented")`` when a command would trigger it
+(``legal_commands`` does not offer such a skill or Arcana) and is reported by an
+``effect.unsupported`` event when an automatic effect contains it.
 """
 
 from __future__ import annotations
@@ -685,3 +685,49 @@ def _warp(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], res
         ctx.state.turn.moved = True
         flow.enter(ctx, actor)
     return False
+
+
+# --- the room deck ---------------------------------------------------------------------------
+
+
+@handler("look_rooms")
+def _look_rooms(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    """Look at the top ``count`` room cards (fewer if the deck has fewer; no reshuffle) and put
+    them back in the order the acting player picks, top card first: one ``choose`` decision per
+    card while two or more are left. Only those cards are ever shown (the decision's options);
+    the deck stays whole between the picks."""
+    deck = ctx.state.decks.room
+    left = list(op.get("_left", []))
+    placed = list(op.get("_placed", []))
+    if "_left" not in op:
+        n = min(len(deck), max(0, amount(ctx, op, "count", 1)))
+        left = list(reversed(deck[len(deck) - n :])) if n else []  # top first
+        ctx.emit("rooms.looked", seat=actor.seat, count=len(left), source=source)
+    elif params.get("look_card") in left:
+        card = str(params["look_card"])
+        left.remove(card)
+        placed.append(card)
+    if len(left) >= 2:
+        ctx.state.pending.append(
+            Decision(
+                kind="choose",
+                seat=actor.seat,
+                options=[{"look_card": c} for c in left],
+                data={"for": "effect", "param": "*", "params": {}, "actor": actor.seat},
+                ops=[{**op, "_left": left, "_placed": placed}, *(dict(o) for o in rest)],
+                source=source,
+            )
+        )
+        return True
+    if placed:
+        order = placed + left  # top first
+        n = len(order)
+        assert sorted(deck[len(deck) - n :]) == sorted(order)
+        deck[len(deck) - n :] = list(reversed(order))
+        ctx.emit("rooms.reordered", seat=actor.seat, count=n, source=source)
+    return False
+
+
+_CONSUMES["look_rooms"] = ("look_card",)

@@ -613,6 +613,13 @@ SENTENCES: dict[str, Sentence] = {
     "quest.added": _simple(
         "Quest no. {number} was shuffled into the quest deck.", "クエスト{number}番がクエストの山札に加えられた。"
     ),
+    "rooms.looked": _simple(
+        "{seat} looks at the top {count} room card(s).", "{seat}はルーム山の上から{count}枚を見る。"
+    ),
+    "rooms.reordered": _simple(
+        "{seat} put the top {count} room cards back in a chosen order.",
+        "{seat}はルーム山の上{count}枚を選んだ順番で戻した。",
+    ),
     "effect.no_target": _simple(
         "An effect of {source} ({op}) had nothing to choose and did nothing.",
         "{source}の効果（{op}）は選べる対象がなく、何も起きなかった。",
