@@ -116,6 +116,7 @@ class Driver:
         self.refused: set[str] = set()
         self.done: set[str] = set()
         self.played = 0
+        self.shots: Path | None = None  # where to keep a screenshot of the first picker seen
 
     def next_command(self) -> Any:
         self.game.refresh_from_db()
@@ -144,6 +145,9 @@ class Driver:
         if command is None:
             return False
         page = self.page
+        if self.shots is not None and page.locator("#panel-decide form.pick").count():
+            shot(page, self.shots, "07-picker-desktop-en")
+            self.shots = None
         version = page.locator("#game-version").get_attribute("value")
         wanted = key(command)
         kind = command["kind"]
@@ -164,14 +168,7 @@ class Driver:
         elif kind == "move" and self.played % 2 == 0:
             page.locator(f'#panel-map g.room.dest[data-room="{command["to"]}"]').click()
         else:
-            inputs = decide.locator("form.cmd input[name=command]")
-            values = [inputs.nth(i).get_attribute("value") for i in range(inputs.count())]
-            index = next((i for i, v in enumerate(values) if v and key(json.loads(v)) == wanted), None)
-            if index is None:  # an Arcana use sits in its own panel
-                inputs = page.locator("form.cmd input[name=command]")
-                values = [inputs.nth(i).get_attribute("value") for i in range(inputs.count())]
-                index = next(i for i, v in enumerate(values) if v and key(json.loads(v)) == wanted)
-            inputs.nth(index).locator("xpath=..").locator("button").click()
+            assert send(decide, command), ("not on the screen", command)
         expect(page.locator("#game-version")).not_to_have_attribute("value", version or "", timeout=TIMEOUT)
         refusal = page.locator("#panel-decide .refusal")
         if refusal.count():
@@ -180,6 +177,43 @@ class Driver:
         self.played += 1
         self.done.add(kind)
         return True
+
+
+def send(scope: Any, command: dict[str, Any]) -> bool:
+    """Make ``command`` in ``scope`` the way a player would: its button; or, for a skill or
+    Arcana with many variants, its choice in the use's list, or its dice ticked in the use's
+    boxes; then the form's button. False when the screen offers no way to make it."""
+    wanted = key(command)
+    buttons = scope.locator("form.cmd:not(.pick) input[name=command]")
+    for i in range(buttons.count()):
+        value = buttons.nth(i).get_attribute("value")
+        if value and key(json.loads(value)) == wanted:
+            buttons.nth(i).locator("xpath=..").locator("button").click()
+            return True
+    lists = scope.locator("form.pick-list")
+    for i in range(lists.count()):
+        form = lists.nth(i)
+        options = form.locator("select[name=command] option")
+        values = [options.nth(j).get_attribute("value") for j in range(options.count())]
+        value = next((v for v in values if v and key(json.loads(v)) == wanted), None)
+        if value is not None:
+            form.locator("select[name=command]").select_option(value=value)
+            form.locator("button").click()
+            return True
+    if isinstance(command.get("dice"), list):
+        base = key({k: v for k, v in command.items() if k != "dice"})
+        boxes = scope.locator("form.pick-dice")
+        for i in range(boxes.count()):
+            form = boxes.nth(i)
+            if key(json.loads(form.locator("input[name=command]").get_attribute("value"))) != base:
+                continue
+            ticks = form.locator("input[name=pick_dice]")
+            for j in range(ticks.count()):
+                tick = ticks.nth(j)
+                tick.set_checked(int(tick.get_attribute("value")) in command["dice"])
+            form.locator("button").click()
+            return True
+    return False
 
 
 def watch(page: Any, problems: list[str]) -> None:
@@ -247,6 +281,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     shot(page, shots, "01-familiar-desktop-en")
 
     driver = Driver(page, game, user)
+    driver.shots = shots
     kinds = {"move", "ascend", "use_skill", "resolve", "roll"}
     shots_taken: set[str] = set()
     while driver.played < OPENING or not kinds <= driver.done or not _fought_a_boss(game):
@@ -359,13 +394,9 @@ def test_two_players_at_one_table_for_two_rounds(
         seen_seats.add(seat)
         command = choose(rules.view(state, seat), legal, settings, refused)
         version = page.locator("#game-version").get_attribute("value")
-        inputs = page.locator("#panel-decide form.cmd input[name=command]")
-        values = [inputs.nth(i).get_attribute("value") for i in range(inputs.count())]
-        index = next((i for i, v in enumerate(values) if v and key(json.loads(v)) == key(command)), None)
-        if index is None:
+        if not send(page.locator("#panel-decide"), command):
             refused.add(key(command))
             continue
-        inputs.nth(index).locator("xpath=..").locator("button").click()
         expect(page.locator("#game-version")).not_to_have_attribute("value", version or "", timeout=TIMEOUT)
         if page.locator("#panel-decide .refusal").count():
             refused.add(key(command))

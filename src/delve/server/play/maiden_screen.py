@@ -16,7 +16,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError
@@ -532,23 +532,62 @@ def command_label(screen: Screen, command: dict[str, Any]) -> str:
 
 
 def _with_params(screen: Screen, name: str, command: dict[str, Any]) -> str:
+    words = pick_words(screen, command)
+    return " · ".join([name, words]) if words else name
+
+
+def _die_word(screen: Screen, index: int) -> str:
+    """A die of the check in progress as the dice panel shows it: "die 3 (red 5)"."""
+    check = (screen.view or {}).get("check") or {}
+    rolled = check.get("dice") or []
+    if check.get("rolled") and 0 <= index < len(rolled):
+        d = rolled[index]
+        return _("die %(n)s (%(colour)s %(face)s)") % {
+            "n": index + 1,
+            "colour": colour_name(d.get("colour")),
+            "face": d.get("face"),
+        }
+    return _("die %(n)s") % {"n": index + 1}
+
+
+def pick_words(screen: Screen, params: dict[str, Any]) -> str:
+    """The words of a pick (the params of a skill or Arcana use, or a dict option of a choose
+    decision): which die and face, which dice, which maiden, boss, room, skill or card."""
     language = screen.lang
-    parts = [name]
-    if command.get("die") is not None:
-        parts.append(_("die %(n)s") % {"n": int(command["die"]) + 1})
-    if command.get("dice"):
-        parts.append(_("dice %(list)s") % {"list": ", ".join(str(int(i) + 1) for i in command["dice"])})
-    if command.get("face") is not None:
-        parts.append(_("face %(n)s") % {"n": command["face"]})
-    if command.get("seat") is not None:
-        parts.append("→ " + screen.name_of(int(command["seat"])))
-    if command.get("boss"):
-        parts.append("→ " + boss_name(str(command["boss"]), language))
-    if command.get("room"):
-        parts.append("→ " + room_label(str(command["room"]), language))
-    if command.get("to"):
-        parts.append("→ " + room_label(str(command["to"]), language))
+    parts = []
+    if params.get("die") is not None:
+        die = _die_word(screen, int(params["die"]))
+        parts.append(f"{die} → {params['face']}" if params.get("face") is not None else die)
+    elif params.get("face") is not None:
+        parts.append(_("face %(n)s") % {"n": params["face"]})
+    if params.get("dice"):
+        parts.append(", ".join(_die_word(screen, int(i)) for i in params["dice"]))
+    if params.get("onto") is not None:
+        parts.append(_("bonus on %(die)s") % {"die": _die_word(screen, int(params["onto"]))})
+    if params.get("seat") is not None:
+        parts.append("→ " + screen.name_of(int(params["seat"])))
+    if params.get("boss"):
+        boss = boss_name(str(params["boss"]), language)
+        if params.get("action") is not None:
+            action = _boss_action_name(str(params["boss"]), int(params["action"]), language)
+            boss = f"{boss}: {action}" if action else boss
+        parts.append("→ " + boss)
+    for key in ("room", "to"):
+        if params.get(key) and isinstance(params[key], str):
+            parts.append("→ " + room_label(str(params[key]), language))
+    for key in ("level_skill", "exhaust"):
+        if params.get(key):
+            parts.append(skill_name(str(params[key]), language))
+    if params.get("look_card"):
+        parts.append(card_name("room", str(params["look_card"]), language))
     return " · ".join(parts)
+
+
+def _boss_action_name(boss_id: str, action: int, language: str) -> str:
+    boss = content().bosses.get(boss_id)
+    if boss is None or not 0 <= action < len(boss.actions):
+        return ""
+    return pick(boss.actions[action].name, language)
 
 
 def _option_label(screen: Screen, index: int) -> str:
@@ -572,6 +611,8 @@ def _option_label(screen: Screen, index: int) -> str:
         if option == "pool":
             return _("Keep the Arcana for everyone")
         return option
+    if isinstance(option, dict):
+        return pick_words(screen, option) or str(index + 1)
     if isinstance(option, int) and not isinstance(option, bool):
         return screen.name_of(option) if 0 <= option < len(screen.seats) else str(option)
     return str(option)
@@ -630,8 +671,8 @@ def _decide(screen: Screen) -> dict[str, Any]:
         resolve = next((c for c in legal if c["kind"] == "resolve"), None)
         ctx["resolve"] = _button(screen, resolve) if resolve else None
         ctx["boosts"] = [_button(screen, c) for c in legal if c["kind"] == "boost"]
-    ctx["skills"] = [_skill_button(screen, c) for c in legal if c["kind"] == "use_skill"]
-    ctx["arcana"] = [_skill_button(screen, c) for c in legal if c["kind"] == "use_arcana"]
+    ctx["skills"] = uses(screen, "use_skill")
+    ctx["arcana"] = uses(screen, "use_arcana")
     known = {"move", "stay", "roll", "die_size", "ascend", "resolve", "boost", "use_skill", "use_arcana"}
     buttons = [_button(screen, c) for c in legal if c["kind"] not in known]
     ctx["others"] = buttons
@@ -656,7 +697,7 @@ def _button(screen: Screen, command: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def _skill_button(screen: Screen, command: dict[str, Any]) -> dict[str, Any]:
+def _skill_button(screen: Screen, command: dict[str, Any], *, odds: bool = True) -> dict[str, Any]:
     """A skill or Arcana use, with its text and, for dice skills, the exact odds after it."""
     language = screen.lang
     data = content()
@@ -673,7 +714,9 @@ def _skill_button(screen: Screen, command: dict[str, Any]) -> dict[str, Any]:
     chance = None
     die = command.get("die")
     names = {str(op.get("op")) for op in ops}
-    if isinstance(die, int):
+    if not odds:
+        pass
+    elif isinstance(die, int):
         if "reroll" in names:
             chance = maiden_odds.reroll_chance(view, screen.settings, die)
         elif "die_adjust" in names:
@@ -682,8 +725,81 @@ def _skill_button(screen: Screen, command: dict[str, Any]) -> dict[str, Any]:
             chance = maiden_odds.adjust_chance(view, screen.settings, die, delta)
     elif isinstance(command.get("dice"), list) and len(command["dice"]) == 1 and "reroll" in names:
         chance = maiden_odds.reroll_chance(view, screen.settings, int(command["dice"][0]))
-    button["odds"] = chance
+    button["odds"] = chance if odds else None
     return button
+
+
+#: A skill or Arcana use with at most this many variants (its picks) shows one button per
+#: variant; more become one picker (a list, or a box per die when only the dice differ).
+PICK_BUTTONS = 6
+
+
+def uses(screen: Screen, kind: str) -> list[dict[str, Any]]:
+    """The skill (``use_skill``) or Arcana (``use_arcana``) uses of the legal commands, one entry
+    per skill or Arcana with its variants (the picks its effect offers: die and face, dice, a
+    maiden, a boss, a room) grouped: a few as buttons, more as one picker whose every choice is
+    still a legal command as is (or, for sets of dice, one of them once the boxes are ticked)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for command in screen.legal:
+        if command["kind"] == kind:
+            groups.setdefault(str(command.get("skill") or command.get("area")), []).append(command)
+    return [_use_group(screen, commands) for commands in groups.values()]
+
+
+def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]:
+    first = commands[0]
+    language = screen.lang
+    if first["kind"] == "use_skill":
+        name = skill_name(first["skill"], language)
+    else:
+        name = _("Arcana: %(name)s") % {"name": area_name(first["area"], language)}
+    buttons = [_skill_button(screen, c) for c in commands] if len(commands) <= PICK_BUTTONS else []
+    group: dict[str, Any] = {
+        "name": name,
+        "text": buttons[0]["text"] if buttons else _skill_button(screen, first, odds=False)["text"],
+        "buttons": buttons,
+        "choices": [],
+        "dice": [],
+        "count": len(commands),
+    }
+    if buttons:
+        return group
+    base = {k: v for k, v in first.items() if k != "dice"}
+    only_dice = all(
+        isinstance(c.get("dice"), list) and {k: v for k, v in c.items() if k != "dice"} == base for c in commands
+    )
+    group["id"] = "pick-" + hashlib.sha1(as_json(base).encode(), usedforsecurity=False).hexdigest()[:10]
+    if only_dice:
+        # sets of dice (reroll any number, a pair to swap or to ascend as a near pair): one box
+        # per die; the server sends the ticked set, which must be one of the legal picks
+        sizes = sorted({len(c["dice"]) for c in commands})
+        indices = sorted({int(i) for c in commands for i in c["dice"]})
+        group["json"] = as_json(base)
+        group["dice"] = [{"n": i, "label": _die_word(screen, i)} for i in indices]
+        if len(sizes) == 1:
+            group["hint"] = ngettext("Tick %(n)s die.", "Tick %(n)s dice.", sizes[0]) % {"n": sizes[0]}
+        else:
+            group["hint"] = _("Tick %(low)s to %(high)s dice.") % {"low": sizes[0], "high": sizes[-1]}
+        return group
+    choices = []
+    for c in commands:
+        button = _skill_button(screen, c)
+        choices.append(
+            {
+                "json": button["json"],
+                "label": pick_words(screen, c) or button["label"],
+                "odds": button["odds"],
+                "group": _die_word(screen, int(c["die"])) if c.get("die") is not None else "",
+            }
+        )
+    group["choices"] = choices
+    grouped: list[dict[str, Any]] = []
+    for choice in choices:
+        if not grouped or grouped[-1]["name"] != choice["group"]:
+            grouped.append({"name": choice["group"], "choices": []})
+        grouped[-1]["choices"].append(choice)
+    group["grouped"] = grouped
+    return group
 
 
 def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
@@ -750,6 +866,9 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
             out["options"].append(entry)
     else:
         out["options"] = [_button(screen, c) for c in legal]
+        if len(legal) > PICK_BUTTONS * 2:
+            out["select"] = out["options"]
+            out["options"] = []
     return out
 
 
@@ -987,17 +1106,14 @@ def _arcana(screen: Screen) -> dict[str, Any]:
     view = screen.view
     assert view is not None
     language = screen.lang
-    uses: dict[str, list[dict[str, Any]]] = {}
-    for c in screen.legal:
-        if c["kind"] == "use_arcana":
-            uses.setdefault(c["area"], []).append(_skill_button(screen, c))
+    usable = {str(c["area"]) for c in screen.legal if c["kind"] == "use_arcana"}
     arcana = [
         {
             "area": a["area"],
             "name": pick(a["name"], language),
             "text": pick(a["text"], language),
             "timing": timing_name(a["timing"]),
-            "uses": uses.get(a["area"], []),
+            "usable": a["area"] in usable,
         }
         for a in view["arcana"]
     ]

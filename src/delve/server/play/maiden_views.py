@@ -82,6 +82,20 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     return HttpResponse(maiden_screen.render_panels(screen, known=known))
 
 
+def _with_dice(command: Any, ticked: list[str]) -> tuple[Any, str]:
+    """A use whose variants differ only by a set of dice (``pick=dice``): the ticked boxes make
+    its ``dice``; the engine then accepts it only if that set is one of the legal picks."""
+    if not isinstance(command, dict) or "dice" in command:
+        return command, _("Choose a command first.")
+    try:
+        chosen = sorted({inputs.whole_number(raw, "pick_dice", maximum=99) for raw in ticked})
+    except Rejected:
+        return command, _("Tick the dice first.")
+    if not chosen:
+        return command, _("Tick the dice first.")
+    return {**command, "dice": chosen}, ""
+
+
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     """One decision from the screen. ``seat`` names the seat the screen showed: the caller's own,
@@ -103,6 +117,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         command = inputs.json_text(request.POST.get("command", ""), "command")
     except Rejected:
         error = _("Choose a command first.")
+    if not error and request.POST.get("pick") == "dice":
+        command, error = _with_dice(command, request.POST.getlist("pick_dice"))
     seats = present.public_seats(found)
     controlled = maiden_screen.controlled_seats(found, request.user, seats)
     wanted = _prefer(request.POST.get("seat"))

@@ -1,0 +1,90 @@
+"""The White Maiden screen with many variants of one skill or Arcana use (the picks of its effect:
+a die and a face, a set of dice, a room): one entry per use, never a button per variant; each
+choice in a picker is a legal command as is, or (a set of dice) becomes one once the boxes are
+ticked, and the engine still judges it (MV-ASC-8: dice change after the roll only through skills
+and Arcana)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+
+from delve.server.games import engine
+from delve.server.games.models import CommandEntry, Game
+from tests.server.conftest import session_client
+from tests.server.maiden_kit import legal, maiden_game, play_until, state
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+WHEEL, JUSTICE = "a11", "a12"  # Arcana: reroll any number of dice; set one die to any face
+
+
+def key(command: dict[str, Any]) -> str:
+    return json.dumps(command, sort_keys=True)
+
+
+@pytest.fixture
+def rolled(clock: Any, player: Any) -> Game:
+    """A solo game after a roll, with the Wheel of Fortune and Justice Arcana in the pool."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    current.arcana = [*current.arcana, WHEEL, JUSTICE]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    game.refresh_from_db()
+    return game
+
+
+def decide_panel(client: Any, game: Game) -> str:
+    return str(client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+
+
+def test_MV_ASC_8_each_use_is_one_entry_and_no_variant_is_lost(rolled: Game, player: Any) -> None:
+    """Reroll-any has 2^n - 1 variants and set-die one per die and face: the panel has one
+    picker for each, whose choices are exactly the legal commands of that Arcana."""
+    commands = legal(rolled, 0)
+    wheel = [c for c in commands if c.get("area") == WHEEL]
+    justice = [c for c in commands if c.get("area") == JUSTICE]
+    assert len(wheel) >= 7 and len(justice) > 6
+    html = decide_panel(session_client(player), rolled)
+    forms = re.findall(r'<form class="cmd[^"]*".*?</form>', html, re.S)
+    assert len(forms) < 40, "one form per use, not one per variant"
+    boxes = [f for f in forms if "pick-dice" in f]
+    assert len(boxes) == 1 and json.loads(unescape(re.search(r'name="command" value="([^"]*)"', boxes[0])[1])) == {
+        "kind": "use_arcana",
+        "area": WHEEL,
+    }
+    dice = {int(d) for d in re.findall(r'name="pick_dice" value="(\d+)"', boxes[0])}
+    assert dice == {i for c in wheel for i in c["dice"]}
+    lists = [f for f in forms if "pick-list" in f]
+    offered = [json.loads(unescape(v)) for f in lists for v in re.findall(r'<option value="([^"]*)"', f)]
+    assert sorted(key(c) for c in offered if c.get("area") == JUSTICE) == sorted(key(c) for c in justice)
+    assert "die 1 (" in html  # a die is named as the dice panel shows it: number, colour, face
+
+
+def test_ticked_dice_make_the_legal_command(rolled: Game, player: Any) -> None:
+    before = rolled.version
+    data = {"command": json.dumps({"kind": "use_arcana", "area": WHEEL}), "pick": "dice", "pick_dice": ["1", "0"]}
+    response = session_client(player).post(f"/games/{rolled.pk}/maiden/act/", data, **HTMX)
+    assert response.status_code == 200 and 'class="refusal"' not in response.content.decode()
+    rolled.refresh_from_db()
+    assert rolled.version == before + 1
+    entry = CommandEntry.objects.filter(game=rolled).latest("sequence")
+    assert entry.command == {"kind": "use_arcana", "area": WHEEL, "dice": [0, 1]}
+
+
+@pytest.mark.parametrize("ticked", [[], ["x"], ["99"]])
+def test_no_dice_or_bad_dice_ticked_is_refused_and_nothing_changes(
+    rolled: Game, player: Any, ticked: list[str]
+) -> None:
+    before = (rolled.version, rolled.state)
+    data = {"command": json.dumps({"kind": "use_arcana", "area": WHEEL}), "pick": "dice", "pick_dice": ticked}
+    response = session_client(player).post(f"/games/{rolled.pk}/maiden/act/", data, **HTMX)
+    assert 'class="refusal"' in response.content.decode()
+    rolled.refresh_from_db()
+    assert (rolled.version, rolled.state) == before
