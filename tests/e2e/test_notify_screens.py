@@ -149,3 +149,45 @@ def test_the_replay_of_a_finished_game(
     shot(page, shots, "replay-end-ja")
     page.close()
     assert not problems, problems
+
+
+def test_a_spectator_watches_and_the_host_closes_the_game(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    users = [django_user_model.objects.create_user(n, "", PASSWORD) for n in ("ann", "bob", "cid", "dan")]
+    host = django_user_model.objects.create_user("host", "", PASSWORD, is_staff=True)
+    django_user_model.objects.create_user("watcher", "", PASSWORD)
+    game = fated(users)
+    Game.objects.filter(pk=game.pk).update(created_by=host)
+    frozen.t = START + HOUR
+    step()
+    engine.open_game(game.pk, users[0])
+    problems: list[str] = []
+    base = live_server.url
+    page = browser.new_page(viewport=DESKTOP)
+    watch(page, problems)
+    log_in(page, base, "watcher")
+    page.goto(f"{base}/games/{game.pk}/")
+    page.wait_for_selector("footer.fair-dice")
+    text = page.inner_text("body")
+    assert "Spectators may watch this game" in text and "Close to spectators" not in text
+    shot(page, shots, "spectator")
+    page.close()
+
+    page = browser.new_page(viewport=DESKTOP)
+    watch(page, problems)
+    log_in(page, base, "host")
+    page.goto(f"{base}/games/{game.pk}/")
+    page.click("footer.fair-dice button[type=submit]")
+    page.wait_for_selector("text=closed to spectators")
+    page.locator("footer.fair-dice").scroll_into_view_if_needed()
+    shot(page, shots, "spectators-closed-host")
+    page.close()
+
+    page = browser.new_page(viewport=DESKTOP)
+    log_in(page, base, "watcher")
+    response = page.goto(f"{base}/games/{game.pk}/")
+    assert response is not None and response.status == 403
+    shot(page, shots, "spectator-refused")
+    page.close()
+    assert not problems, problems

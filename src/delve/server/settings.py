@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "delve.server.api",
     "delve.server.records",
     "delve.server.notify",
+    "delve.server.social",
 ]
 
 MIDDLEWARE = [
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "delve.server.accounts.middleware.LoginThrottleStatusMiddleware",
+    "delve.server.social.spectators.SpectatorGate",  # a host may close a running game to spectators
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/", include("delve.server.accounts.urls")),
     path("games/", include("delve.server.play.urls")),
     path("games/", include("delve.server.records.game_urls")),
+    path("games/", include("delve.server.social.urls")),
     path("records/", include("delve.server.records.urls")),
     path("me/", include("delve.server.notify.urls")),
     path("help/", general_help, name="help"),
