@@ -15,8 +15,10 @@ cooperative, so at the end every seat gets +1 (won) or -1 (lost). This module gi
 - **actions**: a fixed numbering (:data:`CATALOGUE`, built from the content: every room, skill,
   familiar, Arcana area and stat), one number per command: stay, roll, resolve; move to a room;
   a die size; ascend a pair of dice; boost a die; use a skill or an Arcana (for no one in
-  particular or for a seat); keep a card, place a card on a stat, an Agility level-up option,
-  a familiar, a start player, the option of a pending choice. Dice, cards and options are
+  particular, for a seat, or with the pick its effect offers: a die and a face, a set of dice,
+  a near pair and the die its bonus goes onto, a boss, a room); keep a card, place a card on
+  a stat, an Agility level-up option, a familiar, a start player, the option of a pending
+  choice. Dice, cards and options are
   numbered by position (up to :data:`DICE` dice, :data:`OPTIONS` options);
 - **observations** from the seat's view only: the round, markers, target and danger level, the
   phase and the active seat, each room (explored, who is there), each maiden (life, stats,
@@ -61,11 +63,13 @@ def catalogue() -> tuple[dict[str, Any], ...]:
         out += [
             {"kind": "use_skill", "skill": skill},
             *({"kind": "use_skill", "skill": skill, "seat": s} for s in range(SEATS)),
+            *({"kind": "use_skill", "skill": skill, **p} for p in _picks(data.skills[skill].ops, data)),
         ]
     for area in sorted(data.areas):
         out += [
             {"kind": "use_arcana", "area": area},
             *({"kind": "use_arcana", "area": area, "seat": s} for s in range(SEATS)),
+            *({"kind": "use_arcana", "area": area, **p} for p in _picks(data.areas[area].arcana, data)),
         ]
     out += [{"kind": "keep_card", "card": i} for i in range(OPTIONS)]
     out += [{"kind": "place_card", "stat": stat} for stat in STATS]
@@ -74,6 +78,30 @@ def catalogue() -> tuple[dict[str, Any], ...]:
     out += [{"kind": "choose_start_player", "seat": s} for s in range(SEATS)]
     out += [{"kind": "choose", "option": i} for i in range(OPTIONS)]
     return tuple(out)
+
+
+def _picks(ops: Any, data: Any) -> list[dict[str, Any]]:
+    """Every pick a use of these ops may carry as command params (``effects.param_options``: the
+    first op that picks offers its picks): a die and a face, a set of dice (by position), a
+    near pair with the die its bonus goes onto, a boss or a room."""
+    for op in ops:
+        name = op["op"]
+        if name in ("die_adjust", "set_die"):
+            return [{"die": i, "face": f} for i in range(DICE) for f in range(1, max(DIE_SIZES) + 1)]
+        if name == "reroll":
+            return [{"dice": list(c)} for n in range(1, DICE + 1) for c in combinations(range(DICE), n)]
+        if name == "swap_colours":
+            return [{"dice": [i, j]} for i, j in combinations(range(DICE), 2)]
+        if name == "near_pair":
+            pairs = [[i, j] for i, j in combinations(range(DICE), 2)]
+            return [{"dice": p} for p in pairs] + [
+                {"dice": p, "onto": k} for p in pairs for k in range(DICE) if k not in p
+            ]
+        if name == "boss_damage" and op.get("boss") in ("choose_engaged", "choose"):
+            return [{"boss": b} for b in sorted(data.bosses)]
+        if (name == "room_type" and op.get("room") == "choose_unexplored") or name == "warp":
+            return [{"room": r} for r in sorted(data.rooms)]
+    return []
 
 
 CATALOGUE = catalogue()
