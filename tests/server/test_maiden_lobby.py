@@ -33,7 +33,7 @@ class FirstLegalBot:
 
 @pytest.fixture
 def with_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    def bot_for(ruleset: str) -> Any:
+    def bot_for(ruleset: str, settings: Any = None) -> Any:
         return FirstLegalBot() if ruleset == "maiden" else None
 
     monkeypatch.setattr(lobby_maiden, "bot_for", bot_for)
@@ -42,7 +42,7 @@ def with_bot(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def without_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lobby_maiden, "bot_for", lambda ruleset: None)
+    monkeypatch.setattr(lobby_maiden, "bot_for", lambda ruleset, settings=None: None)
 
 
 def form_data(**settings: Any) -> dict[str, Any]:

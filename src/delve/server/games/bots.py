@@ -4,6 +4,12 @@ A bot decides from its seat's view and legal commands (``delve.bots``), then sub
 the same transaction as any player (``engine.submit``) with the version it saw and an
 idempotency key derived from it, so two workers acting at once apply a bot's move once and a
 decision made on a stale state is refused (409) and simply taken again on the next pass.
+
+Bots come to a table in two ways, both the host's choice: :func:`seat_bots` fills empty seats
+when the game is opened, and a game with a takeover time (``Game.bot_takeover_after``, shorter
+than the abandonment time: :func:`check_takeover`) hands a seat that kept everyone waiting that
+long to a bot (:func:`take_over_idle`, run by the worker). Bot seats say so everywhere seats are
+shown, and never enter personal records.
 """
 
 from __future__ import annotations
@@ -11,11 +17,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import transaction
+
 from delve.bots import bot_for
-from delve.kernel import DelveError
+from delve.kernel import DelveError, Ruleset, attention
 from delve.server import clock
 from delve.server.games import engine
-from delve.server.games.models import Game
+from delve.server.games.errors import Rejected
+from delve.server.games.models import CommandEntry, Game, Seat
 
 log = logging.getLogger("delve.bots")
 
@@ -31,7 +40,7 @@ def play_once(game_id: int) -> int:
     game = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).first()
     if game is None:
         return 0
-    bot = bot_for(game.ruleset)
+    bot = bot_for(game.ruleset, game.settings)
     if bot is None:
         return 0
     played = 0
@@ -58,8 +67,156 @@ def play_once(game_id: int) -> int:
 
 
 def play_all() -> int:
-    """One pass over every game with bots."""
+    """One pass over every game with bots (after handing idle seats over to bots)."""
+    take_over_idle()
     return sum(play_once(game_id) for game_id in bot_games())
+
+
+# --- seating bots --------------------------------------------------------------------------------
+
+
+def bot_options(ruleset: Ruleset[Any], settings: dict[str, Any], number: int) -> dict[str, str]:
+    """A bot's registration choices: each option's choices in turn (bot 1 the first class, bot 2
+    the second...), so a table of bots is a varied one."""
+    out = {}
+    for option in engine.player_options(ruleset.seat_options(settings)):
+        values = [choice.value for choice in option.choices]
+        out[option.key] = values[(number - 1) % len(values)] if values else option.default
+    return out
+
+
+def seat_bots(game_id: int, host: Any, count: int | None = None) -> int:
+    """Seat bots in ``count`` (default: every) empty seats of an open game; only its host (or
+    staff) may. The last seat filled starts the game. Bots keep no record. The number seated.
+
+    :raises Rejected: not the host, not open, no bot for this game, or more bots than empty seats.
+    """
+    from delve.server.games.demo import BOT_NAMES, bot_user
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Rejected("game/not_found", f"there is no game {game_id}", status=404)
+    if game.created_by_id != getattr(host, "pk", None) and not getattr(host, "is_staff", False):
+        raise Rejected("lobby/not_host", "only the player who opened this game may seat bots", status=403)
+    if game.status != Game.Status.OPEN:
+        raise Rejected("registration/closed", "this game has already started", status=409)
+    if bot_for(game.ruleset) is None:
+        raise Rejected("lobby/no_bot", f"no computer player for {game.ruleset} is installed on this server", status=409)
+    empty = game.seat_count - game.seats.count()
+    count = empty if count is None else count
+    if not 0 <= count <= empty:
+        raise Rejected("lobby/too_many_bots", f"{count} bots asked for, but {empty} seats are empty", status=400)
+    ruleset = engine.ruleset_of(game)
+    taken = set(game.seats.values_list("user_id", flat=True))
+    names = set(game.seats.values_list("name", flat=True))
+    seated, number = 0, 0
+    while seated < count:
+        number += 1
+        user = bot_user((number - 1) % len(BOT_NAMES) + 1) if number <= len(BOT_NAMES) else _extra_bot(number)
+        if user.pk in taken:
+            continue
+        name = BOT_NAMES[(number - 1) % len(BOT_NAMES)]
+        while name in names:
+            name += "′"
+        engine.register(
+            game.pk, user, name, bot_options(ruleset, game.settings, number), keep_record=False, is_bot=True
+        )
+        names.add(name)
+        taken.add(user.pk)
+        seated += 1
+    return seated
+
+
+def _extra_bot(number: int) -> Any:
+    from django.contrib.auth import get_user_model
+
+    user, created = get_user_model().objects.get_or_create(username=f"bot-{number}")
+    if created:
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+# --- bots taking over idle seats -----------------------------------------------------------------
+
+
+def abandonment_seconds(ruleset: Ruleset[Any], settings: dict[str, Any]) -> int | None:
+    """How long a seat may stay idle before the game itself gives up on it (Fated's abandonment,
+    White Maiden's turn deadline), or None when nothing does."""
+    resolved = ruleset.validate_settings(settings)
+    if isinstance(resolved.get("abandon_time"), int):
+        return int(resolved["abandon_time"])
+    hours = resolved.get("turn_deadline_hours")
+    if isinstance(hours, int) and hours > 0:
+        return hours * 3600
+    return None
+
+
+def check_takeover(ruleset: Ruleset[Any], settings: dict[str, Any], seconds: int | None) -> None:
+    """A takeover time must be positive and shorter than the game's own abandonment time.
+
+    :raises Rejected: naming both times.
+    """
+    if seconds is None:
+        return
+    if seconds <= 0:
+        raise Rejected("lobby/bad_takeover", "a bot takeover time must be longer than zero", status=400)
+    limit = abandonment_seconds(ruleset, settings)
+    if limit is not None and seconds >= limit:
+        raise Rejected(
+            "lobby/bad_takeover",
+            f"a bot takeover after {seconds // 3600} h {seconds % 3600 // 60} min is not shorter than this game's "
+            f"abandonment time ({limit // 3600} h {limit % 3600 // 60} min)",
+            status=400,
+        )
+
+
+def idle_since(game: Game, ruleset: Ruleset[Any], state: Any, seat: Seat) -> int | None:
+    """Since when ``seat`` has kept the game waiting, or None when nothing waits for it: the
+    ruleset's deadline origin when it has one (Fated: the later of the last action and the end of
+    the wait phase), else the game's last change by a player (the seat has waited since then)."""
+    assert seat.index is not None
+    owed = attention(ruleset, state, seat.index)
+    if not owed.action:
+        return None
+    if owed.deadline_from is not None:
+        return int(owed.deadline_from)
+    last = (
+        CommandEntry.objects.filter(game=game, source=CommandEntry.Source.PLAYER)
+        .order_by("-sequence")
+        .values_list("time", flat=True)
+        .first()
+    )
+    return max(int(last or 0), int(game.started_at or 0))
+
+
+def take_over_idle(now: int | None = None) -> int:
+    """Hand every human seat that has kept its game waiting past the host's takeover time to a
+    bot (the seat becomes a bot seat, ``bot_since`` = now). The number of seats taken over."""
+    now = clock.now() if now is None else now
+    taken = 0
+    for game_id in Game.objects.filter(status=Game.Status.RUNNING, bot_takeover_after__isnull=False).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if game.status != Game.Status.RUNNING or game.bot_takeover_after is None:
+                continue
+            ruleset = engine.ruleset_of(game)
+            if bot_for(game.ruleset) is None:
+                continue
+            state = engine.load_state(game, ruleset)
+            ruleset.advance(state, max(now, getattr(state, "clock", 0)))
+            # hot-seat seats are played by their host at the table: never taken over
+            humans = game.seats.filter(is_bot=False, index__isnull=False, table__isnull=True)
+            for seat in humans:
+                since = idle_since(game, ruleset, state, seat)
+                if since is not None and now - since >= game.bot_takeover_after:
+                    seat.is_bot, seat.bot_since, seat.keep_record = True, now, False
+                    seat.save(update_fields=["is_bot", "bot_since", "keep_record"])
+                    log.info("a bot took over seat %s (%s) of game %s", seat.index, seat.name, game.pk)
+                    taken += 1
+    return taken
 
 
 def describe(game: Game) -> dict[str, Any]:

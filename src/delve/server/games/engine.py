@@ -173,12 +173,24 @@ def resolve_settings(
     return ruleset, settings
 
 
-def create_game(ruleset_name: str, preset: str, overrides: Mapping[str, Any], *, created_by: Any = None) -> Game:
-    """A new game open for registration, with a fresh seed kept for replay.
+def create_game(
+    ruleset_name: str,
+    preset: str,
+    overrides: Mapping[str, Any],
+    *,
+    created_by: Any = None,
+    bot_takeover_after: int | None = None,
+) -> Game:
+    """A new game open for registration, with a fresh seed kept for replay. ``bot_takeover_after``:
+    the host's time (seconds) after which a bot plays a seat that keeps the game waiting.
 
     :raises SettingsError: when the settings are invalid (the message names the setting).
+    :raises Rejected: when the takeover time is not shorter than the game's abandonment time.
     """
     ruleset, settings = resolve_settings(ruleset_name, preset, overrides)
+    from delve.server.games.bots import check_takeover
+
+    check_takeover(ruleset, settings, bot_takeover_after)
     user = created_by if created_by is not None and created_by.is_authenticated else None
     return Game.objects.create(
         ruleset=ruleset_name,
@@ -187,6 +199,7 @@ def create_game(ruleset_name: str, preset: str, overrides: Mapping[str, Any], *,
         seat_count=ruleset.seat_count(settings),
         seed=secrets.randbits(63),
         created_by=user,
+        bot_takeover_after=bot_takeover_after,
     )
 
 

@@ -1,9 +1,11 @@
-"""Creating a game: a ruleset's preset plus setting overrides, validated by the ruleset. Used by
-the lobby's staff form and by the admin."""
+"""Creating a game: a ruleset's preset plus setting overrides, validated by the ruleset, and the
+host's bot choices (seats given to bots at once, a bot takeover time for idle seats). Used by the
+lobby's staff form and by the admin."""
 
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -12,7 +14,29 @@ from django.utils.translation import gettext_lazy
 
 from delve.kernel import DelveError, SettingsError, get_ruleset, registered_names
 from delve.server.games.engine import resolve_settings
+from delve.server.games.errors import Rejected
 from delve.server.games.present import text
+
+HOUR = 3600
+
+
+def takeover_field() -> forms.DecimalField:
+    """The host's bot takeover time, in hours (empty: never)."""
+    return forms.DecimalField(
+        label=gettext_lazy("A bot takes over a seat idle for (hours)"),
+        required=False,
+        min_value=Decimal("0.1"),
+        max_digits=7,
+        decimal_places=1,
+        help_text=gettext_lazy(
+            "Empty: never. A seat that keeps the game waiting this long is played by a bot from then on "
+            "(and keeps no record); it must be shorter than the game's abandonment time."
+        ),
+    )
+
+
+def takeover_seconds(hours: Decimal | None) -> int | None:
+    return None if hours is None else int(hours * HOUR)
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -72,9 +96,18 @@ class CreateGameForm(forms.Form):
         help_text=gettext_lazy('One key=value per line, or a JSON object such as {"players": 8}.'),
     )
 
+    bots = forms.IntegerField(
+        label=gettext_lazy("Seats given to bots now"),
+        required=False,
+        min_value=0,
+        initial=0,
+        help_text=gettext_lazy("The other seats stay open for registration; when bots fill them all, the game starts."),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = preset_choices()
+        self.fields["takeover_hours"] = takeover_field()
 
     def clean_overrides(self) -> dict[str, Any]:
         return parse_overrides(self.cleaned_data.get("overrides") or "")
@@ -85,9 +118,24 @@ class CreateGameForm(forms.Form):
             return cleaned
         ruleset_name, _sep, preset = cleaned["preset"].partition(":")
         try:
-            resolve_settings(ruleset_name, preset, cleaned["overrides"])
+            ruleset, settings = resolve_settings(ruleset_name, preset, cleaned["overrides"])
         except SettingsError as exc:
             self.add_error("preset" if exc.setting in {"preset", "ruleset"} else "overrides", exc.message)
             return cleaned
+        from delve.bots import bot_for
+        from delve.server.games.bots import check_takeover
+
+        cleaned["bot_takeover_after"] = takeover_seconds(cleaned.get("takeover_hours"))
+        try:
+            check_takeover(ruleset, settings, cleaned["bot_takeover_after"])
+        except Rejected as exc:
+            self.add_error("takeover_hours", exc.message)
+        bots = cleaned.get("bots") or 0
+        seats = ruleset.seat_count(settings)
+        if bots > seats:
+            self.add_error("bots", _("This game has %(n)s seats.") % {"n": seats})
+        elif (bots or cleaned["bot_takeover_after"]) and bot_for(ruleset_name) is None:
+            self.add_error("bots", _("No computer player for this game is installed on this server."))
+        cleaned["bots"] = bots
         cleaned["ruleset"], cleaned["preset"] = ruleset_name, preset
         return cleaned

@@ -49,6 +49,12 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    bot_takeover_after = models.PositiveIntegerField(
+        _("bot takes over after"),
+        null=True,
+        blank=True,
+        help_text=_("Seconds a seat may keep the game waiting before a bot plays it (empty: never)."),
+    )
     started_at = models.BigIntegerField(_("started at"), null=True, blank=True)
     ended_at = models.BigIntegerField(_("ended at"), null=True, blank=True)
 
@@ -73,6 +79,12 @@ class Seat(models.Model):
     keep_record = models.BooleanField(_("keep record"), default=True)
     comment = models.CharField(_("comment"), max_length=500, blank=True, default="")
     is_bot = models.BooleanField(_("bot"), default=False)
+    bot_since = models.BigIntegerField(
+        _("bot since"),
+        null=True,
+        blank=True,
+        help_text=_("When a bot took this seat over from its idle player (engine time)."),
+    )
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
 
     class Meta:

@@ -26,8 +26,10 @@ from delve.bots import bot_for
 from delve.kernel import DelveError, SettingsError
 from delve.server import inputs
 from delve.server.games import engine, present
+from delve.server.games.bots import check_takeover
 from delve.server.games.demo import bot_user
 from delve.server.games.errors import Rejected
+from delve.server.games.forms import takeover_field, takeover_seconds
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
 
@@ -97,6 +99,7 @@ class MaidenGameForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["takeover_hours"] = takeover_field()
         rules = _ruleset()
         self.defaults: dict[str, Any] = rules.validate_settings({"preset": PRESET})
         labels = _choice_labels()
@@ -147,10 +150,16 @@ class MaidenGameForm(forms.Form):
         if self.errors:
             return cleaned
         try:
-            engine.resolve_settings(MAIDEN, PRESET, self.overrides())
+            rules, settings = engine.resolve_settings(MAIDEN, PRESET, self.overrides())
         except SettingsError as exc:
             field = "s_" + exc.setting if "s_" + exc.setting in self.fields else None
             self.add_error(field, exc.message)
+        else:
+            cleaned["bot_takeover_after"] = takeover_seconds(cleaned.get("takeover_hours"))
+            try:
+                check_takeover(rules, settings, cleaned["bot_takeover_after"])
+            except Rejected as exc:
+                self.add_error("takeover_hours", exc.message)
         if cleaned.get("table") == TABLE_BOTS and bot_for(MAIDEN) is None:
             self.add_error("table", _("No computer player for White Maiden is installed on this server yet."))
         return cleaned
@@ -166,11 +175,14 @@ def table_user(host: Any, number: int) -> Any:
     return user
 
 
-def create_table_game(host: Any, name: str, overrides: dict[str, Any], table: str) -> Game:
+def create_table_game(
+    host: Any, name: str, overrides: dict[str, Any], table: str, bot_takeover_after: int | None = None
+) -> Game:
     """Open a game, seat the host, and fill the other seats as asked (in one transaction, so a
-    hot-seat or bot game is running when this returns)."""
+    hot-seat or bot game is running when this returns). ``bot_takeover_after``: seconds after
+    which a bot plays a seat that keeps the game waiting (None: never)."""
     with transaction.atomic():
-        game = engine.create_game(MAIDEN, PRESET, overrides, created_by=host)
+        game = engine.create_game(MAIDEN, PRESET, overrides, created_by=host, bot_takeover_after=bot_takeover_after)
         engine.register(game.pk, host, name)
         if table == TABLE_HOTSEAT:
             for number in range(2, game.seat_count + 1):
@@ -217,7 +229,7 @@ def fill_with_bots(game_id: int, host: Any) -> int:
         name = BOT_NAMES[(number - 1) % len(BOT_NAMES)]
         while name in names:
             name += "′"
-        engine.register(game.pk, user, name, is_bot=True)
+        engine.register(game.pk, user, name, keep_record=False, is_bot=True)
         names.add(name)
         seated += 1
         game.refresh_from_db()
@@ -233,7 +245,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             game = create_table_game(
-                request.user, form.cleaned_data["name"], form.overrides(), form.cleaned_data["table"]
+                request.user,
+                form.cleaned_data["name"],
+                form.overrides(),
+                form.cleaned_data["table"],
+                form.cleaned_data.get("bot_takeover_after"),
             )
         except DelveError as exc:
             form.add_error(None, exc.message)

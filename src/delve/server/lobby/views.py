@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from delve.kernel import DelveError
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.errors import status_for
 from delve.server.games.forms import CreateGameForm
 from delve.server.games.models import Game
@@ -35,6 +36,7 @@ def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None
         "seats": seats,
         "mine": mine,
         "form": None,
+        "takeover_hours": None if game.bot_takeover_after is None else f"{game.bot_takeover_after / 3600:g}",
     }
     if game.status == Game.Status.OPEN and mine is None:
         card["form"] = form or RegistrationForm(
@@ -164,7 +166,20 @@ def create_game(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        game = engine.create_game(data["ruleset"], data["preset"], data["overrides"], created_by=request.user)
-        messages.success(request, _("Game %(id)s is open for registration.") % {"id": game.pk})
+        with transaction.atomic():
+            game = engine.create_game(
+                data["ruleset"],
+                data["preset"],
+                data["overrides"],
+                created_by=request.user,
+                bot_takeover_after=data["bot_takeover_after"],
+            )
+            if data["bots"]:
+                bots.seat_bots(game.pk, request.user, data["bots"])
+        game.refresh_from_db()
+        if game.status == Game.Status.RUNNING:
+            messages.success(request, _("Game %(id)s: bots took every seat, it has started.") % {"id": game.pk})
+        else:
+            messages.success(request, _("Game %(id)s is open for registration.") % {"id": game.pk})
         return redirect("lobby:index")
     return render(request, "lobby/create_game.html", {"form": form}, status=400 if form.errors else 200)

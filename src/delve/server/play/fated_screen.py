@@ -741,6 +741,7 @@ def _public_player(screen: Screen, p: dict[str, Any]) -> dict[str, Any]:
         "emblem": content.load().class_name(p["image"], preset, "ja")[:1]
         if p.get("image") in content.load().classes
         else "",
+        "bot": _bot_mark(screen, int(p["seat"])),
     }
     if not p.get("hidden"):
         entry.update(
@@ -760,6 +761,14 @@ def _public_player(screen: Screen, p: dict[str, Any]) -> dict[str, Any]:
             visited=p["visited"],
         )
     return entry
+
+
+def _bot_mark(screen: Screen, index: int) -> str:
+    """ "bot" for a seat a computer plays, "took over" for one a bot took over from its idle player."""
+    seat = next((s for s in screen.seats if s.index == index), None)
+    if seat is None or not seat.is_bot:
+        return ""
+    return "took_over" if seat.bot_since is not None else "bot"
 
 
 def _pct(value: int, top: int) -> int:

@@ -999,6 +999,14 @@ def _dice(screen: Screen) -> dict[str, Any]:
 # ---------------------------------------------------------------- (5) maidens, (6) bosses, (7) Arcana
 
 
+def _bot_mark(screen: Screen, index: int) -> str:
+    """ "bot" for a seat a computer plays, "took_over" for one a bot took over from its idle player."""
+    seat = next((s for s in screen.seats if s.index == index), None)
+    if seat is None or not seat.is_bot:
+        return ""
+    return "took_over" if seat.bot_since is not None else "bot"
+
+
 def _maidens(screen: Screen) -> dict[str, Any]:
     view = screen.view
     assert view is not None
@@ -1057,6 +1065,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                 "deaths": m.get("deaths", 0),
                 "active": m["seat"] == view.get("active_seat"),
                 "you": m["seat"] == screen.seat,
+                "bot": _bot_mark(screen, int(m["seat"])),
             }
         )
     return {"maidens": out}

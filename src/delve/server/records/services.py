@@ -15,14 +15,15 @@ def _int_or_none(value: Any) -> int | None:
 
 
 def write_records(game: Any, seats: Iterable[Any], outcome: GameOutcome, now: int) -> list[Record]:
-    """One record per seat whose keep-record flag is set; practice seats get none.
+    """One record per seat whose keep-record flag is set; practice seats and bot seats (also a
+    seat a bot took over from an idle player) get none.
 
     Called once, in the transaction that ends the game.
     """
     ended_at = dt.datetime.fromtimestamp(now, tz=dt.UTC)
     records = []
     for seat in seats:
-        if not seat.keep_record or seat.index is None:
+        if not seat.keep_record or seat.index is None or getattr(seat, "is_bot", False):
             continue
         stats = dict(outcome.stats.get(seat.index, {}))
         result = outcome.results.get(seat.index) or ("won" if seat.index in outcome.winners else "lost")
