@@ -314,6 +314,7 @@ def test_a_game_played_to_its_end_through_the_screen(
     expect(ben.locator("#panel-ending")).to_contain_text("You did not win this time")
     box = ben.locator("#panel-ending").bounding_box()
     assert box is not None and box["y"] < PHONE["height"]  # the end is at the top, not below the map
+    assert ben.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing widens the phone
     shot(ben, shots, "22-end-phone")
 
     chie = logged_in(browser, base, users[2], viewport=DESKTOP, lang="ja")
