@@ -1,7 +1,9 @@
 """The game screen in a real browser (FL-UI, FL-COM, FL-INFO): four people sign up and register,
 the game starts, a player moves with a quick-move button and with the keyboard and uses a card,
 the attacked player defends on their phone, someone comments, and a player reads the screen in
-Japanese. Screenshots at 1280x800 and 375x812 go to test-artifacts/screenshots/.
+Japanese; then a game is played to its end (the escape) and its end screen, the Level D
+registration form and the full log page are shown. Screenshots at 1280x800 and 375x812 go to
+test-artifacts/screenshots/.
 
 The server clock is frozen (the test moves it): positions, hands and turns are laid out with
 tests/server/fated_kit.py right after the start, so every step is deterministic.
