@@ -72,7 +72,12 @@ def test_the_dashboard_and_the_preference_page(
     second = fated([users[1], users[0], users[2], users[3]], preset="level-d", names=("Bea", "Ann", "Cy", "Di"))
     frozen.t = START + HOUR
     step()
-    rewrite(second, lambda s: s.p(1).pending.append(Pending(id=3, kind="attack", created=s.now, row="normal")))
+    rewrite(
+        second,
+        lambda s: s.p(1).pending.append(
+            Pending(id=3, kind="attack", created=s.now, row="dmg_adjacent", label="normal")
+        ),
+    )
     engine.open_game(first.pk, users[0])  # Ann is in her turn in the first game
     maiden = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0, "turn_deadline_hours": 48})
     engine.register(maiden.pk, users[0], "Ann")

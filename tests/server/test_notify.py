@@ -127,12 +127,19 @@ def test_an_attack_waiting_for_a_defense_is_announced_once_FL_DEF(game, four, cl
     step()
 
     def attacked(s: Any) -> None:
-        s.p(1).pending.append(Pending(id=900, kind="attack", created=s.now, row="normal", source=0, power=10))
+        s.p(1).pending.append(
+            Pending(id=900, kind="attack", created=s.now, row="dmg_adjacent", label="normal", source=0, power=10)
+        )
 
     rewrite(game, attacked)
     step()
     assert len(mails_to(four[1].email, "defense waits")) == 1
-    rewrite(game, lambda s: s.p(1).pending.append(Pending(id=901, kind="attack", created=s.now, row="normal")))
+    rewrite(
+        game,
+        lambda s: s.p(1).pending.append(
+            Pending(id=901, kind="attack", created=s.now, row="dmg_adjacent", label="normal")
+        ),
+    )
     step()
     assert len(notices(four[1], "defense")) == 1, "a second attack on the same waiting pile is not a new message"
     assert not notices(four[0], "defense")

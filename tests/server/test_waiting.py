@@ -54,7 +54,12 @@ def test_the_dashboard_shows_a_waiting_defense_and_a_game_not_started(db, clock,
     game = fated(four)
     waiting_room = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
     engine.register(waiting_room.pk, four[0], "Solo", {"class": "warrior"})
-    rewrite(game, lambda s: s.p(0).pending.append(Pending(id=7, kind="attack", created=s.now, row="normal")))
+    rewrite(
+        game,
+        lambda s: s.p(0).pending.append(
+            Pending(id=7, kind="attack", created=s.now, row="dmg_adjacent", label="normal")
+        ),
+    )
     html = session_client(four[0]).get("/me/waiting/").content.decode()
     assert "attacked: a defense waits at your next turn" in html
     assert "Registered, not started yet" in html and f"/games/{waiting_room.pk}/" in html

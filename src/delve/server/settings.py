@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "delve.server.records",
     "delve.server.notify",
     "delve.server.social",
+    "delve.server.orders",
 ]
 
 MIDDLEWARE = [

@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/", include("delve.server.social.urls")),
     path("records/", include("delve.server.records.urls")),
     path("me/", include("delve.server.notify.urls")),
+    path("me/", include("delve.server.orders.urls")),
     path("help/", general_help, name="help"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("delve.server.lobby.urls")),

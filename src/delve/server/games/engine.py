@@ -27,7 +27,7 @@ from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.inputs import has_control
 from delve.server.records.services import write_records
-from delve.server.records.verify import public_outcome, started_event
+from delve.server.records.verify import order_event, order_of, public_outcome, started_event
 
 NAME_MAX = 40
 KEY_MAX = 100
@@ -56,7 +56,9 @@ class Answer:
 # --- what events may tell --------------------------------------------------------------------
 
 #: The events the server writes itself (not a ruleset's), and what they may tell.
-SERVER_EVENTS = EventFields({"game.started": ("seats",), "game.ended": ("winners", "results")})
+SERVER_EVENTS = EventFields(
+    {"game.started": ("seats",), "game.ended": ("winners", "results"), "order.fired": ("rule", "command")}
+)
 
 
 def disclosed(ruleset: Ruleset[Any], kind: str, time: int, data: Mapping[str, Any], *, private: bool) -> dict[str, Any]:
@@ -352,8 +354,12 @@ def submit(
     version: int | None = None,
     choices: str | None = None,
     idempotency_key: str | None = None,
+    order: str | None = None,
 ) -> Answer:
     """Apply ``user``'s command to their own seat in one transaction.
+
+    ``order`` names the player's standing order when it (and not the player) sent the command:
+    an ``order.fired`` event, seen by that seat only, then says so (``delve.server.orders``).
 
     A repeated ``idempotency_key`` returns the first answer and applies nothing (a key is spent
     only by an accepted command). ``version``, when given, must be the game's current version.
@@ -406,6 +412,10 @@ def submit(
                     current_version=seen_version(game, seat.index),
                     current_choices=digest,
                 )
+        if order is not None:
+            if order_of(idempotency_key) != order:
+                raise Rejected("request/malformed", "a standing order's command needs its order key", status=400)
+            events.append(order_event(order, command, seat.index, now))
         events += ruleset.apply(state, seat.index, command, now)
         answer = _commit(game, ruleset, state, events, now, seat=seat.index, command=command, key=idempotency_key)
         if command["kind"] == COMMENT and isinstance(command.get("text"), str):

@@ -104,6 +104,16 @@ class Worker:
             log.error("bots not played: %s", exc)
             return 0
 
+    def run_orders(self) -> int:
+        """Let standing defense orders answer the defense phases they cover (``orders.fire``)."""
+        from delve.server.orders import fire
+
+        try:
+            return fire.fire_due(clock.now())
+        except DelveError as exc:
+            log.error("standing orders not fired: %s", exc)
+            return 0
+
     def run_notifications(self) -> dict[str, int]:
         """One notification pass (``notify.outbox.run_pass``): scan, digests, send."""
         from delve.server.notify import outbox
@@ -125,6 +135,7 @@ class Worker:
                 try:
                     advanced = self.run_once()
                     self.run_bots()
+                    self.run_orders()
                     self.run_notifications()
                 except Exception:  # keep the clock running through a passing database error
                     log.exception("worker %s: a pass failed; retrying", self.name)

@@ -8,7 +8,7 @@ from typing import Any
 from delve.kernel import state_hash
 from delve.server.games.engine import load_state, ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, EventEntry, Game
-from delve.server.records.verify import FORMAT, seed_hash
+from delve.server.records.verify import FORMAT, order_of, seed_hash
 
 
 def export_game(game: Game) -> dict[str, Any]:
@@ -33,7 +33,14 @@ def export_game(game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "seed_sha256": seed_hash(game.seed),
         "commands": [
-            {"sequence": c.sequence, "time": c.time, "seat": c.seat, "source": c.source, "command": c.command}
+            {
+                "sequence": c.sequence,
+                "time": c.time,
+                "seat": c.seat,
+                "source": c.source,
+                "command": c.command,
+                "order": order_of(c.idempotency_key),
+            }
             for c in CommandEntry.objects.filter(game=game).order_by("sequence")
         ],
         "events": [

@@ -20,7 +20,7 @@ from delve.server.games.engine import ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, Game
 from delve.server.games.present import preset_label
 from delve.server.records.export import export_game
-from delve.server.records.verify import LogEntry, Step, seed_hash, steps
+from delve.server.records.verify import LogEntry, Step, order_of, seed_hash, steps
 
 
 def _ended(game_id: int) -> Game:
@@ -38,6 +38,11 @@ def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, 
         results = data.get("results", {})
         return _("The game ended: %(results)s.") % {
             "results": ", ".join(f"{names[int(k)]} {v}" for k, v in sorted(results.items()) if int(k) < len(names))
+        }
+    if kind == "order.fired":
+        return _("A standing order answered (%(rule)s): %(command)s") % {
+            "rule": data.get("rule", ""),
+            "command": command_text(game, data.get("command"), None, lang),
         }
     if game.ruleset == "fated":
         from delve.fated import text as fated_text
@@ -77,7 +82,7 @@ def fated_map(plain: dict[str, Any]) -> list[str]:
 
 def _log(game: Game) -> list[LogEntry]:
     return [
-        LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source)
+        LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source, order=order_of(c.idempotency_key))
         for c in CommandEntry.objects.filter(game=game).order_by("sequence")
     ]
 

@@ -40,6 +40,22 @@ def started_event(names: Sequence[str], now: int) -> Event:
     return Event(kind="game.started", time=now, data={"seats": list(names)})
 
 
+ORDER_KEY = "order:"
+"""Idempotency keys of commands sent by a standing order start so: ``order:<rule>:<version>``."""
+
+
+def order_of(key: str | None) -> str | None:
+    """The standing order's rule named in an idempotency key, if the key is an order's."""
+    if key is None or not key.startswith(ORDER_KEY):
+        return None
+    return key[len(ORDER_KEY) :].split(":", 1)[0] or None
+
+
+def order_event(rule: str, command: Mapping[str, Any], seat: int, now: int) -> Event:
+    """The server's note that a standing order (not the player) answered: only that seat sees it."""
+    return Event(kind="order.fired", time=now, data={"rule": rule, "command": dict(command)}, to=(seat,))
+
+
 @dataclass
 class LogEntry:
     """One entry of a game's command log: a player's command (``seat`` and ``command``), the
@@ -49,6 +65,8 @@ class LogEntry:
     seat: int | None = None
     command: dict[str, Any] | None = None
     source: str = "player"
+    order: str | None = None
+    """The standing order that sent the command, if one did (``order.fired`` precedes it)."""
 
 
 @dataclass
@@ -83,6 +101,8 @@ def steps(
     for index, entry in enumerate(log, 1):
         events: list[Event] = [] if ended else ruleset.advance(state, entry.time)
         if entry.seat is not None and entry.command is not None:
+            if entry.order is not None:
+                events.append(order_event(entry.order, entry.command, entry.seat, entry.time))
             events += ruleset.apply(state, entry.seat, entry.command, entry.time)
         if not ended:
             outcome = ruleset.outcome(state)
@@ -131,7 +151,13 @@ def verify(export: Mapping[str, Any]) -> Verdict:
         ruleset = get_ruleset(game["ruleset"])
         seats = [SeatInfo(name=seat["name"], options=dict(seat["options"])) for seat in export["seats"]]
         log = [
-            LogEntry(time=int(c["time"]), seat=c.get("seat"), command=c.get("command"), source=c.get("source", ""))
+            LogEntry(
+                time=int(c["time"]),
+                seat=c.get("seat"),
+                command=c.get("command"),
+                source=c.get("source", ""),
+                order=c.get("order"),
+            )
             for c in export["commands"]
         ]
         expected = list(export["events"])
