@@ -485,6 +485,7 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
     for command in uses:
         by_card.setdefault(command["card"], []).append(command)
     cards = []
+    explained: set[str] = set()  # each use's note once per hand, on its first card: a shorter column
     for card in you.get("hand", []):
         definition = content.load().cards.get(card["kind"])
         cp = card.get("cp", {})
@@ -503,8 +504,9 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
                     "title": text.use_name(use, lang_, preset) if use != "effect" else _t(screen, "Use", "使う"),
                     "cp": cp.get(use, cp.get("use")),
                     "choices": [],
-                    "note": _use_note(screen, use),
+                    "note": "" if use in explained else _use_note(screen, use),
                 }
+                explained.add(use)
             group["choices"].append(_choice(screen, command, definition))
         ordered = [groups[u] for u in USE_ORDER if u in groups]
         cards.append(
