@@ -22,8 +22,10 @@ MAX_COMMANDS = 6000
 
 
 def check_invariants(ruleset: MaidenRuleset, game: Game, explored_before: list[str]) -> None:
+    dying = {d.seat for d in game.pending[:1] if d.data.get("for") == "death"}
     for m in game.maidens:
-        assert 0 < m.life <= m.life_max, (m.seat, m.life)  # life 0 means dead: she revives at 1
+        # life 0 means dead (she revives at 1), or dying while her damage window is open
+        assert 0 < m.life <= m.life_max or (m.life == 0 and m.seat in dying), (m.seat, m.life)
         assert m.room in ruleset.content.rooms
         assert (
             m.boss is None

@@ -88,3 +88,17 @@ def test_no_dice_or_bad_dice_ticked_is_refused_and_nothing_changes(
     assert 'class="refusal"' in response.content.decode()
     rolled.refresh_from_db()
     assert (rolled.version, rolled.state) == before
+
+
+def test_the_damage_window_reads_as_a_choice_to_cancel_the_death(rolled: Game, player: Any) -> None:
+    """MV-DEATH-1 with a cancel at hand: the decision panel names the choice and its options
+    (the Arcana of Death, or dying) in words."""
+    from delve.maiden.state import Decision
+
+    current = state(rolled)
+    current.arcana = [*current.arcana, "a14"]
+    current.pending.insert(0, Decision(kind="choose", seat=0, options=["a14", "die"], data={"for": "death"}))
+    Game.objects.filter(pk=rolled.pk).update(state=engine.ruleset_of(rolled).encode(current).decode())
+    html = unescape(decide_panel(session_client(player), rolled))
+    assert "About to die: cancel the death or not" in html
+    assert "Arcana: Death" in html and "Die (revive at the start with 1 life)" in html

@@ -212,6 +212,8 @@ class MaidenBot:
             return legal[0]
         if what == "evolve":
             return pick(options.index("evolve")) if "evolve" in options else pick(0)
+        if what == "death":  # the damage window: a skill of hers first, then an Arcana, never "die"
+            return pick(next((i for i, o in enumerate(options) if o != "die"), len(options) - 1))
         if what == "exhaust" and me is not None:
             tops = tuple(me["top_symbols"])
             return pick(min(range(len(options)), key=lambda i: self.skill_value(str(options[i]), tops)))

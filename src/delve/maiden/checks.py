@@ -183,32 +183,50 @@ def resolve(ctx: Ctx, maiden: Maiden) -> None:
     state = ctx.state
     check = state.check
     assert check is not None
-    settings = state.settings
     ap = current_ap(ctx, maiden)
     success = check.auto_success or ap >= check.target
     check.result = "success" if success else "failure"
     state.step = AFTER_CHECK
     ctx.emit("check.resolved", seat=maiden.seat, ap=ap, target=check.target, result=check.result, kind=check.kind)
-    source: Any
     if check.kind == "boss":
-        source = bosses.definition(ctx, check.source).actions[check.action]
         if success:
             bosses.hit(ctx, check.source, 1, cause="check")
             if state.ended:
                 return
         if not state.bosses[check.source].defeated:
             bosses.advance_pointer(ctx, check.source)
+    after_result(ctx, maiden, "failure")
+
+
+def after_result(ctx: Ctx, maiden: Maiden, stage: str) -> None:
+    """The result's consequences from ``stage`` on: the failure damage, the slate damage, then
+    the event. A damage window (``death.window``) stops them; its answer resumes them at the
+    next stage (a death there skips the rest, MV-DEATH-5)."""
+    state = ctx.state
+    check = state.check
+    assert check is not None
+    settings = state.settings
+    success = check.result == "success"
+    source: Any
+    if check.kind == "boss":
+        source = bosses.definition(ctx, check.source).actions[check.action]
     else:
         source = ctx.content.room_cards[check.source]
     dl = state.danger_level + board.mod_sum(ctx, check.room, "dl_delta")
-    if not success:
-        amount = dl + _failure_delta(ctx, maiden, check.room) - check.reduce_damage
-        death.damage(ctx, maiden, amount, cause="failure")
-    if not check.dead and check.slate is not None and not check.ignore_slate:
+    if stage == "failure":
+        if not success:
+            amount = dl + _failure_delta(ctx, maiden, check.room) - check.reduce_damage
+            death.damage(ctx, maiden, amount, cause="failure", then={"resume": "check", "stage": "slate"})
+            if death.awaiting(ctx):
+                return
+        stage = "slate"
+    if stage == "slate" and not check.dead and check.slate is not None and not check.ignore_slate:
         per_die = dl if settings.slate_damage_per_die == "danger_level" else 1
         per_die += board.mod_sum(ctx, check.room, "slate_per_die_delta")
         amount = dice.slate_damage_dice(check, maiden.agi) * max(0, per_die) - check.reduce_damage
-        death.damage(ctx, maiden, amount, cause="slate")
+        death.damage(ctx, maiden, amount, cause="slate", then={"resume": "check", "stage": "event"})
+        if death.awaiting(ctx):
+            return
     if check.dead:
         return
     if not success and board.mod_flag(ctx, check.room, "failure_exhausts_skill"):

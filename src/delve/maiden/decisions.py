@@ -91,6 +91,10 @@ def _choose(ctx: Ctx, maiden: Maiden, decision: Decision, option: Any) -> None:
         if skill is not None:
             skill.exhausted = True
             ctx.emit("skill.exhausted", seat=maiden.seat, skill=skill.id, cause="failure")
+    elif what == "death":
+        from delve.maiden import death
+
+        death.decide(ctx, maiden, decision, str(option))
     elif what == "evolve":
         from delve.maiden import flow
 

@@ -10,12 +10,12 @@ Implemented: heal, damage, dl, learn_skill, refresh_skills, extra_draw, boss_dam
 boss or choose_engaged), reveal_passage, room_type (named room or choose_unexplored), add_edge,
 add_quest, mp, free_pass, die_bonus_size, extra_white, ap_bonus, auto_success, ignore_slate,
 ignore_slate_dice, reduce_damage, the post_roll die ops die_adjust, reroll, set_die,
-swap_colours, near_pair, exhaust_skill, skill_level, boss_disable_action, warp, look_rooms.
+swap_colours, near_pair, exhaust_skill, skill_level, boss_disable_action, warp, look_rooms,
+cancel_death (run by the answer of a damage window, ``death.window``).
 An op's pick is a command param (``param_options``) or a ``choose`` decision (later picks of a
 list, automatic effects, picks that are not command fields).
-Not implemented: cancel_death (it needs a damage window before death). It (and any unknown op)
-raises ``IllegalCommand("command/not_implemented")`` when a command would trigger it
-(``legal_commands`` does not offer such a skill or Arcana) and is reported by an
+An unknown op raises ``IllegalCommand("command/not_implemented")`` when a command would trigger
+it (``legal_commands`` does not offer such a skill or Arcana) and is reported by an
 ``effect.unsupported`` event when an automatic effect contains it.
 """
 
@@ -172,8 +172,26 @@ def _heal(ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], r
 
 @handler("damage")
 def _damage(ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str) -> bool:
-    for maiden in targets(ctx, op, actor, params):
-        death.damage(ctx, maiden, amount(ctx, op), cause=source)
+    """Each target takes the damage in turn; a damage window (``death.window``) suspends the run:
+    the other targets and the ops after this one wait in its decision."""
+    chosen = targets(ctx, op, actor, params)
+    for k, maiden in enumerate(chosen):
+        follow = [{**op, "who": "seat", "seat": m.seat} for m in chosen[k + 1 :]] + [dict(o) for o in rest]
+        then = {"resume": "ops", "ops": follow, "source": source, "params": dict(params), "actor": actor.seat}
+        death.damage(ctx, maiden, amount(ctx, op), cause=source, then=then)
+        if death.awaiting(ctx):
+            return True
+    return False
+
+
+@handler("cancel_death")
+def _cancel_death(
+    ctx: Ctx, op: dict[str, Any], actor: Maiden, params: dict[str, Any], rest: list[Any], source: str
+) -> bool:
+    """Only in a damage window (``death.decide`` runs it for the maiden who would die): she lives
+    on at 1 life where she is. Outside one there is no death to cancel."""
+    if not death.cancel(ctx, actor, cause=source):
+        ctx.emit("effect.no_target", op="cancel_death", source=source, seat=actor.seat)
     return False
 
 

@@ -25,12 +25,14 @@ def waiting_seat(game: Game) -> int | None:
 
 
 def violations(game: Game, content: Any, previous_clock: int, explored_before: list[str] | None = None) -> list[str]:
-    """Life within bounds, maidens in real rooms, bosses consistent, dice as the rules allow
-    (MV-ASC-6), every card in exactly one place (MV-DECK-1), exploration never undone, a monotonic
-    clock, and someone always able to act while the game runs."""
+    """Life within bounds (0 only in her damage window), maidens in real rooms, bosses
+    consistent, dice as the rules allow (MV-ASC-6), every card in exactly one place (MV-DECK-1),
+    exploration never undone, a monotonic clock, and someone always able to act while the game
+    runs."""
     found: list[str] = []
+    dying = {d.seat for d in game.pending[:1] if d.data.get("for") == "death"}
     for m in game.maidens:
-        if not 0 < m.life <= m.life_max:
+        if not (0 < m.life <= m.life_max or (m.life == 0 and m.seat in dying)):
             found.append(f"maiden {m.seat}: life {m.life}/{m.life_max}")
         if m.room not in content.rooms:
             found.append(f"maiden {m.seat} in an unknown room {m.room!r}")

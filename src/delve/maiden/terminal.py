@@ -330,7 +330,11 @@ def _option_name(option: Any, n: text.Names) -> str:
             "to put the Arcana in the pool" if option == "pool" else "to evolve the familiar",
             "アルカナを共有する" if option == "pool" else "使い魔を進化させる",
         )
+    if option == "die":  # the damage window (death.DIE)
+        return n.say("to die (revive at the start)", "倒れる（スタートで復活）")
     content = n.content
+    if option in content.areas:
+        return n.say(f"the Arcana of {n.area(option)}", f"{n.area(option)}のアルカナ")
     for table, name in ((content.skills, n.skill), (content.bosses, n.boss), (content.rooms, n.room)):
         if option in table:
             return name(option)

@@ -593,6 +593,14 @@ SENTENCES: dict[str, Sentence] = {
     "maiden.damaged": _damaged,
     "maiden.healed": _healed,
     "maiden.died": _died,
+    "maiden.dying": _simple(
+        "{seat} would die ({cause}) unless a skill or an Arcana cancels it.",
+        "{seat}は倒れようとしている（{cause}）。スキルかアルカナで取り消せる。",
+    ),
+    "maiden.death_cancelled": _simple(
+        "{seat}'s death was cancelled ({cause}): she lives on with 1 life where she is.",
+        "{seat}の死亡は取り消された（{cause}）。ライフ1でその場に留まる。",
+    ),
     "maiden.level_up": _simple("{seat} levels up ({why}).", "{seat}がレベルアップする（{why}）。"),
     "maiden.extra_draw": _simple(
         "{seat}'s next draw gets {extra} extra card(s).", "{seat}の次のドローは{extra}枚多くなる。"

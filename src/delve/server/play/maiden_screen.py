@@ -316,6 +316,8 @@ def decision_name(kind: str, data: dict[str, Any]) -> str:
         return _("choosing a skill to exhaust")
     if what == "evolve":
         return _("choosing: evolve the familiar or keep the Arcana")
+    if what == "death":
+        return _("about to die: cancel the death or not")
     return _("choosing an effect's target")
 
 
@@ -610,6 +612,10 @@ def _option_label(screen: Screen, index: int) -> str:
             return _("Evolve the familiar")
         if option == "pool":
             return _("Keep the Arcana for everyone")
+        if option in data.areas:
+            return _("Arcana: %(name)s") % {"name": area_name(option, language)}
+        if option == "die":  # the damage window: no cancel
+            return _("Die (revive at the start with 1 life)")
         return option
     if isinstance(option, dict):
         return pick_words(screen, option) or str(index + 1)
