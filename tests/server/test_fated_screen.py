@@ -681,6 +681,7 @@ def test_the_full_log_page_filters_and_folds(fated, player, spectator):
     add("turn.ready", {}, (0,))
     add("comment", {"player": 1})
     add("attack.normal", {"attacker": 0, "target": 1})
+    add("order.fired", {"rule": "least_loss", "command": {"kind": "no_defense"}}, (0,))
     client = session_client(player)
     everything = unescape(client.get(f"/games/{fated.pk}/log/").content.decode())
     assert "full log" in everything and "The game started" in everything
@@ -689,6 +690,7 @@ def test_the_full_log_page_filters_and_folds(fated, player, spectator):
     assert "3 routine lines" in folded and "Your turn is ready." in folded and "You drew 1 card." in folded
     mine = unescape(client.get(f"/games/{fated.pk}/log/", {"show": "mine"}).content.decode())
     assert "You attacked Player 02." in mine and "Your turn is ready." in mine
+    assert "Your standing order answered: Don't use a defense card." in mine
     assert "Player 02 attacked Player 03." not in mine and "updated their comment" not in mine
     attacks = unescape(client.get(f"/games/{fated.pk}/log/", {"show": "attacks"}).content.decode())
     assert "Player 02 attacked Player 03." in attacks and "You attacked Player 02." in attacks

@@ -98,7 +98,7 @@ def lines(game: Game, seat: int | None, lang: str, shown: str) -> list[dict[str,
             continue
         if shown == "attacks" and not is_attack(body):
             continue
-        sentence = text.describe(body, lang, game.preset, seat)
+        sentence = _sentence(body, lang, game.preset, seat)
         if out and out[-1]["text"] == sentence and out[-1]["private"] == private:
             continue  # the same news twice (the server's and the engine's "game ended")
         out.append(
@@ -111,3 +111,14 @@ def lines(game: Game, seat: int | None, lang: str, shown: str) -> list[dict[str,
             }
         )
     return out
+
+
+def _sentence(body: Mapping[str, Any], lang: str, preset: str, seat: int | None) -> str:
+    """An event of the log as a sentence; the server's standing-order event says which command the
+    order sent for the seat."""
+    if body.get("kind") == "order.fired" and isinstance(body.get("command"), Mapping):
+        label = text.command_label(body["command"], lang, preset, seat)
+        if lang == "ja":
+            return f"あなたの常備命令が応答しました：{label}。"
+        return f"Your standing order answered: {label}."
+    return text.describe(body, lang, preset, seat)
