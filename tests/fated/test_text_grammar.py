@@ -229,3 +229,13 @@ def test_the_sentences_reported_wrong_now_read_right(event, viewer, en, ja):
     list of statuses."""
     assert text.describe(event, "en", "fated-labyrinth", viewer) == en
     assert text.describe(event, "ja", "fated-labyrinth", viewer) == ja
+
+
+def test_the_end_of_the_game_says_how_it_was_won_FL_WIN_6():
+    """FL-WIN-5/6: the log's last line says whether the winner escaped or survived (the event's
+    own kind field travels as ``win_kind``)."""
+    ended = {"kind": "game.ended", "winner": 2, "win_kind": "survivor"}
+    assert text.describe(ended, "en", "level-d", None) == "The game ended: Player 03 won as the last survivor."
+    assert text.describe(ended, "ja", "level-d", 2) == "ゲーム終了：あなたが最後の生存者として勝利した。"
+    escaped = {"kind": "game.ended", "winner": 2, "win_kind": "escape"}
+    assert text.describe(escaped, "en", "level-d", None) == "The game ended: Player 03 won."

@@ -354,7 +354,9 @@ def _game_ended(e: Mapping[str, Any], t: _T) -> str:
     winner = e.get("winner")
     if winner is None and isinstance(e.get("winners"), list) and e["winners"]:
         winner = e["winners"][0]
-    kind = e.get("kind")
+    # the event's own "kind" field (escape / survivor) is shadowed by the event kind in a body:
+    # callers pass it on as "win_kind"
+    kind = e.get("win_kind") or (e.get("kind") if e.get("kind") != "game.ended" else None)
     if winner is None:
         return t.say("The game ended with no winner.", "勝者なしでゲームが終了した。")
     if kind == "survivor":

@@ -93,6 +93,8 @@ def lines(game: Game, seat: int | None, lang: str, shown: str) -> list[dict[str,
     for entry in present.visible_events(game, seat).order_by("-sequence"):
         disclosed = engine.entry_body(ruleset, entry)
         body = {**disclosed["data"], "kind": entry.kind, "time": entry.time}
+        if "kind" in disclosed["data"]:
+            body["win_kind"] = disclosed["data"]["kind"]  # game.ended: escape / survivor
         private = entry.visibility != PUBLIC
         if shown == "mine" and not involves(body, seat, private=private):
             continue

@@ -329,13 +329,16 @@ def _events(screen: Screen) -> dict[str, Any]:
     if screen.view is None:
         return {"events": [], "messages": []}
     lang_, preset, seat = screen.lang, screen.preset, screen.seat
+    win_kind = screen.view["game"].get("win_kind")
 
     def lines(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return fated_log.fold(
             (
                 {
                     "time": when(e.get("time")),
-                    "text": text.describe(e, lang_, preset, seat),
+                    "text": text.describe(
+                        {**e, "win_kind": win_kind} if e.get("kind") == "game.ended" else e, lang_, preset, seat
+                    ),
                     "noise": e.get("kind") in fated_log.NOISE,
                 }
                 for e in entries
