@@ -215,3 +215,50 @@ def test_many_bot_games_finish_on_the_shipped_content(players: int) -> None:
         for bot in ("random", "heuristic"):
             record = play_game(players, seed, bot=bot, ruleset=SHIPPED)
             assert record.rounds <= 24 and (record.won or record.rounds == 24), (bot, seed)
+
+
+def _with_die_skill(ops: list[dict[str, Any]], faces: tuple[int, ...], card: str = "r_one") -> tuple[Any, Any]:
+    """A post_roll window (Wil 1: d6, Pie 0) with a free post_roll skill running ``ops``."""
+    import msgspec
+
+    from delve.maiden.state import SkillState
+    from tests.maiden.fixtures.content import Skill, text
+
+    skills = dict(CONTENT.skills)
+    skills["k_die"] = Skill("k_die", text("Die"), text("die"), (), "post_roll", tuple(ops), deck=False)
+    content = msgspec.structs.replace(CONTENT, skills=skills)
+    ruleset, game = new_game(1, seed=3, content=content)
+    to_move(ruleset, game, wil=1)
+    game.maidens[0].skills = [SkillState(id="k_die")]
+    enter_room_check(ruleset, game, card)
+    ruleset.apply(game, 0, {"kind": "roll"}, game.clock)
+    set_dice(game, *faces)
+    return ruleset, game
+
+
+@pytest.mark.parametrize(
+    "ops", [[{"op": "set_die"}], [{"op": "die_adjust", "amount": 1}], [{"op": "reroll", "count": 1}]]
+)
+def test_heuristic_bot_changes_a_die_when_it_turns_a_failure_into_a_success_mv_asc_8(ops: list[dict[str, Any]]) -> None:
+    """MV-ASC-8: after the roll a die skill may change the dice; the bot uses it (from its view
+    and legal commands only) when the changed dice do better: faces 1, 1, 1 against target 3
+    fail whatever it ascends; a die set to any face from 3, a 1 made 2 (then the 1s ascend:
+    2 + 1), or a die rerolled (2 in 3 to succeed on a d6 with the 1s ascended) beat that."""
+    ruleset, game = _with_die_skill(ops, (1, 1, 1), card="r_trap")
+    view = ruleset.view(game, 0)
+    assert view["check"]["target"] == 3
+    command = MaidenBot(content=ruleset.content).choose(view, view["legal"])
+    assert command is not None and command["kind"] == "use_skill" and command in view["legal"]
+    if ops[0]["op"] != "reroll":
+        events = ruleset.apply(game, 0, command, game.clock)
+        while not any(e.kind == "check.resolved" for e in events):
+            view = ruleset.view(game, 0)
+            events = ruleset.apply(game, 0, MaidenBot(content=ruleset.content).choose(view, view["legal"]), game.clock)
+        assert [e.data["result"] for e in events if e.kind == "check.resolved"] == ["success"]
+
+
+def test_heuristic_bot_leaves_the_dice_alone_when_they_already_succeed_mv_asc_8() -> None:
+    ruleset, game = _with_die_skill([{"op": "set_die"}], (6, 5, 6))
+    view = ruleset.view(game, 0)
+    command = MaidenBot(content=ruleset.content).choose(view, view["legal"])
+    assert command is not None and command["kind"] != "use_skill"

@@ -611,6 +611,8 @@ class MaidenBot:
             return resolve if resolve in legal else legal[0]
         plan = self.plan(view, me, check)
         helper = self.post_roll_help(view, me, check, legal, plan)
+        if helper is None:
+            helper = self.die_help(view, me, check, legal, plan)
         if helper is not None:
             return helper
         if plan is not None and plan.pairs:
@@ -627,9 +629,19 @@ class MaidenBot:
                 return greedy
         return resolve if resolve in legal else legal[0]
 
-    def plan(self, view: View, me: Mapping[str, Any], check: Mapping[str, Any]) -> odds.Plan | None:
+    def plan(
+        self,
+        view: View,
+        me: Mapping[str, Any],
+        check: Mapping[str, Any],
+        *,
+        dice: Sequence[tuple[str, int]] | None = None,
+        removed: Sequence[int] | None = None,
+        ap_bonus: int = 0,
+    ) -> odds.Plan | None:
         """The best way to finish ascending the dice in hand (MV-ASC-9), or None when the odds
-        cannot model this check (a variant or effect they do not know)."""
+        cannot model this check (a variant or effect they do not know). ``dice`` / ``removed`` /
+        ``ap_bonus``: the same check with dice changed (what a die skill would make of it)."""
         if self.settings.get("multi_die_checks") or not any(c for c in [check.get("rolled")]):
             return None
         if any(d.get("bonus") for d in check["dice"]):
@@ -637,10 +649,12 @@ class MaidenBot:
         mods = self.check_mods(view, me, check)
         if mods.get("no_ascension") or mods.get("ascension_bonus_fixed"):
             return None
-        dice = [(d["colour"], int(d["face"])) for d in check["dice"]]
-        removed = [i for i, d in enumerate(check["dice"]) if d["removed"]]
+        if dice is None:
+            dice = [(d["colour"], int(d["face"])) for d in check["dice"]]
+        if removed is None:
+            removed = [i for i, d in enumerate(check["dice"]) if d["removed"]]
         slate = check.get("slate")
-        if slate is not None and sum(1 for d in check["dice"] if d["colour"] == slate) != 1:
+        if slate is not None and sum(1 for colour, _face in dice if colour == slate) != 1:
             slate = None
         try:
             return odds.best_plan(
@@ -652,9 +666,99 @@ class MaidenBot:
                 danger_level=max(1, int(view["danger_level"]) + int(mods.get("dl_delta", 0))),
                 variant=self.dice_variant,
                 removed=removed,
+                ap_bonus=ap_bonus,
             )
         except odds.OddsError:
             return None
+
+    def die_help(
+        self,
+        view: View,
+        me: Mapping[str, Any],
+        check: Mapping[str, Any],
+        legal: list[Command],
+        plan: odds.Plan | None,
+    ) -> Command | None:
+        """A die-changing skill or Arcana after the roll (die_adjust, set_die, reroll,
+        swap_colours, near_pair: MV-ASC-8) when the dice it would make beat the dice in hand:
+        each legal pick is judged by the best ascension plan of the changed dice (a reroll by the
+        mean over its faces), in damage saved plus a boss hit won, less the cost of the use."""
+        if plan is None:
+            return None
+        target = int(check["target"])
+        dl = int(view["danger_level"])
+        life = int(me["life"])
+        is_boss = check.get("kind") == "boss"
+        tops = tuple(me["top_symbols"])
+        dice = [(str(d["colour"]), int(d["face"])) for d in check["dice"]]
+        removed = [i for i, d in enumerate(check["dice"]) if d["removed"]]
+        sizes = [int(d["size"]) for d in check["dice"]]
+
+        if plan.ap >= target and plan.slate_damage == 0:
+            return None  # nothing to mend: a success without damage
+
+        def worth(p: odds.Plan | None) -> float:
+            if p is None:
+                return -99.0
+            fails = p.ap < target
+            damage = p.slate_damage + (dl if fails else 0)
+            value = -float(damage) + (0.0 if fails else (2.0 if is_boss else 0.5))
+            return value - (3.0 if damage >= life else 0.0)
+
+        now = worth(plan)
+        budget = 400  # dice plans judged per decision at most
+        best: tuple[float, Command] | None = None
+        for command in legal:
+            if command["kind"] not in ("use_skill", "use_arcana"):
+                continue
+            ops, free = self.command_ops(command, tops)
+            if not ops:
+                continue
+            name = str(ops[0]["op"])
+            extra = sum(int(op.get("amount") or 0) for op in ops[1:] if op.get("op") == "ap_bonus")
+            value: float | None = None
+            if name in ("die_adjust", "set_die") and command.get("die") is not None:
+                changed = list(dice)
+                changed[int(command["die"])] = (dice[int(command["die"])][0], int(command["face"]))
+                value = worth(self.plan(view, me, check, dice=changed, removed=removed, ap_bonus=extra))
+                budget -= 1
+            elif name == "swap_colours" and isinstance(command.get("dice"), list):
+                i, j = (int(x) for x in command["dice"])
+                changed = list(dice)
+                changed[i], changed[j] = (dice[j][0], dice[i][1]), (dice[i][0], dice[j][1])
+                value = worth(self.plan(view, me, check, dice=changed, removed=removed, ap_bonus=extra))
+                budget -= 1
+            elif name == "near_pair" and isinstance(command.get("dice"), list) and command.get("onto") is None:
+                pie = int(me["levels"]["pie"])
+                bonus = odds.ascension_bonus(pie, self.dice_variant.ascension_bonus)
+                gone = [*removed, *(int(x) for x in command["dice"])]
+                value = worth(self.plan(view, me, check, dice=dice, removed=gone, ap_bonus=bonus + extra))
+                budget -= 1
+            elif name == "reroll" and isinstance(command.get("dice"), list) and 0 < len(command["dice"]) <= 2:
+                chosen = [int(x) for x in command["dice"]]
+                faces = [range(1, sizes[i] + 1) for i in chosen]
+                outcomes = 1
+                for f in faces:
+                    outcomes *= len(f)
+                if outcomes > budget:
+                    continue
+                budget -= outcomes
+                total = 0.0
+                for roll in _product(faces):
+                    changed = list(dice)
+                    for i, face in zip(chosen, roll, strict=True):
+                        changed[i] = (dice[i][0], face)
+                    total += worth(self.plan(view, me, check, dice=changed, removed=removed, ap_bonus=extra))
+                value = total / outcomes
+            if value is None:
+                continue
+            cost = 0.0 if free else (1.2 if command["kind"] == "use_skill" else 2.5)
+            gain = value - now - cost
+            if gain > 0.4 and (best is None or gain > best[0]):
+                best = (gain, command)
+            if budget <= 0:
+                break
+        return None if best is None else best[1]
 
     def post_roll_help(
         self,
@@ -901,6 +1005,12 @@ def _boss_life_left(boss: Mapping[str, Any], view: View) -> int:
     if len(view.get("maidens", [])) in (2, 4):
         life += -(-life // 3)
     return life
+
+
+def _product(ranges: Sequence[range]) -> Iterable[tuple[int, ...]]:
+    from itertools import product
+
+    return product(*ranges)
 
 
 def _greedy_ascend(check: Mapping[str, Any], legal: list[Command]) -> Command | None:
