@@ -196,3 +196,36 @@ def test_a_spectator_watches_and_the_host_closes_the_game(
     shot(page, shots, "spectator-refused")
     page.close()
     assert not problems, problems
+
+
+def test_the_chat_of_a_game(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    users = [django_user_model.objects.create_user(n, "", PASSWORD) for n in ("ann", "bob", "cid", "dan")]
+    host = django_user_model.objects.create_user("host", "", PASSWORD, is_staff=True)
+    game = fated(users)
+    Game.objects.filter(pk=game.pk).update(created_by=host)
+    problems: list[str] = []
+    base = live_server.url
+    page = browser.new_page(viewport=DESKTOP)
+    watch(page, problems)
+    log_in(page, base, "ann")
+    page.goto(f"{base}/games/{game.pk}/chat/")
+    for line in ("Good luck, everyone!", "<b>not bold</b>"):
+        page.fill("#chat-text", line)
+        page.click(".chat-form button[type=submit]")
+        page.wait_for_load_state()
+        frozen.t += 5
+    assert page.locator("ol.chat li").count() == 2
+    assert page.locator("ol.chat b").count() == 0, "text is shown as text"
+    assert page.locator("ol.chat button[value=report]").count() == 0, "nobody reports their own lines"
+    page.close()
+    page = browser.new_page(viewport=DESKTOP)
+    watch(page, problems)
+    log_in(page, base, "bob")
+    page.goto(f"{base}/games/{game.pk}/chat/")
+    page.locator("ol.chat li").nth(1).locator("button[value=report]").click()
+    page.wait_for_selector(".messages li")
+    shot(page, shots, "chat")
+    page.close()
+    assert not problems, problems

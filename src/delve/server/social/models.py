@@ -24,3 +24,40 @@ class SpectatorPolicy(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id}: spectators {'allowed' if self.allowed else 'not allowed'}"
+
+
+class ChatMessage(models.Model):
+    """A line of a game's short chat, by one of its players. ``time`` is engine seconds."""
+
+    MAX_LENGTH = 300
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(_("character name"), max_length=40)
+    text = models.CharField(_("text"), max_length=MAX_LENGTH)
+    time = models.BigIntegerField(_("time"))
+    hidden = models.BooleanField(_("hidden by the host"), default=False)
+
+    class Meta:
+        ordering = ["game", "id"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} {self.name}: {self.text[:40]}"
+
+
+class ChatReport(models.Model):
+    """A player's report of a chat message to the game's host (once per message and reporter)."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    time = models.BigIntegerField(_("time"))
+
+    class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")]
+
+    def __str__(self) -> str:
+        return f"report of message {self.message_id} by {self.reporter}"

@@ -19,7 +19,7 @@ from delve.server.games.models import Game, Seat
 from delve.server.social.models import SpectatorPolicy
 
 #: The reads a spectator makes: the game pages (all but the rules help) and the API's game reads.
-GATED = {"play": None, "api": {"game", "events", "commands"}}
+GATED = {"play": None, "api": {"game", "events", "commands"}, "social": {"chat"}}
 OPEN_PLAY_VIEWS = {"help"}
 
 
