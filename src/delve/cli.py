@@ -177,7 +177,13 @@ def cmd_tick(args: argparse.Namespace) -> int:
     if args.once:
         advanced = worker.run_once()
         played = worker.run_bots()
-        print(f"advanced {advanced} game(s); bots played {played} command(s)", flush=True)
+        answered = worker.run_orders()
+        sent = worker.run_notifications()
+        print(
+            f"advanced {advanced} game(s); bots played {played} command(s); standing orders answered {answered}; "
+            f"notifications: {sent.get('notices', 0)} new, {sent.get('sent', 0)} sent, {sent.get('failed', 0)} failed",
+            flush=True,
+        )
         return 0
     stop = threading.Event()
 

@@ -120,7 +120,11 @@ def test_delve_tick_stops_cleanly_on_sigterm(tmp_path):
     once = subprocess.run(
         [sys.executable, "-m", "delve.cli", "tick", "--once"], env=env, capture_output=True, text=True, timeout=60
     )
-    assert (once.returncode, once.stdout.strip()) == (0, "advanced 0 game(s); bots played 0 command(s)")
+    assert (once.returncode, once.stdout.strip()) == (
+        0,
+        "advanced 0 game(s); bots played 0 command(s); standing orders answered 0; "
+        "notifications: 0 new, 0 sent, 0 failed",
+    )
     worker = subprocess.Popen(
         [sys.executable, "-m", "delve.cli", "tick", "--interval", "0.2"],
         env=env,
