@@ -18,6 +18,8 @@
     delve simulate  many bot games in parallel (local processes or a Dask cluster), resumable, with
                   results.csv and report.html: ``delve simulate --preset level-d --games 2000 --jobs 2
                   --out DIR`` (docs/simulate.md)
+    delve backup  write a consistent backup of the running server's database to a file (SQLite:
+                  the online backup API; PostgreSQL: pg_dump); ``delve restore FILE`` puts one back
     delve fuzz    fuzz the rules engines with legal, illegal and malformed commands, checking
                   invariants, refusals and every view for hidden facts (docs/testing.md)
 
@@ -35,6 +37,8 @@ from pathlib import Path
 from typing import NoReturn
 
 EXIT_CONFIG = 2
+#: Seconds ``delve serve`` waits for open requests (and event streams) at SIGTERM.
+SHUTDOWN_GRACE = 5
 
 
 def _django_setup() -> None:
@@ -113,12 +117,28 @@ def _check_workers(workers: int) -> None:
         )
 
 
+def _live_push(workers: int) -> None:
+    """Several processes hear of each other's changes only through Redis: without REDIS_URL their
+    screens poll instead of following the event stream (said once at start)."""
+    from django.conf import settings
+
+    if workers > 1 and not settings.REDIS_URL and settings.LIVE_PUSH:
+        os.environ["DELVE_LIVE_PUSH"] = "0"  # the HTTP worker processes read it at their start
+        settings.LIVE_PUSH = False
+        print(
+            f"delve serve: --workers {workers} without REDIS_URL: live updates are off, the screens poll "
+            "(set REDIS_URL=redis://... to push changes between processes)",
+            flush=True,
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     _django_setup()
     _check_workers(args.workers)
     from django.core import management
 
     management.call_command("check", fail_level="ERROR")
+    _live_push(args.workers)
     _check_database()
     _check_content()
     management.call_command("migrate", interactive=False, verbosity=1)
@@ -141,6 +161,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port=args.port,
             workers=args.workers,
             proxy_headers=False,  # Django trusts DELVE_TRUSTED_PROXY only (security.TrustedProxyMiddleware)
+            # Open event streams (live updates) would hold a graceful shutdown for their whole
+            # lifetime: after this many seconds they are cut (the pages reconnect elsewhere).
+            timeout_graceful_shutdown=SHUTDOWN_GRACE,
             log_level="info",
         )
     finally:
@@ -219,6 +242,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"demo: log in as {games.username!r} with password {games.password!r}, or sign up.",
         flush=True,
     )
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    _django_setup()
+    from pathlib import Path
+
+    from delve.server.backup import BackupFailed, backup, restore
+
+    try:
+        if args.command == "backup":
+            print(backup(Path(args.file)), flush=True)
+        else:
+            print(restore(Path(args.file), force=args.force), flush=True)
+    except BackupFailed as exc:
+        print(f"delve {args.command}: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -602,6 +642,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--if-empty", action="store_true", help="do nothing when the server already has games")
     demo.add_argument("--wait-time", default="1m", help="the demo games' wait time (default 1m)")
     demo.set_defaults(func=cmd_demo)
+
+    backup = sub.add_parser("backup", help="back up the database (while the server runs) to a new file")
+    backup.add_argument("file", help="the backup file to write (it must not exist)")
+    backup.set_defaults(func=cmd_backup)
+    restore = sub.add_parser("restore", help="restore a backup into the configured (empty) database")
+    restore.add_argument("file", help="a file written by delve backup")
+    restore.add_argument("--force", action="store_true", help="replace what the database holds")
+    restore.set_defaults(func=cmd_backup)
 
     check = sub.add_parser("check", help="validate configuration, database and content")
     check.set_defaults(func=cmd_check)

@@ -33,7 +33,14 @@ from typing import Any
 
 import pytest
 
-PORTS = range(8100, 8200)
+
+def _ports() -> range:
+    """The live servers' ports: 8100-8199, or ``DELVE_TEST_PORTS`` ("8650-8699") on a shared machine."""
+    low, _, high = os.environ.get("DELVE_TEST_PORTS", "8100-8199").partition("-")
+    return range(int(low), int(high or low) + 1)
+
+
+PORTS = _ports()
 #: The server dies with the test process, even when that is killed (a timeout, Ctrl-C twice).
 ORPHAN_GUARD = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,22 +155,24 @@ def _port_is_free(port: int) -> bool:
 
 
 def free_port() -> int:
-    """A free port of 8100-8199 (random start, so parallel test workers rarely collide)."""
+    """A free port of ``PORTS`` (random start, so parallel test workers rarely collide)."""
     ports = list(PORTS)
     start = random.randrange(len(ports))
     for port in ports[start:] + ports[:start]:
         if _port_is_free(port):
             return port
-    raise RuntimeError("no free port in 8100-8199")
+    raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 class LiveServer:
     """``delve serve`` (migrations, the in-process tick worker, uvicorn) as a subprocess."""
 
-    def __init__(self, env: dict[str, str], log_dir: Path, *args: str, startup_timeout: float = 90) -> None:
+    def __init__(
+        self, env: dict[str, str], log_dir: Path, *args: str, startup_timeout: float = 90, name: str = "server"
+    ) -> None:
         self.env = env
         self.args = args
-        self.log_path = log_dir / "server.log"
+        self.log_path = log_dir / f"{name}.log"
         self.startup_timeout = startup_timeout
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None

@@ -4,8 +4,8 @@ Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_AL
 DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
 DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY, DELVE_DB_POOL_MIN,
 DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES, DELVE_SITE_URL, DELVE_SMTP_*,
-DELVE_MAIL_FROM, DELVE_VAPID_*. Bad values stop the server at start
-with a message naming the variable.
+DELVE_MAIL_FROM, DELVE_VAPID_*, REDIS_URL, DELVE_REDIS_PREFIX, DELVE_LIVE_PUSH. Bad values stop the
+server at start with a message naming the variable.
 """
 
 from __future__ import annotations
@@ -51,6 +51,15 @@ if DATABASES["default"]["ENGINE"] in {"delve.server.sqlite_backend", "django.db.
     private_sqlite_file(Path(DATABASES["default"]["NAME"]))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+#: Live updates between server processes go through Redis pub/sub (delve.server.live); without it
+#: one process pushes to its own viewers.
+REDIS_URL = env_str("REDIS_URL", "").strip()
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"REDIS_URL must start with redis://, rediss:// or unix://, got {REDIS_URL[:40]!r}")
+DELVE_REDIS_PREFIX = env_str("DELVE_REDIS_PREFIX", "delve:")
+#: The screens follow their game's event stream (off: they only poll, as before live updates).
+LIVE_PUSH = env_bool("DELVE_LIVE_PUSH", True)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -68,6 +77,7 @@ INSTALLED_APPS = [
     "delve.server.notify",
     "delve.server.social",
     "delve.server.orders",
+    "delve.server.live",
 ]
 
 MIDDLEWARE = [
@@ -105,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "delve.server.live.context.live",
             ],
         },
     },

@@ -26,6 +26,7 @@ from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.inputs import has_control
+from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
 from delve.server.records.verify import order_event, order_of, public_outcome, started_event
 
@@ -321,6 +322,7 @@ def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> No
     _observe(game, ruleset, state)
     _append_events(game, [started_event([seat.name for seat in seats], now)])
     game.save()
+    publish_on_commit(game.pk, game.observed, game.version)
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -507,6 +509,7 @@ def _commit(
     _observe(game, ruleset, state, actor=seat)
     _append_events(game, events)
     game.save()
+    publish_on_commit(game.pk, game.observed, game.version)
     answer = Answer(
         sequence=game.version,
         version=seen_version(game, seat),

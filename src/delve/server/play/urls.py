@@ -1,6 +1,7 @@
 from django.urls import path
 
 import delve.server.converters  # noqa: F401 - registers <id:...>
+from delve.server.live import views as live_views
 from delve.server.play import maiden_views, views
 
 app_name = "play"
@@ -12,6 +13,7 @@ urlpatterns = [
     path("<id:game_id>/act/", views.act, name="act"),
     path("<id:game_id>/open/", views.open_game, name="open"),
     path("<id:game_id>/poll/", views.poll, name="poll"),
+    path("<id:game_id>/live/", live_views.stream, name="live"),
     path("<id:game_id>/panels/<slug:name>/", views.panel, name="panel"),
     path("<id:game_id>/help/", views.game_help, name="help"),
     path("<id:game_id>/log/", views.game_log, name="log"),

@@ -25,6 +25,8 @@
     var now = Date.now();
     document.querySelectorAll("[data-poll-every]").forEach(function (el) {
       var every = Number(el.getAttribute("data-poll-every")) * 1000;
+      // Pushed notices (live.js) make polling a slow safety net while the stream is connected.
+      if (window.DelveLive && window.DelveLive.connected) every = Math.max(every, 10000);
       if (!el.delveNextPoll) el.delveNextPoll = now + every;
       if (now < el.delveNextPoll) return;
       el.delveNextPoll = now + every;

@@ -1,0 +1,123 @@
+"""Backups of the server's database, taken while it runs, and their restore (``delve backup``,
+``delve restore``; docs/operators.md).
+
+- SQLite: the online backup API copies a consistent snapshot page by page while the server
+  keeps writing (a plain file copy of a WAL database is not safe); restore copies the snapshot
+  into place (the server stopped) with the owner-only permissions of the data folder.
+- PostgreSQL: ``pg_dump --format=custom`` (one consistent snapshot of a running database);
+  restore is ``pg_restore --no-owner --exit-on-error`` into the empty database named by
+  ``DATABASE_URL``. The PostgreSQL client programs must be installed (Debian:
+  ``postgresql-client``), of the server's major version or newer.
+
+After a restore, ``delve serve`` (or ``delve manage migrate``) brings the schema up to the
+installed version, as after any upgrade.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any
+
+
+class BackupFailed(Exception):
+    """A backup or restore could not be done (the message says why)."""
+
+
+def _database() -> dict[str, Any]:
+    from django.db import connection
+
+    return dict(connection.settings_dict)
+
+
+def is_postgres(db: dict[str, Any]) -> bool:
+    return "postgresql" in str(db["ENGINE"])
+
+
+def _pg_env(db: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+    args = []
+    if db.get("HOST"):
+        args += ["--host", str(db["HOST"])]
+    if db.get("PORT"):
+        args += ["--port", str(db["PORT"])]
+    if db.get("USER"):
+        args += ["--username", str(db["USER"])]
+    env = dict(os.environ)
+    if db.get("PASSWORD"):
+        env["PGPASSWORD"] = str(db["PASSWORD"])
+    return args, env
+
+
+def _run(command: list[str], env: dict[str, str]) -> None:
+    if shutil.which(command[0]) is None:
+        raise BackupFailed(f"{command[0]} is not installed (Debian: apt-get install postgresql-client)")
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise BackupFailed(f"{command[0]} failed: {result.stderr.strip()[-800:]}")
+
+
+def backup(target: Path) -> str:
+    """Write a consistent backup of the running server's database to ``target``; a summary line."""
+    db = _database()
+    target = target.resolve()
+    if target.exists():
+        raise BackupFailed(f"{target} exists; choose a new file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if is_postgres(db):
+        args, env = _pg_env(db)
+        _run(["pg_dump", "--format=custom", "--file", str(target), *args, str(db["NAME"])], env)
+    else:
+        source = sqlite3.connect(f"file:{db['NAME']}?mode=ro", uri=True)
+        try:
+            copy = sqlite3.connect(target)
+            try:
+                with copy:
+                    source.backup(copy)
+            finally:
+                copy.close()
+        finally:
+            source.close()
+        target.chmod(0o600)
+    return f"backup of {db['NAME']} written to {target} ({target.stat().st_size} bytes)"
+
+
+def restore(source: Path, *, force: bool = False) -> str:
+    """Restore a backup made by :func:`backup` into the database the settings name (the server
+    stopped; for PostgreSQL an empty database); a summary line."""
+    db = _database()
+    source = source.resolve()
+    if not source.is_file():
+        raise BackupFailed(f"{source} is not a file")
+    if is_postgres(db):
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+            (tables,) = cursor.fetchone()
+        connection.close()
+        if tables and not force:
+            raise BackupFailed(f"database {db['NAME']} is not empty ({tables} tables); restore into an empty one")
+        args, env = _pg_env(db)
+        clean = ["--clean", "--if-exists"] if force else []
+        _run(
+            ["pg_restore", "--no-owner", "--exit-on-error", *clean, *args, "--dbname", str(db["NAME"]), str(source)],
+            env,
+        )
+    else:
+        target = Path(db["NAME"])
+        if target.exists() and target.stat().st_size > 0 and not force:
+            raise BackupFailed(f"{target} exists; stop the server and move it away (or --force)")
+        check = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            if check.execute("PRAGMA integrity_check").fetchone() != ("ok",):
+                raise BackupFailed(f"{source} is not a sound SQLite database")
+        finally:
+            check.close()
+        for suffix in ("-wal", "-shm"):
+            Path(f"{target}{suffix}").unlink(missing_ok=True)
+        shutil.copyfile(source, target)
+        target.chmod(0o600)
+    return f"{source} restored into {db['NAME']}; `delve serve` applies any newer migrations"
