@@ -7,8 +7,9 @@ The checker compares a view with the true state, independently of how ``view.py`
 - the viewer's own part: ``you`` is the viewer's seat, ``legal`` exactly the viewer's legal
   commands (nothing for a spectator);
 - the decks: every deck shows its count and public discard pile only; the numbered quests set
-  aside show as a count; no list in the view is a run of three cards of an undrawn deck's order
-  (room, skill, quest, the quests set aside);
+  aside show as a count; no list in the view (but the public discard piles, which a run can match
+  by chance when cards have copies) is a run of three cards of an undrawn deck's order (room,
+  skill, quest, the quests set aside);
 - the RNG: no key of the RNG state, no word of it anywhere in the view;
 - hidden passages: a passage that is neither revealed nor within the viewer's Ins (a spectator:
   not revealed) appears nowhere in the view, by id;
@@ -132,7 +133,16 @@ class MaidenTarget:
         words = (state.rng.s0, state.rng.s1, state.rng.s2, state.rng.s3)
         if any(word > 10**6 and str(word).encode() in shown for word in words):
             found.append("a word of the RNG state")
-        lists = [tuple(_STRING.findall(match)) for match in _STRING_LIST.findall(shown)]
+        # The discard piles are public (their order follows the public events, and _decks checks
+        # them exactly); with two copies of some cards one of them can match three cards of a deck
+        # by chance, which tells nobody anything: they are left out of the run search.
+        public = {
+            tuple(card.encode() for card in pile)
+            for pile in (state.decks.room_discard, state.decks.skill_discard, state.decks.quest_discard)
+        }
+        lists = [
+            values for match in _STRING_LIST.findall(shown) if (values := tuple(_STRING.findall(match))) not in public
+        ]
         for name, deck in (
             ("room", state.decks.room),
             ("skill", state.decks.skill),
