@@ -1,17 +1,22 @@
 """The Japanese catalogue: the compiled .mo is committed (so `delve serve` needs no gettext
-tools) and must say what the .po says; every string is translated and none is fuzzy.
+tools) and must say what the .po says; every string is translated and none is fuzzy, and every
+string the templates and the Python sources mark for translation is in it.
 docs/ui.md tells the workflow (makemessages, translate, compilemessages, commit both)."""
 
 from __future__ import annotations
 
 import gettext
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "delve" / "server" / "locale" / "ja" / "LC_MESSAGES"
+SERVER = Path(__file__).resolve().parents[2] / "src" / "delve" / "server"
+LOCALE = SERVER / "locale" / "ja" / "LC_MESSAGES"
 
 
 def catalogue(path: Path) -> dict[object, str]:
@@ -34,3 +39,32 @@ def test_the_committed_mo_is_compiled_from_the_po(tmp_path):
     fresh, committed = catalogue(compiled), catalogue(LOCALE / "django.mo")
     stale = sorted(str(key) for key in fresh if committed.get(key) != fresh[key] and key != "")
     assert not stale, f"recompile the catalogue (docs/ui.md): {stale[:5]}"
+
+
+def msgids(po: Path, *attributes: str) -> list[str]:
+    """The msgids of ``po`` that msgattrib selects with ``attributes`` (the header left out)."""
+    listed = subprocess.run(
+        ["msgattrib", "--no-wrap", "--no-obsolete", *attributes, str(po)], check=True, capture_output=True, text=True
+    ).stdout
+    return [msgid for msgid in re.findall(r'^msgid "(.*)"$', listed, re.MULTILINE) if msgid]
+
+
+@pytest.mark.skipif(
+    shutil.which("xgettext") is None or shutil.which("msgattrib") is None,
+    reason="GNU gettext's xgettext and msgattrib are not installed",
+)
+def test_every_string_marked_in_the_sources_has_its_japanese(tmp_path):
+    """makemessages over a copy of the server (templates and Python) merges what the sources mark
+    into the committed catalogue: a string added without its Japanese comes out untranslated or
+    fuzzy, and a template string with a percent sign must be written as makemessages extracts it
+    (``%%``), or the page shows the English."""
+    copy = tmp_path / "server"
+    shutil.copytree(SERVER, copy, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "delve.server.settings"}
+    command = [sys.executable, "-m", "django", "makemessages", "-l", "ja", "--no-obsolete"]
+    subprocess.run(command, cwd=copy, env=environment, check=True, capture_output=True)
+    merged = copy / "locale" / "ja" / "LC_MESSAGES" / "django.po"
+    assert len(msgids(merged)) > 600  # the extraction found the sources
+    untranslated, fuzzy = msgids(merged, "--untranslated"), msgids(merged, "--only-fuzzy")
+    assert not untranslated, f"translate these in django.po (docs/ui.md): {untranslated[:10]}"
+    assert not fuzzy, f"these are not in django.po as written in the sources: {fuzzy[:10]}"
