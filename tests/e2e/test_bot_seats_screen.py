@@ -1,6 +1,6 @@
 """Bots at the table in a real browser: the host opens a Fated Labyrinth game with three seats
-given to bots and a bot takeover time; the lobby marks the bot seats. Screenshots (1280x800) of
-the form and of the lobby go to test-artifacts/screenshots/."""
+given to bots and a bot takeover time; the lobby marks the bot seats, in English and in Japanese.
+Screenshots (1280x800) of the form and of the lobby go to test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -41,4 +41,14 @@ def test_the_host_opens_a_game_with_bots_and_a_takeover_time(browser: Any, live_
     assert tags.count() == 3
     assert "A bot plays any seat that keeps the game waiting 24 h." in page.locator(f"#game-{game.pk}").inner_text()
     page.locator(f"#game-{game.pk}").screenshot(path=str(shots / "lobby-open-game-with-bots.png"))
+    page.locator("form.lang-switch button[value=ja]").click()
+    page.wait_for_selector("html[lang=ja]")
+    card = page.locator(f"#game-{game.pk}")
+    assert "ゲームを24時間待たせた席はボットがプレイします。" in card.inner_text()
+    assert tags.first.inner_text() == "ボット"
+    assert tags.first.get_attribute("title") == "コンピューターのプレイヤー。個人記録なし"
+    card.screenshot(path=str(shots / "lobby-open-game-with-bots-ja.png"))
+    page.goto(f"{base}/games/new/")
+    assert "放置された席をボットが引き継ぐまで（時間）" in page.locator("main").inner_text()
+    page.screenshot(path=str(shots / "lobby-new-game-with-bots-ja.png"), full_page=True)
     page.close()

@@ -4,6 +4,7 @@ names come from the content with the preset's words (AMB-66)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -140,3 +141,51 @@ def test_durations():
     assert text.duration(45, "en") == "45 s"
     assert text.duration(3 * 3600 + 5 * 60, "en") == "3 h 05 min"
     assert text.duration(360000, "ja") == "4日4時間"
+
+
+JAPANESE_SCRIPT = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff01-\uff5e]")
+ARTICLES = {"a", "an", "the"}  # English words Japanese has no word for
+
+
+def _literal(node: ast.expr) -> str | None:
+    """A string literal's text, an f-string's with ``{}`` for each field; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
+    return None
+
+
+def untranslated_pairs(path: Path) -> list[str]:
+    """The English texts of a text module written without their Japanese: ``say(en, ja)``,
+    ``_simple(en, ja)`` and ``_pass_by(en, ja)`` calls and ``{"en": ..., "ja": ...}`` tables whose
+    Japanese has no Japanese script, and literal ``{"en": ...}`` tables with no ``"ja"``."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        pair: tuple[ast.expr, ast.expr | None] | None = None
+        if isinstance(node, ast.Call) and len(node.args) >= 2:
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ("say", "_simple", "_pass_by"):
+                pair = (node.args[0], node.args[1])
+        elif isinstance(node, ast.Dict):
+            table = {
+                key.value: value
+                for key, value in zip(node.keys, node.values, strict=True)
+                if isinstance(key, ast.Constant)
+            }
+            if "en" in table:
+                pair = (table["en"], table.get("ja"))
+        if pair is None or (english := _literal(pair[0])) is None:
+            continue
+        japanese = _literal(pair[1]) if pair[1] is not None else ""
+        words = re.sub(r"\{[^}]*\}", "", english).strip()
+        if japanese is not None and words and words not in ARTICLES and not JAPANESE_SCRIPT.search(japanese):
+            found.append(f"{path.name}:{node.lineno}: {english!r} -> {japanese!r}")
+    return found
+
+
+def test_every_english_text_of_the_module_has_its_japanese():
+    """A sentence, a name or a word added in English only (or with an English or empty "ja") fails
+    here, whether or not a game reaches it."""
+    assert len(re.findall(r"\bsay\(|\{\"en\":", (SOURCE / "text.py").read_text(encoding="utf-8"))) > 100
+    assert not untranslated_pairs(SOURCE / "text.py")

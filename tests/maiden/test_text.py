@@ -12,6 +12,7 @@ import pytest
 from delve.bots.maiden_eval import play_game
 from delve.kernel import Event
 from delve.maiden import text
+from tests.fated.test_text import untranslated_pairs
 from tests.maiden.fixtures.content import CONTENT
 from tests.maiden.playout import playout
 from tests.maiden.test_playouts import FIXTURE, VARIANTS
@@ -51,6 +52,13 @@ def test_every_kind_in_the_engine_source_has_a_sentence() -> None:
     assert len(kinds) > 40, "the scan of emit() calls found too few kinds"
     missing = sorted(k for k in kinds if not text.has_sentence(k))
     assert not missing, f"add sentences for {missing} to src/delve/maiden/text.py SENTENCES"
+
+
+def test_every_english_text_of_the_module_has_its_japanese() -> None:
+    """A sentence or a name added in English only (or with an English or empty Japanese) fails
+    here, whether or not a playout reaches it."""
+    assert len(re.findall(r"\bsay\(|_simple\(|\{\"en\":", Path(text.__file__).read_text(encoding="utf-8"))) > 50
+    assert not untranslated_pairs(Path(text.__file__))
 
 
 def test_every_kind_played_has_a_sentence_in_both_languages(events: list[Event]) -> None:
