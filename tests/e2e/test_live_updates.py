@@ -5,6 +5,7 @@ Screenshots: test-artifacts/screenshots/live-*.png."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +49,14 @@ def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_p
     expect(root).to_have_attribute("data-live", "live")
     expect(page.locator("#live-status")).to_be_hidden()
 
-    # bob decides (through the same submit path as his screen): ann's page polls at once
-    with page.expect_request(lambda r: "/maiden/poll/" in r.url, timeout=5_000):
+    # bob decides (through the same submit path as his screen): ann's page polls before the 10-s
+    # safety-net poll would (a notice that arrives while one of the page's own requests is on its
+    # way waits for its answer, up to 5 s: live.js)
+    deadline = time.monotonic() + 5
+    while hub().subscribers(game.pk) < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert hub().subscribers(game.pk) >= 1, "ann's stream never subscribed"
+    with page.expect_request(lambda r: "/maiden/poll/" in r.url, timeout=9_000):
         engine.submit(game.pk, bob, legal(game, 0)[0])
     game.refresh_from_db()
     expect(page.locator("#game-version")).to_have_value(str(game.version), timeout=5_000)
