@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any
 from delve.bots.maiden import STRATEGIES, MaidenBot, RandomMaidenBot
 from delve.kernel import Event, SeatInfo
 from delve.maiden.ruleset import MaidenRuleset
+from delve.sim.report import wilson
 
 T0 = 1_700_000_000
 NAMES = ("Alba", "Bianca", "Candida", "Dalia")
@@ -148,17 +148,6 @@ def play_game(
 # ---------------------------------------------------------------------------------------------
 # Win rates
 # ---------------------------------------------------------------------------------------------
-
-
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (``z`` for other levels)."""
-    if games <= 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass
