@@ -30,10 +30,7 @@ class RandomFatedBot:
         self.rng = Rng.seeded(seed)
 
     def choose(self, view: dict[str, Any], legal: list[Command]) -> Command | None:
-        you = view.get("you")
-        if not you or not you.get("alive") or view["game"]["ended"]:
-            return None
-        playable = [c for c in legal if c["kind"] not in ("give_up", "comment")]
+        playable = playable_commands(view, legal)
         if not playable:
             return None
         return dict(self.rng.choice(playable))
@@ -41,12 +38,10 @@ class RandomFatedBot:
 
 class FatedBot:
     def choose(self, view: dict[str, Any], legal: list[Command]) -> Command | None:
-        you = view.get("you")
-        if not you or not you.get("alive") or view["game"]["ended"]:
-            return None
-        playable = [c for c in legal if c["kind"] not in ("give_up", "comment")]
+        playable = playable_commands(view, legal)
         if not playable:
             return None
+        you = view["you"]
         rng = Rng.seeded(
             hash_of(you["seat"], you["turns_played"], len(view["events"]), len(you["messages"]), len(you["hand"]))
         )
@@ -148,6 +143,15 @@ class FatedBot:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def playable_commands(view: dict[str, Any], legal: list[Command]) -> list[Command]:
+    """What a bot may play now: nothing once its player is dead or the game has ended; never giving
+    up or commenting."""
+    you = view.get("you")
+    if not you or not you.get("alive") or view["game"]["ended"]:
+        return []
+    return [c for c in legal if c["kind"] not in ("give_up", "comment")]
 
 
 def hash_of(*parts: int) -> int:
@@ -299,12 +303,10 @@ class HeuristicFatedBot:
     """
 
     def choose(self, view: dict[str, Any], legal: list[Command]) -> Command | None:
-        you = view.get("you")
-        if not you or not you.get("alive") or view["game"]["ended"]:
-            return None
-        playable = [c for c in legal if c["kind"] not in ("give_up", "comment")]
+        playable = playable_commands(view, legal)
         if not playable:
             return None
+        you = view["you"]
         phase = you["phase"]
         if phase == "ready":
             return {"kind": "start_turn"}
