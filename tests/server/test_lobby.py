@@ -50,6 +50,14 @@ def test_staff_open_a_game_from_a_preset_with_overrides(client, staff):
     assert 0 <= game.seed < 2**63
 
 
+def test_the_open_button_reads_as_an_action_in_japanese(client, staff):
+    """The lobby heading says the games are open (参加受付中); the form's button opens one (an action)."""
+    client.force_login(staff)
+    form = client.get("/games/new/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert '<button type="submit">参加受付を始める</button>' in form
+    assert "参加受付中" not in form
+
+
 def test_invalid_settings_are_refused_with_a_message_naming_the_setting(client, staff):
     client.force_login(staff)
     response = client.post("/games/new/", {"preset": "toy:toy", "overrides": '{"goal": 0}'})
