@@ -119,6 +119,11 @@ def test_a_bot_takes_over_a_seat_idle_past_the_hosts_time_and_plays_it(player, c
     assert CommandEntry.objects.filter(game=game, seat=ann.index, source="player").exists()
     page = session_client(player).get(f"/games/{game.pk}/").content.decode()
     assert "bot (took over)" in page
+    listed = session_client(player).get("/api/v1/games?status=running").json()
+    seats = next(g for g in listed["games"] if g["id"] == game.pk)["seats"]
+    taken = next(s for s in seats if s["index"] == ann.index)
+    assert (taken["bot"], taken["bot_since"]) == (True, clock())
+    assert all(s["bot_since"] is None for s in seats if s["index"] != ann.index)
 
 
 def test_a_player_who_acts_is_not_taken_over(player, clock):

@@ -203,6 +203,7 @@ def test_registering_and_withdrawing_through_the_api(make_game, player, opponent
         "comment": "",
         "keep_record": True,
         "bot": False,
+        "bot_since": None,
     }
     assert ann.delete(f"/api/v1/games/{game.pk}/seats").json()["game"]["seats_taken"] == 0
     ann.post(f"/api/v1/games/{game.pk}/seats", {"name": "Ann"}, content_type="application/json")

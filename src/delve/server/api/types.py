@@ -148,6 +148,8 @@ class Seat(msgspec.Struct):
     comment: str
     keep_record: bool
     bot: bool
+    bot_since: int | None
+    """When a bot took the seat over from its idle player (epoch seconds); ``None`` otherwise."""
 
 
 class Game(msgspec.Struct):

@@ -47,7 +47,8 @@ def preset_label(game: Game) -> str:
 
 def seat_dict(seat: Seat) -> dict[str, Any]:
     """The public fields of a seat (FL-INFO-1): number, name, registration choices, comment, the
-    practice marker (``keep_record`` false, FL-REC-3) and whether a bot plays it."""
+    practice marker (``keep_record`` false, FL-REC-3), whether a bot plays it and, for a seat a bot
+    took over from its idle player, since when (``bot_since``, epoch seconds; ``None`` otherwise)."""
     return {
         "index": seat.index,
         "number": seat.number,
@@ -56,6 +57,7 @@ def seat_dict(seat: Seat) -> dict[str, Any]:
         "comment": seat.comment,
         "keep_record": seat.keep_record,
         "bot": seat.is_bot,
+        "bot_since": seat.bot_since,
     }
 
 
