@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from delve.fated import monsters, visibility
+from delve.fated import state as state_module
+from delve.fated.ctx import Ctx
 from delve.fated.grid import FAKE_TREASURE, FLOOR, ICE, TREASURE, WALL
 from delve.fated.state import Fake, Status, Trap
 
@@ -203,3 +205,38 @@ def test_tile_details_name_known_traps_in_sight_only():
     traps = g.view(0)["map"]["traps"]
     assert traps == {"4,3": {"card": "attack-10", "own": True}, "3,4": {"card": "blind", "own": False}}
     assert g.view(None)["map"]["traps"] == {}
+
+
+def test_a_refresh_visits_only_changes_yet_equals_a_refresh_from_scratch():
+    """FL-VIS-3, AMB-15, FL-STS-17: a refresh only revisits the tiles in sight that changed since
+    the player's last one. After every kind of change made straight to the state (terrain,
+    traps and who knows them, fakes, positions, sight statuses, Insight, the metric, the
+    seen-since-exit marks, the memory itself), it leaves the state exactly as a refresh of a
+    decoded copy, which has no record of earlier refreshes and visits every tile in sight."""
+    g = game()
+    near, other = g.at(3, 2), g.at(4, 4)
+    changes = [
+        lambda: g.state.traps.__setitem__(near, Trap(card="attack-10", setter=2)),
+        lambda: g.p(0).statuses.append(Status(id="insight", turns=7)),
+        lambda: g.state.set_tile(other, WALL),
+        lambda: g.state.traps[near].known.remove(0),
+        lambda: g.state.set_tile(g.at(5, 3), FAKE_TREASURE) or g.state.fakes.__setitem__(g.at(5, 3), Fake(setter=1)),
+        lambda: setattr(g.p(0), "pos", g.at(5, 5)),
+        lambda: g.p(0).statuses.append(Status(id="light", turns=7)),
+        lambda: setattr(g.p(0), "memory", "?" * len(g.state.grid)),
+        lambda: setattr(g.p(1), "seen_since_exit", "0" * len(g.state.grid)),
+        lambda: g.state.traps.pop(near),
+        lambda: setattr(g.state.traps.setdefault(g.at(6, 6), Trap(card="blind", setter=0)), "setter", 3),
+        lambda: setattr(
+            g.state, "settings", type(g.state.settings)(**{**_fields(g.state.settings), "sight_metric": "manhattan"})
+        ),
+        lambda: None,
+    ]
+    for change in changes:
+        change()
+        fresh = state_module.decode(state_module.encode(g.state))
+        g.refresh()
+        visibility.refresh(Ctx(fresh, g.now))
+        assert state_module.encode(g.state) == state_module.encode(fresh)
+        assert all(not visibility.stale(g.state, p) for p in g.state.players)
+    assert g.p(0).memory[near] == FLOOR and g.p(0).memory[g.at(5, 3)] == FAKE_TREASURE  # seen under Insight

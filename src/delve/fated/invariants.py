@@ -7,7 +7,7 @@ them or fail on the first.
 
 from __future__ import annotations
 
-from delve.fated import death
+from delve.fated import death, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DOOR, WALL
 from delve.fated.state import GameState
@@ -17,8 +17,8 @@ CARDS_PER_DECK = 500
 
 def violations(state: GameState, previous_clock: int) -> list[str]:
     """Valid positions, one occupant per tile, HP/CP within bounds, the stored-turn cap, a
-    monotonic clock, the exit exactly when someone qualifies (FL-WIN), and every card accounted
-    for (FL-CARD)."""
+    monotonic clock, the exit exactly when someone qualifies (FL-WIN), every card accounted for
+    (FL-CARD), and every living player's memory of the tiles in sight as it sees them (FL-VIS-3)."""
     found: list[str] = []
     n = state.size
     occupied: dict[int, str] = {}
@@ -36,6 +36,9 @@ def violations(state: GameState, previous_clock: int) -> list[str]:
             found.append(f"player {p.seat}: HP {p.hp}/{p.max_hp} CP {p.cp}/{p.max_cp}")
         if p.stored > state.settings.max_stored_turns:
             found.append(f"player {p.seat} stores {p.stored} turns")
+        stale = visibility.stale(state, p)
+        if stale:
+            found.append(f"player {p.seat} remembers tiles {stale[:5]} in sight otherwise than it sees them (FL-VIS-3)")
     for m in state.monsters:
         if not (0 <= m.pos < n * n) or state.grid[m.pos] in (WALL, DOOR):
             found.append(f"monster {m.id} on a wall or door")

@@ -206,7 +206,10 @@ class Player(msgspec.Struct, omit_defaults=True):
         return any(s.id == status_id for s in self.statuses)
 
 
-class GameState(msgspec.Struct, omit_defaults=True):
+class GameState(msgspec.Struct, omit_defaults=True, dict=True):
+    """``dict=True``: the engine keeps caches derived from the state beside it (never encoded,
+    never copied; see ``visibility``)."""
+
     settings: Settings
     size: int
     grid: str

@@ -4,12 +4,16 @@ knowledge of traps and fakes.
 Memory is a string per player with one character per tile: ``?`` unexplored, a terrain code as
 perceived (a fake shows as the real thing unless known), ``o`` an own trap, ``x`` a known enemy
 trap. It is refreshed after every change, so a tile out of sight keeps the last terrain its
-player saw there (FL-VIS-3, AMB-15).
+player saw there (FL-VIS-3, AMB-15). A refresh visits only the tiles in sight that changed since
+the player's last one (see "incremental refresh" below); the result is the same as visiting all.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from typing import NamedTuple
 
 from delve.fated import statuses
 from delve.fated.ctx import Ctx
@@ -69,16 +73,22 @@ def perceived(state: GameState, seat: int, tile: int) -> str:
     return terrain
 
 
-def learn_trap(state: GameState, seat: int, tile: int) -> None:
+def learn_trap(state: GameState, seat: int, tile: int) -> bool:
+    """``seat`` knows the trap on ``tile`` from now on; returns whether that is news."""
     trap = state.traps.get(tile)
     if trap is not None and trap.setter != seat and seat not in trap.known:
         trap.known.append(seat)
+        return True
+    return False
 
 
-def learn_fake(state: GameState, seat: int, tile: int) -> None:
+def learn_fake(state: GameState, seat: int, tile: int) -> bool:
+    """``seat`` knows the fake on ``tile`` from now on; returns whether that is news."""
     fake = state.fakes.get(tile)
     if fake is not None and fake.setter != seat and seat not in fake.known:
         fake.known.append(seat)
+        return True
+    return False
 
 
 def refresh_player(ctx: Ctx, player: Player) -> None:
@@ -86,28 +96,182 @@ def refresh_player(ctx: Ctx, player: Player) -> None:
     if not player.alive:
         return
     state = ctx.state
-    tiles = sight(ctx, player)
-    if statuses.active(player, "insight", ctx):
+    cache = _cache(state)
+    world = cache.current(state)
+    if _refresh(ctx, player, cache, world):
+        cache.settle(state, (player.seat,))
+
+
+def stale(state: GameState, player: Player) -> list[int]:
+    """Tiles in a living player's sight whose memory differs from what it perceives there (none
+    after any refresh: an invariant of the engine)."""
+    if not player.alive:
+        return []
+    radius = statuses.sight_radius(Ctx(state, state.clock), player)
+    tiles = _area(player.pos, radius, state.size, state.settings.sight_metric == "manhattan")
+    return sorted(t for t in tiles if player.memory[t] != perceived(state, player.seat, t))
+
+
+def refresh(ctx: Ctx) -> None:
+    """:func:`refresh_player` for every living player, in seat order."""
+    state = ctx.state
+    cache = _cache(state)
+    world = cache.current(state)
+    learned = False
+    for player in state.players:
+        if player.alive:
+            learned = _refresh(ctx, player, cache, world) or learned
+    if learned:
+        cache.settle(state, [p.seat for p in state.players if p.alive])
+
+
+# ---------------------------------------------------------------- incremental refresh
+#
+# A refresh writes, for every tile in a player's sight, what the player perceives there into its
+# memory (and learns the traps and fakes there under Insight). What a player perceives on a tile
+# depends only on that tile: its terrain, its trap (setter and knowers) and its fake (setter and
+# knowers). So after a refresh, a later refresh changes nothing on the tiles of an unchanged
+# sight whose terrain, trap and fake are unchanged. The cache below remembers, per seat, the
+# sight, the world and the memory of its last refresh, and the next refresh only visits the tiles
+# of its sight that changed since (all of them when the sight moved or grew, Insight began, or
+# the memory or the seen-since-exit marks were written elsewhere). Changes are found by comparing
+# snapshots, not by hooks in the rules, so a state changed in any way still refreshes exactly.
+# The cache lives beside the state (never serialized); a decoded or copied state starts without
+# one and its first refresh visits every tile in sight.
+
+_Snapshot = dict[int, tuple[int, tuple[int, ...]]]
+_World = tuple[str, _Snapshot, _Snapshot]
+
+
+class _Seen(NamedTuple):
+    """What a seat's memory was made from at its last refresh."""
+
+    key: tuple[int, int, bool, bool]  # position, sight radius, Manhattan metric, Insight
+    world: _World
+    memory: str
+    seen_since_exit: str
+
+
+class _Cache:
+    __slots__ = ("seats", "world")
+
+    def __init__(self) -> None:
+        self.world: _World | None = None
+        self.seats: dict[int, _Seen] = {}
+
+    def current(self, state: GameState) -> _World:
+        """The world as it is now; the previous snapshot object itself when nothing changed."""
+        traps = {t: (trap.setter, tuple(trap.known)) for t, trap in state.traps.items()}
+        fakes = {t: (fake.setter, tuple(fake.known)) for t, fake in state.fakes.items()}
+        world = self.world
+        if world is not None and world[0] == state.grid and world[1] == traps and world[2] == fakes:
+            return world
+        self.world = (state.grid, traps, fakes)
+        return self.world
+
+    def settle(self, state: GameState, seats: Iterable[int]) -> None:
+        """Learning under Insight changed who knows some traps and fakes; that changes only what
+        the learners perceive, which their refresh already wrote: the refreshed seats are up to
+        date with the world as it is now."""
+        world = self.current(state)
+        for seat in seats:
+            seen = self.seats.get(seat)
+            if seen is not None:
+                self.seats[seat] = seen._replace(world=world)
+
+
+def _cache(state: GameState) -> _Cache:
+    cache = state.__dict__.get("_sight_cache")
+    if cache is None:
+        cache = state.__dict__["_sight_cache"] = _Cache()
+    return cache
+
+
+def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World) -> bool:
+    """Refresh one living player; returns whether it learned a trap or a fake."""
+    state = ctx.state
+    radius = statuses.sight_radius(ctx, player)
+    insight = statuses.active(player, "insight", ctx)
+    manhattan = state.settings.sight_metric == "manhattan"
+    key = (player.pos, radius, manhattan, insight)
+    seen = cache.seats.get(player.seat)
+    tiles: AbstractSet[int] = _area(player.pos, radius, state.size, manhattan)
+    if (
+        seen is not None
+        and seen.key == key
+        and seen.memory is player.memory
+        and seen.seen_since_exit is player.seen_since_exit
+    ):
+        if seen.world is world:
+            return False
+        tiles = tiles & _changed(seen.world, world)
+    learned = False
+    if insight:
         for tile in tiles:
             if tile in state.traps:
-                learn_trap(state, player.seat, tile)
+                learned = learn_trap(state, player.seat, tile) or learned
             if tile in state.fakes:
-                learn_fake(state, player.seat, tile)
-    memory = list(player.memory)
+                learned = learn_fake(state, player.seat, tile) or learned
+    memory = player.memory
     grid, traps = state.grid, state.traps
+    changes = []
     for tile in tiles:
         terrain = grid[tile]
         if tile in traps or terrain in _FAKES:
             terrain = perceived(state, player.seat, tile)
-        memory[tile] = terrain
-    player.memory = "".join(memory)
-    if player.seen_since_exit:
-        seen = list(player.seen_since_exit)
-        for tile in tiles:
-            seen[tile] = "1"
-        player.seen_since_exit = "".join(seen)
+        if memory[tile] != terrain:
+            changes.append((tile, terrain))
+    if changes:
+        player.memory = _written(memory, changes)
+    marks = player.seen_since_exit
+    if marks:
+        unmarked = [(tile, "1") for tile in tiles if marks[tile] != "1"]
+        if unmarked:
+            player.seen_since_exit = _written(marks, unmarked)
+    cache.seats[player.seat] = _Seen(key, world, player.memory, player.seen_since_exit)
+    return learned
 
 
-def refresh(ctx: Ctx) -> None:
-    for player in ctx.state.players:
-        refresh_player(ctx, player)
+def _written(text: str, changes: list[tuple[int, str]]) -> str:
+    """``text`` with single characters replaced (the memory strings hold ASCII only)."""
+    if len(changes) == 1:
+        tile, char = changes[0]
+        return text[:tile] + char + text[tile + 1 :]
+    buffer = bytearray(text, "ascii")
+    for tile, char in changes:
+        buffer[tile] = ord(char)
+    return buffer.decode("ascii")
+
+
+def _changed(old: _World, new: _World) -> set[int]:
+    """The tiles whose terrain, trap or fake differs between two snapshots."""
+    tiles: set[int] = set()
+    if old[0] != new[0]:
+        tiles.update(_differing(old[0], new[0]))
+    for before, after in ((old[1], new[1]), (old[2], new[2])):
+        if before != after:
+            tiles.update(t for t in before.keys() | after.keys() if before.get(t) != after.get(t))
+    return tiles
+
+
+def _differing(a: str, b: str) -> list[int]:
+    """The indexes where two strings of the same length differ (found between the common prefix
+    and the common suffix, which are located by comparing slices)."""
+    if len(a) != len(b):
+        return list(range(max(len(a), len(b))))
+    low, high = 0, len(a)
+    while low < high:  # the longest common prefix
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    first = low
+    low, high = 0, len(a) - first
+    while low < high:  # the longest common suffix after it
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle :] == b[len(b) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return [i for i in range(first, len(a) - low) if a[i] != b[i]]
