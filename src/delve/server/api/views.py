@@ -100,13 +100,13 @@ def seats(request: HttpRequest, game_id: int) -> Result:
 
 @endpoint("GET", "POST")
 def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpResponse:
-    """GET: the caller's legal commands now. POST: submit one."""
+    """GET: the caller's legal commands now. POST: submit one (the command's own transaction
+    finds the game, or answers 404)."""
     user = require_user(request)
-    found = _game(game_id)
     if request.method == "POST":
         body = parse_body(request, CommandBody)
         answer = engine.submit(
-            found.pk,
+            game_id,
             user,
             body.command,
             version=body.version,
@@ -114,6 +114,7 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
             idempotency_key=_key(request, body.idempotency_key),
         )
         return _answer(answer)
+    found = _game(game_id)
     seat = engine.seat_of(found, user)
     if seat is None:
         raise not_seated()
@@ -132,7 +133,7 @@ def comment(request: HttpRequest, game_id: int) -> HttpResponse:
     user = require_user(request)
     body = parse_body(request, CommentBody)
     answer = engine.submit(
-        _game(game_id).pk,
+        game_id,
         user,
         {"kind": engine.COMMENT, "text": body.text},
         version=body.version,

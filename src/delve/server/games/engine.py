@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
-from delve.kernel import Event, EventFields, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
+from delve.kernel import DelveError, Event, EventFields, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
+from delve.server.games.sql import snapshot, statements
 from delve.server.inputs import has_control
 from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
@@ -369,61 +370,101 @@ def submit(
     now: a guard against deciding on stale options that, unlike ``version``, is not tripped by
     other players acting elsewhere in the game.
 
+    The transaction is one ``SELECT`` (the game row locked, with the caller's seat), the inserts
+    of the command entry and its events, and one ``UPDATE`` of the game's changed fields. A key is
+    not looked up first: the command log's unique constraint refuses a reused one, and only then
+    (or when the command fails, since a repeated command is often no longer legal) is the first
+    answer read, after the transaction has rolled back.
+
     :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422).
     :raises IllegalCommand: from the ruleset (422); nothing is saved.
     """
     command = check_command(command)
     idempotency_key = check_key(idempotency_key)
-    with transaction.atomic():
-        game = _locked(game_id)
-        seat = _acting_seat(game, user)
-        if idempotency_key is not None and seat.index is not None:
-            first = CommandEntry.objects.filter(game=game, seat=seat.index, idempotency_key=idempotency_key).first()
-            if first is not None:
-                if first.command != command:
-                    raise Rejected(
-                        "command/idempotency_key_reused",
-                        "this idempotency key was already used for a different command",
-                        status=422,
-                    )
-                return _replayed(ruleset_of(game), first.answer or {})
-        if game.status == Game.Status.OPEN:
-            raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
-        if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
-            raise Rejected("game/ended", "the game has ended: only comments are still possible", status=422)
-        current = seen_version(game, seat.index)
-        if version is not None and version != current:
+    seated: list[int] = []  # the caller's seat index, once known
+    try:
+        with transaction.atomic():
+            return _submit(game_id, user, command, version, choices, idempotency_key, order, seated)
+    except (DelveError, IntegrityError):
+        if idempotency_key is None or not seated:
+            raise
+        first = (
+            CommandEntry.objects.filter(game_id=game_id, seat=seated[0], idempotency_key=idempotency_key)
+            .values_list("command", "answer", "game__ruleset")
+            .first()
+        )
+        if first is None:
+            raise
+        if first[0] != command:
             raise Rejected(
-                "command/stale_version",
-                f"the game is at version {current}, not {version}: reload it and decide again",
+                "command/idempotency_key_reused",
+                "this idempotency key was already used for a different command",
+                status=422,
+            ) from None
+        return _replayed(ruleset_of(Game(pk=game_id, ruleset=first[2])), first[1] or {})
+
+
+def _submit(
+    game_id: int,
+    user: Any,
+    command: dict[str, Any],
+    version: int | None,
+    choices: str | None,
+    idempotency_key: str | None,
+    order: str | None,
+    seated: list[int],
+) -> Answer:
+    """The transaction of :func:`submit` (see there)."""
+    sql = statements()
+    authenticated = user is not None and user.is_authenticated
+    found = sql.lock(game_id, user.pk if authenticated else None)
+    if found is None:
+        raise game_not_found(game_id)
+    if not authenticated:
+        raise Rejected("auth/required", "log in to act in a game", status=401)
+    game, seat = found
+    if seat is None:
+        raise not_seated()
+    seat_id, index, comment = seat
+    if index is not None:
+        seated.append(index)
+    if game.status == Game.Status.OPEN:
+        raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
+    if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
+        raise Rejected("game/ended", "the game has ended: only comments are still possible", status=422)
+    current = seen_version(game, index)
+    if version is not None and version != current:
+        raise Rejected(
+            "command/stale_version",
+            f"the game is at version {current}, not {version}: reload it and decide again",
+            status=409,
+            current_version=current,
+        )
+    assert index is not None
+    now = clock.now()
+    ruleset = ruleset_of(game)
+    state = load_state(game, ruleset)
+    events = ruleset.advance(state, now) if game.status == Game.Status.RUNNING else []
+    if choices is not None and command["kind"] != COMMENT:
+        digest = choices_digest(ruleset.legal_commands(state, index))
+        if digest != choices:
+            raise Rejected(
+                "command/choices_changed",
+                "your choices changed since you looked (something happened): look again and decide",
                 status=409,
-                current_version=current,
+                current_version=seen_version(game, index),
+                current_choices=digest,
             )
-        assert seat.index is not None
-        now = clock.now()
-        ruleset = ruleset_of(game)
-        state = load_state(game, ruleset)
-        events = ruleset.advance(state, now) if game.status == Game.Status.RUNNING else []
-        if choices is not None and command["kind"] != COMMENT:
-            digest = choices_digest(ruleset.legal_commands(state, seat.index))
-            if digest != choices:
-                raise Rejected(
-                    "command/choices_changed",
-                    "your choices changed since you looked (something happened): look again and decide",
-                    status=409,
-                    current_version=seen_version(game, seat.index),
-                    current_choices=digest,
-                )
-        if order is not None:
-            if order_of(idempotency_key) != order:
-                raise Rejected("request/malformed", "a standing order's command needs its order key", status=400)
-            events.append(order_event(order, command, seat.index, now))
-        events += ruleset.apply(state, seat.index, command, now)
-        answer = _commit(game, ruleset, state, events, now, seat=seat.index, command=command, key=idempotency_key)
-        if command["kind"] == COMMENT and isinstance(command.get("text"), str):
-            seat.comment = command["text"]
-            seat.save(update_fields=["comment"])
-        return answer
+    if order is not None:
+        if order_of(idempotency_key) != order:
+            raise Rejected("request/malformed", "a standing order's command needs its order key", status=400)
+        events.append(order_event(order, command, index, now))
+    events += ruleset.apply(state, index, command, now)
+    answer = _commit(game, ruleset, state, events, now, seat=index, command=command, key=idempotency_key)
+    text = command.get("text")
+    if command["kind"] == COMMENT and isinstance(text, str) and text != comment:
+        sql.update_comment(seat_id, text)
+    return answer
 
 
 def open_game(game_id: int, user: Any) -> Answer | None:
@@ -467,20 +508,14 @@ def advance(game: Game, now: int) -> Answer:
 
 
 def _append_events(game: Game, events: Sequence[Event]) -> None:
-    entries = []
+    rows = []
     for event in events:
         game.event_count += 1
-        entries.append(
-            EventEntry(
-                game=game,
-                sequence=game.event_count,
-                time=event.time,
-                kind=event.kind,
-                data=dict(event.data),
-                visibility=EventEntry.visibility_for(event.to),
-            )
+        rows.append(
+            (game.pk, game.event_count, event.time, event.kind, dict(event.data), EventEntry.visibility_for(event.to))
         )
-    EventEntry.objects.bulk_create(entries)
+    if rows:
+        statements().insert_events(rows)
 
 
 def _commit(
@@ -496,7 +531,11 @@ def _commit(
     key: str | None = None,
 ) -> Answer:
     """Save the state with ``version + 1``, append the command and its events, end the game (and
-    write the records, exactly once) when the outcome says so."""
+    write the records, exactly once) when the outcome says so. The command entry goes first, so
+    that a reused idempotency key fails before anything else is written; the game row is updated
+    in its changed fields only when it was loaded by :meth:`Statements.lock` (which remembers
+    them), in full otherwise."""
+    loaded: dict[str, Any] | None = getattr(game, "_loaded", None)
     game.version += 1
     outcome = ruleset.outcome(state)
     if outcome.ended and game.status == Game.Status.RUNNING:
@@ -507,9 +546,6 @@ def _commit(
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
     _observe(game, ruleset, state, actor=seat)
-    _append_events(game, events)
-    game.save()
-    publish_on_commit(game.pk, game.observed, game.version)
     answer = Answer(
         sequence=game.version,
         version=seen_version(game, seat),
@@ -519,16 +555,15 @@ def _commit(
             if event.visible_to(seat)
         ],
     )
-    CommandEntry.objects.create(
-        game=game,
-        sequence=game.version,
-        time=now,
-        seat=seat,
-        source=source,
-        command=command,
-        idempotency_key=key,
-        answer=answer.as_dict(),
-    )
+    sql = statements()
+    sql.insert_command((game.pk, game.version, now, seat, source, command, key, answer.as_dict()))
+    _append_events(game, events)
+    if loaded is None:
+        game.save()
+    else:
+        sql.update_game(game, loaded)
+        game._loaded = snapshot(game)  # type: ignore[attr-defined]
+    publish_on_commit(game.pk, game.observed, game.version)
     return answer
 
 

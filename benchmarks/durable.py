@@ -1,0 +1,252 @@
+"""The cost of a durable command: ``engine.submit`` on the project's SQLite backend against the raw
+ruleset (``advance`` + ``apply``) of the same commands, and durable commands per second against a
+raw SQLite commit loop writing the same rows with the same durability settings, measured in one
+run (this machine is noisy: compare the ratios, not the seconds).
+
+    .venv/bin/python benchmarks/durable.py [--rounds 7] [--commands 150]
+
+Each round plays fresh games through ``engine.submit`` (a 4-player Fated Labyrinth game on a
+13x13 maze and a solo White Maiden game, commands chosen at random among the legal ones outside
+the timer, each with an idempotency key, on a clock that moves one second per command), then
+replays the same commands at the same times on the bare ruleset, then commits the rows that round
+wrote (the state, the command entry with its answer, the events) again with plain ``sqlite3`` in
+a database opened with the backend's pragmas (WAL journal, ``synchronous=NORMAL``). Printed per
+game: the median over rounds of the submit / raw-apply ratio (target <= 8) and of durable
+commands/s / raw commits/s (target >= 0.25), and the SQL statements per durable command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Run as a script, this file's folder would come first on the path, and its http.py would shadow
+# the standard library's ``http``: take the folder off.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+
+#: Commands a random player never picks: giving up ends the seat, comments are rate-limited.
+AVOID = {"give_up", "comment"}
+
+GAMES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "Fated Labyrinth 4p 13x13": ("fated", "fated-labyrinth", {"players": 4, "maze_size": 13, "wait_time": 10}),
+    "White Maiden solo": ("maiden", "white-maiden", {"players": 1, "start_player": 0}),
+}
+
+
+def setup_django(data_dir: Path) -> None:
+    os.environ.pop("DATABASE_URL", None)
+    os.environ["DELVE_DATA_DIR"] = str(data_dir)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "delve.server.settings"
+    os.environ.setdefault("DELVE_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core import management
+
+    management.call_command("migrate", interactive=False, verbosity=0)
+
+
+class Clock:
+    """The server clock of the benchmark: one second per command."""
+
+    def __init__(self, t: int) -> None:
+        self.t = t
+
+    def __call__(self) -> int:
+        return self.t
+
+
+@dataclass
+class Round:
+    submit_seconds: float = 0.0
+    raw_seconds: float = 0.0
+    commit_seconds: float = 0.0
+    commands: int = 0
+    statements: int = 0
+    log: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+
+
+def play_round(name: str, commands: int, rng: random.Random, clock: Clock, tag: str) -> Round:
+    """Play one game through engine.submit (timed), then the same commands on the bare ruleset
+    (timed), then the written rows through a raw sqlite3 commit loop (timed)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from delve.server.games import engine
+    from delve.server.games.models import Game
+
+    ruleset_name, preset, settings = GAMES[name]
+    game = engine.create_game(ruleset_name, preset, settings)
+    users = []
+    for seat in range(game.seat_count):
+        user = get_user_model().objects.create_user(f"{tag}-{seat}", password=None)
+        engine.register(game.pk, user, f"P{seat}", {})
+        users.append(user)
+    game.refresh_from_db()
+    ruleset = engine.ruleset_of(game)
+    start_state = engine.load_state(game, ruleset)
+    started_at = game.started_at
+    assert started_at is not None
+    out = Round()
+    first_version = game.version
+    state = engine.load_state(game, ruleset)
+    for step in range(commands):
+        choices: list[tuple[int, dict[str, Any]]] = []
+        for _ in range(600):  # the clock moves on until someone has something to play
+            clock.t += 1
+            ruleset.advance(state, clock.t)
+            choices = [
+                (s, c)
+                for s in range(game.seat_count)
+                for c in ruleset.legal_commands(state, s)
+                if c["kind"] not in AVOID
+            ]
+            if choices:
+                break
+        if not choices:
+            break
+        seat, command = rng.choice(choices)
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            engine.submit(game.pk, users[seat], command, idempotency_key=f"{tag}-{step}")
+            out.submit_seconds += time.perf_counter() - started
+        out.statements += len(queries.captured_queries)
+        ruleset.apply(state, seat, command, clock.t)
+        out.log.append((clock.t, seat, command))
+        out.commands += 1
+        if ruleset.outcome(state).ended:
+            break
+    # the bare ruleset, the same commands at the same times
+    raw = start_state
+    started = time.perf_counter()
+    for t, seat, command in out.log:
+        ruleset.advance(raw, t)
+        ruleset.apply(raw, seat, command, t)
+    out.raw_seconds = time.perf_counter() - started
+    out.commit_seconds = raw_commits(game.pk, first_version)
+    Game.objects.filter(pk=game.pk).delete()
+    return out
+
+
+def raw_commits(game_id: int, after_version: int) -> float:
+    """Commit the rows of each command of the game again (its state, its command entry, its
+    events) with plain sqlite3 in a database of the same pragmas; the seconds it took."""
+    from django.conf import settings as django_settings
+
+    from delve.server.games.models import CommandEntry, EventEntry, Game
+
+    game = Game.objects.get(pk=game_id)
+    entries = list(CommandEntry.objects.filter(game=game, sequence__gt=after_version).order_by("sequence"))
+    events = list(EventEntry.objects.filter(game=game).order_by("sequence"))
+    by_time: dict[int, list[EventEntry]] = {}
+    for event in events:
+        by_time.setdefault(event.time, []).append(event)
+    state = game.state
+    path = Path(django_settings.DATABASES["default"]["NAME"]).with_name("raw.sqlite3")
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        for pragma in django_settings.DATABASES["default"]["OPTIONS"]["init_command"].split(";"):
+            db.execute(pragma)
+        db.execute("CREATE TABLE IF NOT EXISTS game (id INTEGER PRIMARY KEY, version INTEGER, state TEXT)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS command (id INTEGER PRIMARY KEY, game INTEGER, sequence INTEGER, "
+            "time INTEGER, seat INTEGER, command TEXT, key TEXT, answer TEXT, UNIQUE (game, sequence))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS event (id INTEGER PRIMARY KEY, game INTEGER, sequence INTEGER, "
+            "time INTEGER, kind TEXT, data TEXT, visibility TEXT, UNIQUE (game, sequence))"
+        )
+        db.execute("INSERT OR REPLACE INTO game VALUES (?, 0, '')", (game_id,))
+        sequence = 0
+        started = time.perf_counter()
+        for entry in entries:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("UPDATE game SET version = ?, state = ? WHERE id = ?", (entry.sequence, state, game_id))
+            rows = []
+            for event in by_time.pop(entry.time, []):
+                sequence += 1
+                rows.append((game_id, sequence, event.time, event.kind, json.dumps(event.data), event.visibility))
+            if rows:
+                db.executemany(
+                    "INSERT INTO event (game, sequence, time, kind, data, visibility) VALUES (?, ?, ?, ?, ?, ?)", rows
+                )
+            db.execute(
+                "INSERT INTO command (game, sequence, time, seat, command, key, answer) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    entry.sequence,
+                    entry.time,
+                    entry.seat,
+                    json.dumps(entry.command),
+                    entry.idempotency_key,
+                    json.dumps(entry.answer),
+                ),
+            )
+            db.execute("COMMIT")
+        return time.perf_counter() - started
+    finally:
+        db.close()
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def run(rounds: int, commands: int, report: Callable[[str], None] = print) -> dict[str, dict[str, float]]:
+    from delve.server import clock as server_clock
+
+    clock = Clock(1_700_000_000)
+    server_clock.now = clock  # type: ignore[assignment]
+    results: dict[str, dict[str, float]] = {}
+    for name in GAMES:
+        ratios, shares, statements, per_command = [], [], [], []
+        for r in range(rounds):
+            played = play_round(name, commands, random.Random(r), clock, f"{name[:2]}{r}")
+            if not played.commands:
+                continue
+            submit = played.submit_seconds / played.commands
+            ratios.append(played.submit_seconds / played.raw_seconds)
+            shares.append(played.commit_seconds / played.submit_seconds)
+            statements.append(played.statements / played.commands)
+            per_command.append(submit)
+        results[name] = {
+            "submit_ms": median(per_command) * 1000,
+            "ratio": median(ratios),
+            "share": median(shares),
+            "statements": median(statements),
+        }
+        report(
+            f"{name}: engine.submit {median(per_command) * 1000:.2f} ms/command, "
+            f"{median(statements):.1f} SQL statements/command; "
+            f"submit / raw apply x{median(ratios):.1f} (target <= 8); "
+            f"durable commands/s / raw SQLite commits/s {median(shares):.2f} (target >= 0.25)"
+        )
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7, help="games per ruleset (the median is printed)")
+    parser.add_argument("--commands", type=int, default=150, help="commands per game at most")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="delve-durable-") as data_dir:
+        setup_django(Path(data_dir))
+        run(args.rounds, args.commands)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Model rows read with SQL written once, for the few queries every request makes.
+
+Django's ORM builds a query anew on each call (filters, joins, ordering, compilation), which on
+a hot path costs more than the database itself. :class:`Rows` writes a model's column list once
+per connection and turns a fetched row back into an instance exactly as the ORM would (the
+backend's and the fields' converters, ``Model.from_db``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+class Rows(Generic[M]):
+    """All concrete fields of ``model``, selected under a table alias and rebuilt into instances."""
+
+    def __init__(self, model: type[M], connection: BaseDatabaseWrapper, alias: str) -> None:
+        self.model = model
+        self.connection = connection
+        self.fields = tuple(model._meta.concrete_fields)
+        self.attnames = [field.attname for field in self.fields]
+        quote = connection.ops.quote_name
+        self.columns = ", ".join(f"{alias}.{quote(field.column)}" for field in self.fields)
+        self.expressions = [field.get_col(model._meta.db_table) for field in self.fields]
+        self.converters = [
+            [*connection.ops.get_db_converters(column), *column.field.get_db_converters(connection)]
+            for column in self.expressions
+        ]
+
+    @property
+    def width(self) -> int:
+        return len(self.fields)
+
+    def build(self, row: Sequence[Any]) -> M:
+        """The instance of the first ``width`` values of ``row``."""
+        values = list(row[: self.width])
+        for position, converters in enumerate(self.converters):
+            for converter in converters:
+                values[position] = converter(values[position], self.expressions[position], self.connection)
+        return self.model.from_db(self.connection.alias, self.attnames, values)
+
+    def convert(self, name: str, value: Any) -> Any:
+        """One value of field ``name`` as the ORM would read it."""
+        position = self.attnames.index(name)
+        for converter in self.converters[position]:
+            value = converter(value, self.expressions[position], self.connection)
+        return value
+
+
+def per_connection(key: str, make: Any, connection: BaseDatabaseWrapper | None = None) -> Any:
+    """``make(connection)``, made once per connection (default: this thread's) and kept on it."""
+    connection = connection or connections[DEFAULT_DB_ALIAS]
+    made = connection.__dict__.get(key)
+    if made is None:
+        made = connection.__dict__[key] = make(connection)
+    return made
