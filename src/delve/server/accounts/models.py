@@ -9,9 +9,13 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from delve.server.rawsql import Rows, per_connection
 
 PREFIX = "dlv_"
 
@@ -53,14 +57,47 @@ class ApiToken(models.Model):
 
     @classmethod
     def user_for(cls, token: str) -> Any | None:
-        """The active user a token belongs to, or ``None``; notes the use (at most hourly)."""
-        row = cls.objects.select_related("user").filter(digest=digest(token)).first()
-        if row is None or not row.user.is_active:
+        """The active user a token belongs to, or ``None``; notes the use (at most hourly).
+        Every API request of a bot asks this, so it is one ``SELECT`` written once per connection
+        (:class:`TokenLookup`), not a query the ORM builds each time."""
+        found = per_connection("_delve_token_lookup", TokenLookup).find(digest(token))
+        if found is None:
+            return None
+        user, token_id, last_used_at = found
+        if not user.is_active:
             return None
         now = timezone.now()
-        if row.last_used_at is None or now - row.last_used_at > dt.timedelta(hours=1):
-            cls.objects.filter(pk=row.pk).update(last_used_at=now)
-        return row.user
+        if last_used_at is None or now - last_used_at > dt.timedelta(hours=1):
+            cls.objects.filter(pk=token_id).update(last_used_at=now)
+        return user
+
+
+class TokenLookup:
+    """``SELECT`` a token's user (every field), the token's id and its last use, by digest."""
+
+    def __init__(self, connection: BaseDatabaseWrapper) -> None:
+        quote = connection.ops.quote_name
+        user_model = get_user_model()
+        self.connection = connection
+        self.users = Rows(user_model, connection, "u")
+        self.tokens = Rows(ApiToken, connection, "t")
+        token = ApiToken._meta
+        last_used = quote(token.get_field("last_used_at").column)
+        self.sql = (
+            f"SELECT {self.users.columns}, t.{quote(token.pk.column)}, t.{last_used} "
+            f"FROM {quote(token.db_table)} t JOIN {quote(user_model._meta.db_table)} u "
+            f"ON u.{quote(user_model._meta.pk.column)} = t.{quote(token.get_field('user').column)} "
+            f"WHERE t.{quote(token.get_field('digest').column)} = %s"
+        )
+
+    def find(self, token_digest: str) -> tuple[Any, int, dt.datetime | None] | None:
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql, [token_digest])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        token_id, last_used_at = row[self.users.width :]
+        return self.users.build(row), int(token_id), self.tokens.convert("last_used_at", last_used_at)
 
 
 class LoginFailures(models.Model):
