@@ -3,6 +3,8 @@ hand limit. What cards *do* lives in effects.py and combat.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from delve.fated import statuses
 from delve.fated.ctx import Ctx
 from delve.fated.state import Player
@@ -59,7 +61,16 @@ def enforce_hand_limit(ctx: Ctx, player: Player) -> list[int]:
 def cp_cost(ctx: Ctx, player: Player, cost: int) -> int:
     """FL-CP-1/5: ceil(cost x (100 - magic) / 100 x f) with one rounding at the end, in integer
     arithmetic; f is 1/2 with Sage, 2 with Fool."""
-    factor = statuses.cp_factor(ctx, player)
-    numerator = cost * (100 - player.magic) * factor.numerator
-    denominator = 100 * factor.denominator
-    return -(-numerator // denominator)
+    return cp_prices(ctx, player)(cost)
+
+
+def cp_prices(ctx: Ctx, player: Player) -> Callable[[int], int]:
+    """:func:`cp_cost` for many costs of one player at one moment (the statuses read once)."""
+    factor, denominator = statuses.cp_ratio(ctx, player)
+    factor *= 100 - player.magic
+    denominator *= 100
+
+    def price(cost: int) -> int:
+        return -(-(cost * factor) // denominator)
+
+    return price

@@ -8,7 +8,6 @@ but the special attack lands unless the damage is completely prevented (FL-ATK-9
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import msgspec
@@ -187,8 +186,8 @@ def try_evade(ctx: Ctx, player: Player, item: Pending) -> bool:
 
 def damage_of(ctx: Ctx, target: Player | Monster, power: int, reduction: int) -> int:
     """FL-ATK-11: D = floor(max(0, B - R) x m)."""
-    multiplier = statuses.damage_multiplier(ctx, target)
-    return math.floor(max(0, power - reduction) * multiplier)
+    numerator, denominator = statuses.damage_ratio(ctx, target)
+    return max(0, power - reduction) * numerator // denominator
 
 
 def resolve_without_death_check(ctx: Ctx, player: Player, item: Pending) -> None:

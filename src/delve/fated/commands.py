@@ -2,14 +2,15 @@
 ``apply``.
 
 A command is a JSON object such as ``{"kind": "move", "dir": "up"}``. ``apply`` parses it,
-checks that it is one of ``legal_commands`` (free-text comments are checked on their own), and
+checks that it is one of ``legal_commands`` (``is_legal`` asks only the part of it that offers
+that kind; free-text comments are checked on their own), and
 only then changes the state; a refused command raises :class:`IllegalCommand` with a stable
 code and a message saying why, and leaves the state untouched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import msgspec
@@ -83,22 +84,34 @@ def _quote(value: Any) -> str:
 
 
 def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
+    """Every command ``seat`` may send now, in a stable order (the bots and replays rely on it)."""
     state = ctx.state
     player = state.players[seat]
     comment = [{"kind": "comment"}] if _comment_wait(ctx, player) <= 0 else []
     if state.ended or not player.alive:
         return comment
     commands: list[dict[str, Any]] = []
-    if player.phase == READY:
-        commands.append({"kind": "start_turn"})
-    elif player.phase == MOVE:
-        commands.extend(_move_phase(ctx, player))
-    elif player.phase == CORE:
-        commands.extend(_core_phase(ctx, player))
-    elif player.phase == DEFENSE and player.pending:
-        commands.extend(combat.defense_options(ctx, player, player.pending[0]))
+    for _, offers in _SECTIONS.get(player.phase, ()):
+        commands.extend(offers(ctx, player, None))
     commands.append({"kind": "give_up"})
     return commands + comment
+
+
+def is_legal(ctx: Ctx, seat: int, command: dict[str, Any]) -> bool:
+    """Whether a parsed command is one of :func:`legal_commands`, asking only the part of it that
+    offers commands of this kind (for a card, only that card's uses). Comments are checked on
+    their own (``_comment``)."""
+    state = ctx.state
+    player = state.players[seat]
+    if state.ended or not player.alive:
+        return False
+    kind = command["kind"]
+    if kind == "give_up":
+        return command == {"kind": "give_up"}
+    card = command.get("card")
+    return any(
+        kind in kinds and command in offers(ctx, player, card) for kinds, offers in _SECTIONS.get(player.phase, ())
+    )
 
 
 def _comment_wait(ctx: Ctx, player: Player) -> int:
@@ -106,15 +119,33 @@ def _comment_wait(ctx: Ctx, player: Player) -> int:
     return player.comment_at + ctx.state.settings.comment_min_interval - ctx.now
 
 
-def _move_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
+# Each phase's offers, in the order legal_commands lists them: (the kinds offered, a function
+# (ctx, player, card) listing them). ``card``, when given, narrows card commands to that card.
+Offers = Callable[[Ctx, Player, int | None], list[dict[str, Any]]]
+
+
+def _start_turn(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "start_turn"}]
+
+
+def _moves(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
     n = ctx.state.size
-    out: list[dict[str, Any]] = []
-    for d in DIRECTIONS:
-        if ctx.state.enterable(step(player.pos, d, n)):
-            out.append({"kind": "move", "dir": d})
-    out.append({"kind": "stay"})
+    return [{"kind": "move", "dir": d} for d in DIRECTIONS if ctx.state.enterable(step(player.pos, d, n))]
+
+
+def _stay(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "stay"}]
+
+
+def _move_pass(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
     if player.move_no == 1 and not player.moved:  # AMB-6
-        out += [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
+        return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
+    return []
+
+
+def _swaps(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    out = []
+    n = ctx.state.size
     for d in DIRECTIONS:
         tile = step(player.pos, d, n)
         occupant = ctx.state.occupant(tile) if tile is not None else None
@@ -123,33 +154,93 @@ def _move_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
     return out
 
 
-def _core_phase(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
+def _attacks(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "attack", "dir": d} for d in play.adjacent_targets(ctx, player, None)]
+
+
+def _adjacent_players(ctx: Ctx, player: Player) -> list[str]:
     state = ctx.state
     n = state.size
-    klass = ctx.content.classes[player.cls]
-    out: list[dict[str, Any]] = [{"kind": "attack", "dir": d} for d in play.adjacent_targets(ctx, player, None)]
-    adjacent_players = [
+    return [
         d
         for d in DIRECTIONS
         if (tile := step(player.pos, d, n)) is not None and isinstance(state.occupant(tile), Player)
     ]
-    out += [{"kind": "pass_by", "dir": d} for d in adjacent_players]
-    if core.shows(ctx, player, "T"):
-        out.append({"kind": "pick_up"})
-    if core.shows(ctx, player, "E") and death.qualifies(ctx, player):
-        out.append({"kind": "escape"})
-    out.append({"kind": "nothing"})
-    if len(player.hand) <= 3:
-        out.append({"kind": "draw"})
-    if player.stayed:
-        out += [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
-    if klass.has("jump") and player.cp >= combat.ABILITY_CP:
-        out += [{"kind": "jump", "dir": d} for d in DIRECTIONS if core.jump_landing(ctx, player, d) is not None]
-    if klass.has("steal") and player.cp >= combat.ABILITY_CP:
-        out += [{"kind": "steal", "dir": d} for d in adjacent_players]
+
+
+def _pass_bys(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "pass_by", "dir": d} for d in _adjacent_players(ctx, player)]
+
+
+def _pick_up(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "pick_up"}] if core.shows(ctx, player, "T") else []
+
+
+def _escape(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "escape"}] if core.shows(ctx, player, "E") and death.qualifies(ctx, player) else []
+
+
+def _nothing(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "nothing"}]
+
+
+def _draw(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "draw"}] if len(player.hand) <= 3 else []
+
+
+def _core_pass(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}] if player.stayed else []
+
+
+def _jumps(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    if not ctx.content.classes[player.cls].has("jump") or player.cp < combat.ABILITY_CP:
+        return []
+    return [{"kind": "jump", "dir": d} for d in DIRECTIONS if core.jump_landing(ctx, player, d) is not None]
+
+
+def _steals(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    if not ctx.content.classes[player.cls].has("steal") or player.cp < combat.ABILITY_CP:
+        return []
+    return [{"kind": "steal", "dir": d} for d in _adjacent_players(ctx, player)]
+
+
+def _card_uses(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    if card is not None:
+        return play.legal_uses(ctx, player, card) if card in player.hand else []
+    out: list[dict[str, Any]] = []
     for card_id in player.hand:
         out += play.legal_uses(ctx, player, card_id)
     return out
+
+
+def _defenses(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+    return combat.defense_options(ctx, player, player.pending[0]) if player.pending else []
+
+
+_SECTIONS: dict[str, list[tuple[frozenset[str], Offers]]] = {
+    READY: [(frozenset({"start_turn"}), _start_turn)],
+    WAIT: [],
+    MOVE: [
+        (frozenset({"move"}), _moves),
+        (frozenset({"stay"}), _stay),
+        (frozenset({"pass"}), _move_pass),
+        (frozenset({"swap"}), _swaps),
+    ],
+    CORE: [
+        (frozenset({"attack"}), _attacks),
+        (frozenset({"pass_by"}), _pass_bys),
+        (frozenset({"pick_up"}), _pick_up),
+        (frozenset({"escape"}), _escape),
+        (frozenset({"nothing"}), _nothing),
+        (frozenset({"draw"}), _draw),
+        (frozenset({"pass"}), _core_pass),
+        (frozenset({"jump"}), _jumps),
+        (frozenset({"steal"}), _steals),
+        (frozenset({"use_card"}), _card_uses),
+    ],
+    DEFENSE: [(PHASE_KINDS[DEFENSE], _defenses)],
+    DEAD: [],
+}
 
 
 def apply(ctx: Ctx, seat: int, data: Mapping[str, Any]) -> None:
@@ -166,9 +257,8 @@ def apply(ctx: Ctx, seat: int, data: Mapping[str, Any]) -> None:
     if kind == "comment":
         _comment(ctx, player, command.get("text"))
         return
-    legal = legal_commands(ctx, seat)
-    if command not in legal:
-        raise _diagnose(ctx, player, command, legal)
+    if not is_legal(ctx, seat, command):
+        raise _diagnose(ctx, player, command, legal_commands(ctx, seat))
     if kind not in NOT_ACTIONS:
         player.last_action_at = ctx.now
     _dispatch(ctx, player, command)

@@ -117,22 +117,37 @@ def evasion(ctx: Ctx, target: Character) -> int:
 
 def damage_multiplier(ctx: Ctx, target: Character) -> Fraction:
     """FL-ATK-11: Ironwall 1/2, Stripped 3/2 (never both: FL-STS-11/12)."""
-    m = Fraction(1)
+    return Fraction(*damage_ratio(ctx, target))
+
+
+def damage_ratio(ctx: Ctx, target: Character) -> tuple[int, int]:
+    """:func:`damage_multiplier` as integers (numerator, denominator)."""
+    numerator, denominator = 1, 1
+    if not target.statuses:
+        return numerator, denominator
     if active(target, "ironwall", ctx):
-        m *= Fraction(1, 2)
+        denominator *= 2
     if active(target, "stripped", ctx):
-        m *= Fraction(3, 2)
-    return m
+        numerator *= 3
+        denominator *= 2
+    return numerator, denominator
 
 
 def cp_factor(ctx: Ctx, player: Player) -> Fraction:
     """FL-CP-5: Sage 1/2, Fool 2 (never both: FL-STS-11/12)."""
-    f = Fraction(1)
+    return Fraction(*cp_ratio(ctx, player))
+
+
+def cp_ratio(ctx: Ctx, player: Player) -> tuple[int, int]:
+    """:func:`cp_factor` as integers (numerator, denominator)."""
+    numerator, denominator = 1, 1
+    if not player.statuses:
+        return numerator, denominator
     if active(player, "sage", ctx):
-        f *= Fraction(1, 2)
+        denominator *= 2
     if active(player, "fool", ctx):
-        f *= 2
-    return f
+        numerator *= 2
+    return numerator, denominator
 
 
 def sight_radius(ctx: Ctx, player: Player) -> int:

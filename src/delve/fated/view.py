@@ -9,6 +9,7 @@ monsters), stored turns and clock times of others, statuses of players under Ste
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -71,13 +72,11 @@ def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, 
         return {"size": n, "tiles": tiles, "lit": "1" * (n * n), "doors": _doors(ctx, range(n * n)), "traps": traps}
     if viewer is None:
         return {"size": n, "tiles": visibility.UNEXPLORED * (n * n), "lit": "0" * (n * n), "doors": {}, "traps": {}}
-    memory = list(viewer.memory)
-    for tile in sight:
-        memory[tile] = visibility.perceived(state, viewer.seat, tile)
-    lit = "".join("1" if i in sight else "0" for i in range(n * n))
+    tiles = visibility.perceived_in(state, viewer, sight)
+    lit = _lit(frozenset(sight), n)
     out = {
         "size": n,
-        "tiles": "".join(memory),
+        "tiles": tiles,
         "lit": lit,
         "doors": _doors(ctx, sight),
         "traps": _known_traps(ctx, viewer, sight),
@@ -85,11 +84,24 @@ def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, 
     seen = viewer.seen_since_exit
     if state.exit is not None and len(seen) == n * n:
         # remembered tiles the viewer has not had in sight since the exit appeared
-        out["stale"] = "".join(
-            "1" if memory[i] != visibility.UNEXPLORED and seen[i] == "0" and i not in sight else "0"
-            for i in range(n * n)
-        )
+        stale = int(tiles.encode("ascii").translate(_EXPLORED), 2) & int(seen.encode("ascii").translate(_UNSEEN), 2)
+        out["stale"] = format(stale & ~int(lit, 2), f"0{n * n}b")
     return out
+
+
+#: Byte tables for the "stale" marks: explored tiles (anything but ``?``) and tiles not seen
+#: since the exit appeared (``0``) become ``1``, everything else ``0``.
+_EXPLORED = bytes(b"0"[0] if i == ord(visibility.UNEXPLORED) else b"1"[0] for i in range(256))
+_UNSEEN = bytes(b"1"[0] if i == ord("0") else b"0"[0] for i in range(256))
+
+
+@functools.lru_cache(maxsize=4096)
+def _lit(sight: frozenset[int], n: int) -> str:
+    """``1`` for the tiles in sight, ``0`` elsewhere (a pure function of its arguments, cached)."""
+    marks = bytearray(b"0" * (n * n))
+    for tile in sight:
+        marks[tile] = ord("1")
+    return marks.decode("ascii")
 
 
 def _known_traps(ctx: Ctx, viewer: Player, sight: AbstractSet[int]) -> dict[str, dict[str, Any]]:
@@ -255,6 +267,7 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
 
 def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
     state = ctx.state
+    price = cards.cp_prices(ctx, player)
     you: dict[str, Any] = {
         "seat": player.seat,
         "number": player.number,
@@ -267,8 +280,8 @@ def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
                 "kind": (card := ctx.card(card_id)).id,
                 "category": card.category,
                 "cp": {
-                    **{use: cards.cp_cost(ctx, player, cost) for use, cost in card.uses.items()},
-                    **({"use": cards.cp_cost(ctx, player, card.cost)} if card.has_effects or not card.uses else {}),
+                    **{use: price(cost) for use, cost in card.uses.items()},
+                    **({"use": price(card.cost)} if card.has_effects or not card.uses else {}),
                 },
             }
             for card_id in player.hand

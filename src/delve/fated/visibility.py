@@ -73,6 +73,20 @@ def perceived(state: GameState, seat: int, tile: int) -> str:
     return terrain
 
 
+def perceived_in(state: GameState, player: Player, tiles: Iterable[int]) -> str:
+    """The player's memory with ``tiles`` as it perceives them now."""
+    memory = player.memory
+    grid, traps = state.grid, state.traps
+    changes = []
+    for tile in tiles:
+        terrain = grid[tile]
+        if tile in traps or terrain in _FAKES:
+            terrain = perceived(state, player.seat, tile)
+        if memory[tile] != terrain:
+            changes.append((tile, terrain))
+    return _written(memory, changes) if changes else memory
+
+
 def learn_trap(state: GameState, seat: int, tile: int) -> bool:
     """``seat`` knows the trap on ``tile`` from now on; returns whether that is news."""
     trap = state.traps.get(tile)
@@ -212,17 +226,7 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World) -> bool:
                 learned = learn_trap(state, player.seat, tile) or learned
             if tile in state.fakes:
                 learned = learn_fake(state, player.seat, tile) or learned
-    memory = player.memory
-    grid, traps = state.grid, state.traps
-    changes = []
-    for tile in tiles:
-        terrain = grid[tile]
-        if tile in traps or terrain in _FAKES:
-            terrain = perceived(state, player.seat, tile)
-        if memory[tile] != terrain:
-            changes.append((tile, terrain))
-    if changes:
-        player.memory = _written(memory, changes)
+    player.memory = perceived_in(state, player, tiles)
     marks = player.seen_since_exit
     if marks:
         unmarked = [(tile, "1") for tile in tiles if marks[tile] != "1"]
