@@ -1,10 +1,71 @@
+"""The ASGI application ``delve serve`` runs (uvicorn).
+
+Django's ASGI handler runs each request's synchronous code (the middleware, the views, the
+database) in a thread of that request's own: a new thread per request, and with it a new
+database connection, since Django keeps connections per thread. On SQLite a connection costs
+more to open (the file, the pragmas, Django's SQL functions) than a durable command costs to
+commit. :class:`Handler` gives each request a thread of a kept pool instead: still one thread
+for all of one request's synchronous code, never two requests at once in a thread, but the
+threads, and with them the connections, stay for the next requests.
+"""
+
+from __future__ import annotations
+
 import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "delve.server.settings")
 # WhiteNoise streams static files with a synchronous iterator; Django's ASGI handler serves it
 # from a thread and warns on every file. Static files are small and long-cached, so that is fine.
 warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
-application = get_asgi_application()
+
+#: Idle request threads kept for the next requests (more are made while more requests run at once).
+KEEP_THREADS = 32
+
+
+def _close_connections() -> None:
+    from django.db import connections
+
+    connections.close_all()
+
+
+class Handler(ASGIHandler):
+    """Django's ASGI handler with each request's synchronous code run in a reused thread."""
+
+    def __init__(self, keep: int = KEEP_THREADS) -> None:
+        super().__init__()
+        self.keep = keep
+        self._idle: list[ThreadPoolExecutor] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)  # Django's own answer to other protocols
+            return
+        executor = self._idle.pop() if self._idle else ThreadPoolExecutor(1, thread_name_prefix="delve-request")
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            if len(self._idle) < self.keep:
+                self._idle.append(executor)
+            else:  # a burst is over: this thread goes, and its connections with it
+                executor.submit(_close_connections)
+                executor.shutdown(wait=False)
+
+
+def _application() -> ASGIHandler:
+    django.setup(set_prefix=False)  # as Django's own get_asgi_application()
+    try:
+        ThreadSensitiveContext(executor=None)
+    except TypeError:  # an asgiref without reusable executors: a thread per request, as before
+        return ASGIHandler()
+    return Handler()
+
+
+application = _application()

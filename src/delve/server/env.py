@@ -89,10 +89,13 @@ def env_choice(name: str, default: str, choices: set[str]) -> str:
 
 def sqlite_database(path: Path) -> dict[str, Any]:
     """A SQLite database tuned for a small server: WAL journal, IMMEDIATE write transactions
-    (so two writers queue instead of failing on upgrade) and a busy timeout."""
+    (so two writers queue instead of failing on upgrade) and a busy timeout. Connections are kept
+    (one per thread: the server reuses its request threads, see ``delve.server.asgi``): opening
+    one costs more than a command's commit."""
     return {
         "ENGINE": "delve.server.sqlite_backend",
         "NAME": str(path),
+        "CONN_MAX_AGE": None,
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
