@@ -1,6 +1,6 @@
-"""Helpers of the multi-process tests (test_scale.py) and of benchmarks/http.py: Redis for the
-live updates, tick workers as processes, White Maiden games to play over HTTP, and a client of a
-game's event stream that fails over to another server process the way a reverse proxy does.
+"""Helpers of the multi-process tests (test_scale.py): Redis for the live updates, tick workers
+as processes, White Maiden games to play over HTTP, and a client of a game's event stream that
+fails over to another server process the way a reverse proxy does.
 """
 
 from __future__ import annotations
