@@ -52,8 +52,9 @@ def legal_uses(ctx: Ctx, player: Player, card_id: int) -> list[dict[str, Any]]:
     if card.category == "defense":
         return []  # defense cards only in the defense phase (FL-CARD-2)
     commands: list[dict[str, Any]] = []
+    price = cards.cp_prices(ctx, player)
     for use, cost in card.uses.items():
-        if cards.cp_cost(ctx, player, cost) > player.cp:
+        if price(cost) > player.cp:
             continue  # FL-CP-4: more than the current CP cannot be paid; equal can
         base = {"kind": "use_card", "card": card_id, "use": use}
         if use == "trap":
@@ -63,7 +64,7 @@ def legal_uses(ctx: Ctx, player: Player, card_id: int) -> list[dict[str, Any]]:
             commands.extend({**base, "dir": d} for d in adjacent_targets(ctx, player, card))
         else:
             commands.extend({**base, "target": seat} for seat in remote_targets(ctx, player))
-    if card.has_effects and cards.cp_cost(ctx, player, card.cost) <= player.cp:
+    if card.has_effects and price(card.cost) <= player.cp:
         commands.extend(
             {"kind": "use_card", "card": card_id, **target} for target in effects.card_targets(ctx, player, card)
         )

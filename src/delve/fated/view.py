@@ -10,6 +10,7 @@ monsters), stored turns and clock times of others, statuses of players under Ste
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -219,20 +220,18 @@ def _public_player(ctx: Ctx, player: Player, viewer: Player | None) -> dict[str,
         entry["image"] = player.image
     own = viewer is not None and viewer.seat == player.seat
     if own or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player):
-        entry.update(
-            hp=player.hp,
-            max_hp=player.max_hp,
-            cp=player.cp,
-            max_cp=player.max_cp,
-            attack=player.attack,
-            defense=player.defense,
-            magic=player.magic,
-            evasion=player.evasion,
-            statuses=_status_list(ctx, player.statuses, own=own),
-            treasures=player.treasures,
-            kills=player.kills,
-            visited=_visited(player.visited),
-        )
+        entry["hp"] = player.hp
+        entry["max_hp"] = player.max_hp
+        entry["cp"] = player.cp
+        entry["max_cp"] = player.max_cp
+        entry["attack"] = player.attack
+        entry["defense"] = player.defense
+        entry["magic"] = player.magic
+        entry["evasion"] = player.evasion
+        entry["statuses"] = _status_list(ctx, player.statuses, own=own) if player.statuses else []
+        entry["treasures"] = player.treasures
+        entry["kills"] = player.kills
+        entry["visited"] = _visited(player.visited)
     else:
         entry["hidden"] = True
     return entry
@@ -265,6 +264,15 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
     return data
 
 
+def _hand_card(ctx: Ctx, card_id: int, price: Callable[[int], int]) -> dict[str, Any]:
+    """A card in the viewer's hand with its CP cost per use (``use``: its effects)."""
+    card = ctx.card(card_id)
+    cp = {use: price(cost) for use, cost in card.uses.items()}
+    if card.effects or not card.uses:
+        cp["use"] = price(card.cost)
+    return {"id": card_id, "kind": card.id, "category": card.category, "cp": cp}
+
+
 def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
     state = ctx.state
     price = cards.cp_prices(ctx, player)
@@ -274,18 +282,7 @@ def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
         "phase": player.phase,
         "alive": player.alive,
         "tile": _xy(player.pos, state.size) if player.alive else None,
-        "hand": [
-            {
-                "id": card_id,
-                "kind": (card := ctx.card(card_id)).id,
-                "category": card.category,
-                "cp": {
-                    **{use: price(cost) for use, cost in card.uses.items()},
-                    **({"use": price(card.cost)} if card.has_effects or not card.uses else {}),
-                },
-            }
-            for card_id in player.hand
-        ],
+        "hand": [_hand_card(ctx, card_id, price) for card_id in player.hand],
         "max_cards": player.max_cards,
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
