@@ -28,17 +28,21 @@ def abandon_deadline(state: GameState, player: Player) -> int | None:
 
 
 def _due(state: GameState, skip: tuple[int, int] | None = None) -> tuple[int, int, int] | None:
-    """The earliest (time, seat, what) still to process (ignoring ``skip`` = (seat, what))."""
+    """The earliest (time, seat, what) still to process (ignoring ``skip`` = (seat, what)):
+    each living player's next accumulation instant (:func:`accumulation_at`) and, outside the
+    wait phase, its abandonment deadline (:func:`abandon_deadline`), written out inline."""
     best: tuple[int, int, int] | None = None
+    wait, abandon = state.settings.wait_time, state.settings.abandon_time
     for player in state.players:
         if not player.alive:
             continue
-        for candidate in (
-            (accumulation_at(state, player, player.acc_next), player.seat, ACCUMULATE),
-            (deadline, player.seat, ABANDON) if (deadline := abandon_deadline(state, player)) is not None else None,
-        ):
-            if candidate is None or (skip is not None and candidate[1:] == skip):
-                continue
+        seat = player.seat
+        if skip != (seat, ACCUMULATE):
+            candidate = (player.first_at + player.acc_next * wait, seat, ACCUMULATE)
+            if best is None or candidate < best:
+                best = candidate
+        if player.phase != WAIT and skip != (seat, ABANDON):
+            candidate = (max(player.last_action_at, player.wait_ended_at) + abandon, seat, ABANDON)
             if best is None or candidate < best:
                 best = candidate
     return best

@@ -152,20 +152,19 @@ def cp_ratio(ctx: Ctx, player: Player) -> tuple[int, int]:
 
 def sight_radius(ctx: Ctx, player: Player) -> int:
     """FL-VIS-1: 2, +1 for wide sight (Cat/Ninja), +1 Light, -1 Blind, never below 0."""
-    radius = 2
-    if ctx.content.classes[player.cls].has("wide_sight"):
-        radius += 1
-    if active(player, "light", ctx):
-        radius += 1
-    if active(player, "blind", ctx):
-        radius -= 1
+    radius = 3 if ctx.content.classes[player.cls].has("wide_sight") else 2
+    if player.statuses:
+        if active(player, "light", ctx):
+            radius += 1
+        if active(player, "blind", ctx):
+            radius -= 1
     return max(0, radius)
 
 
 def hidden_by_stealth(ctx: Ctx, player: Player) -> bool:
     """FL-STS-18: others see no status of a player under Stealth."""
-    return active(player, "stealth", ctx)
+    return bool(player.statuses) and active(player, "stealth", ctx)
 
 
 def exposed(ctx: Ctx, player: Player) -> bool:
-    return active(player, "exposed", ctx)
+    return bool(player.statuses) and active(player, "exposed", ctx)

@@ -205,7 +205,7 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World) -> bool:
     """Refresh one living player; returns whether it learned a trap or a fake."""
     state = ctx.state
     radius = statuses.sight_radius(ctx, player)
-    insight = statuses.active(player, "insight", ctx)
+    insight = bool(player.statuses) and statuses.active(player, "insight", ctx)
     manhattan = state.settings.sight_metric == "manhattan"
     key = (player.pos, radius, manhattan, insight)
     seen = cache.seats.get(player.seat)
