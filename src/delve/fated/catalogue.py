@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from delve.fated import effect_rules, effects
 from delve.fated.content import CATEGORIES, USES, CardDef, Content, load
 
 CATEGORY_NAMES: dict[str, dict[str, str]] = {
@@ -121,14 +122,12 @@ def table(preset: str = "fated-labyrinth", lang: str = "en", content: Content | 
 
 def reference() -> str:
     """The effect vocabulary section of docs/cards.md: the target words and the ops, from the
-    code (``effects.TARGET_HELP``, ``effects.OPS`` docstrings and ``effects.OP_RULES``)."""
-    from delve.fated import effects
-
+    code (``effect_rules.TARGET_HELP``, ``effects.OPS`` docstrings and ``effect_rules.OP_RULES``)."""
     lines = ["| target | what the card is aimed at (command parameter) |", "|---|---|"]
-    lines += [f"| `{word}` | {effects.TARGET_HELP[word]} |" for word in effects.TARGETS]
+    lines += [f"| `{word}` | {effect_rules.TARGET_HELP[word]} |" for word in effects.TARGETS]
     lines += ["", "| op | what it does | needs | works on targets |", "|---|---|---|---|"]
     for name, function in effects.OPS.items():
-        rule = effects.OP_RULES[name]
+        rule = effect_rules.OP_RULES[name]
         doc = " ".join((function.__doc__ or "").split())
         needs = ", ".join(f"`{n}`" for n in rule.needs) or "—"
         lines.append(f"| `{name}` | {doc} | {needs} | {', '.join(rule.targets)} |")

@@ -7,7 +7,7 @@ across all players (ties by player number, AMB-77). It never reads the clock and
 
 from __future__ import annotations
 
-from delve.fated import death, turns, visibility
+from delve.fated import defense, turns, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.state import WAIT, GameState, Player
 
@@ -67,7 +67,7 @@ def advance(ctx: Ctx, until: int) -> None:
         if what == ACCUMULATE:
             _accumulate(ctx, player, at, until)
         else:
-            death.abandon(ctx, player, reason="timeout")
+            defense.abandon(ctx, player, reason="timeout")
         visibility.refresh(ctx)
     ctx.now = until
     state.clock = max(state.clock, until)

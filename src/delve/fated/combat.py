@@ -1,5 +1,6 @@
 """Attacks and defense (FL-ATK, FL-DEF): the attack/defense matrix, pending items, evasion,
-damage, counters, and the immediate attacks on monsters and doors.
+damage, and the immediate attacks on monsters and doors. How a defense phase resolves an item
+(and counters) is in ``defense.py``.
 
 The matrix of spec §10.3 is the single table ``MATRIX``: rows are attack methods, columns are
 defense classes; ``o`` effective, ``x`` ineffective (never offered, AMB-28), ``tri`` effective
@@ -10,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
-from delve.fated import cards, statuses, visibility
+from delve.fated import cards, statuses
 from delve.fated.content import CardDef
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DOOR, FLOOR
@@ -175,13 +174,10 @@ def try_evade(ctx: Ctx, player: Player, item: Pending) -> bool:
     if not ctx.rng.percent(statuses.evasion(ctx, player)):
         return False
     player.pending.remove(item)
-    ctx.public("defense.result", **_describe(item, player), outcome="evaded")
+    ctx.public("defense.result", **describe(item, player), outcome="evaded")
     if item.kind == "steal":
-        ctx.private(_seats(player, item), "steal.failed", target=player.seat)
+        ctx.private(involved(player, item), "steal.failed", target=player.seat)
     return True
-
-
-# ---------------------------------------------------------------- resolution
 
 
 def damage_of(ctx: Ctx, target: Player | Monster, power: int, reduction: int) -> int:
@@ -190,142 +186,8 @@ def damage_of(ctx: Ctx, target: Player | Monster, power: int, reduction: int) ->
     return max(0, power - reduction) * numerator // denominator
 
 
-def resolve_without_death_check(ctx: Ctx, player: Player, item: Pending) -> None:
-    """Abandonment (FL-ABN-5): the item is taken with no defense and no death check follows."""
-    resolve(ctx, player, item, "none", death_check=False)
-
-
-def resolve(
-    ctx: Ctx, player: Player, item: Pending, method: str, card_id: int | None = None, *, death_check: bool = True
-) -> None:
-    """Resolve an item of ``player``'s defense phase with the chosen method.
-
-    ``method`` is one of DEFENSE_METHODS; for a card method, ``card_id`` is the card used.
-    The caller has checked legality through ``defense_options``.
-    """
-    from delve.fated import death, effects
-
-    player.pending.remove(item)
-    card: CardDef | None = None
-    if card_id is not None:
-        card = ctx.card(card_id)
-        player.cp -= cards.cp_cost(ctx, player, card.cost)
-        player.hand.remove(card_id)
-        ctx.state.discard.append(card_id)  # no replacement is drawn (FL-DEF-1)
-        method = card.defense or method
-    if method == "parry":
-        player.cp -= ABILITY_CP
-    cell = symbol(item.row, method)
-    report: dict[str, Any] = {**_describe(item, player), "method": method}
-    if card is not None:
-        report["defense_card"] = card.id
-
-    damage = 0
-    special_lands = False
-    nullified = method in {"complete", "parry", "trap"}
-    keep_trap = bool(card and (card.keeps_trap or card.seize))
-    seize = bool(card and card.seize)
-
-    if item.kind == "steal":
-        if method == "none":
-            _steal(ctx, player, item)
-            report["outcome"] = "stolen"
-        else:
-            report["outcome"] = "blocked"
-            ctx.private(_seats(player, item), "steal.failed", target=player.seat)
-        ctx.public("defense.result", **report)
-        death.check_last_survivor(ctx)
-        return
-
-    if method == "counter":
-        assert card is not None and card.counter is not None
-        reflect(ctx, player, item, card.counter)
-        report["outcome"] = "reflected"
-        report["counter"] = card.counter
-        if card.counter != "both":
-            ctx.public("defense.result", **report)
-            _finish_trap(ctx, player, item, keep_trap, seize)
-            death.check_last_survivor(ctx)
-            return
-        method, cell = "none", symbol(item.row, "none")  # Drag Along: the defender suffers it too
-
-    if not nullified:
-        reduction = player.defense + (card.reduce if card is not None and method == "reduction" else 0)
-        if has_damage(item.row):
-            damage = damage_of(ctx, player, item.power, reduction)
-        if method != "special" and has_special(item.row):
-            # x: received in full; tri: lands unless the damage was completely prevented
-            # (FL-ATK-9, AMB-26). Special defense blocks the special part only (AMB-27).
-            special_lands = cell == NO or (cell == PART and damage >= 1)
-    if damage:
-        player.hp = max(0, player.hp - damage)
-    blocked = nullified or (method == "special" and damage == 0)
-    report.setdefault("outcome", "blocked" if blocked else "hit")
-    report["damage"] = damage
-    if special_lands and item.special:
-        report["special"] = item.special
-        report["applied"] = effects.special_effect(ctx, player, item)
-    ctx.public("defense.result", **report)
-    _tell_setter(ctx, player, item, report)
-    _finish_trap(ctx, player, item, keep_trap, seize)
-    if player.hp == 0 and death_check:
-        death.hp_zero(ctx, player, credit=item.source, cause=item.label or "attack")
-    death.check_last_survivor(ctx)
-
-
-def _tell_setter(ctx: Ctx, player: Player, item: Pending, report: dict[str, Any]) -> None:
-    """The private part of a trap's hit: its setter (an imp's owner for an imp's trap) learns who
-    stepped on it and how it went (FL-INFO-5); the public result does not name the setter."""
-    if item.kind != "trap" or item.source is None or item.source == player.seat:
-        return
-    ctx.private(
-        item.source,
-        "trap.sprung",
-        card=item.card,
-        defender=player.seat,
-        outcome=report["outcome"],
-        damage=report.get("damage", 0),
-    )
-
-
-def _finish_trap(ctx: Ctx, player: Player, item: Pending, keep: bool, seize: bool = False) -> None:
-    """FL-TRAP-6/FL-ATK-15: after the defense the trap disappears, unless the defense card
-    leaves it (then the player knows it); a seizing card makes the defender its setter (the
-    old setter still knows where it is)."""
-    if item.kind != "trap" or item.tile is None:
-        return
-    trap = ctx.state.traps.get(item.tile)
-    if trap is None or trap.card != item.card or trap.setter != item.source:
-        return  # the trap is gone or another one was set there meanwhile
-    if keep:
-        if seize:
-            old = trap.setter
-            trap.setter = player.seat
-            trap.imp = False
-            trap.known = sorted({*trap.known, old} - {player.seat})
-            ctx.private(player.seat, "trap.seized", card=trap.card)
-        else:
-            visibility.learn_trap(ctx.state, player.seat, item.tile)
-        return
-    ctx.state.traps.pop(item.tile, None)
-
-
-def _steal(ctx: Ctx, victim: Player, item: Pending) -> None:
-    state = ctx.state
-    if not victim.hand:
-        ctx.private(_seats(victim, item), "steal.empty", target=victim.seat)
-        return
-    card = ctx.rng.choice(victim.hand)
-    victim.hand.remove(card)
-    thief = state.players[item.source] if item.source is not None else None
-    if thief is not None and thief.alive:
-        thief.hand.append(card)
-    else:
-        state.removed.append(card)  # the thief died meanwhile: the card leaves with them (AMB-79)
-    ctx.private(_seats(victim, item), "steal.card", target=victim.seat, card=card, card_kind=ctx.card(card).id)
-
-
-def _seats(player: Player, item: Pending) -> list[int]:
+def involved(player: Player, item: Pending) -> list[int]:
+    """The defender and the item's source: who hears about a steal."""
     return [player.seat] + ([item.source] if item.source is not None else [])
 
 
@@ -336,7 +198,7 @@ def public_source(item: Pending) -> int | None:
     return None if item.kind == "trap" else item.source
 
 
-def _describe(item: Pending, player: Player) -> dict[str, Any]:
+def describe(item: Pending, player: Player) -> dict[str, Any]:
     data: dict[str, Any] = {"defender": player.seat, "label": item.label}
     source = public_source(item)
     if source is not None:
@@ -350,41 +212,6 @@ def _describe(item: Pending, player: Player) -> dict[str, Any]:
     if item.reflected:
         data["reflected"] = True
     return data
-
-
-def reflect(ctx: Ctx, defender: Player, item: Pending, mode: str) -> None:
-    """AMB-30: Counter returns the attack to its source; Deflect redirects it to a random other
-    living player; Drag Along sends it to the source while the defender suffers it too.
-    The reflecting player becomes the source (kill credit); reflected items cannot be reflected."""
-    state = ctx.state
-    if mode in {"return", "both"}:
-        if item.monster is not None:
-            monster = state.monster(item.monster)
-            if monster is not None:
-                hit_monster(
-                    ctx, defender.seat, monster, item.power, item.special, label="reflected", amount=item.amount
-                )
-            return
-        targets = [state.players[item.source]] if item.source is not None else []
-    else:
-        # Against a monster's attack the source is the monster (AMB-30), so its owner may be hit.
-        exclude = {defender.seat} if item.monster is not None else {defender.seat, item.source}
-        targets = [ctx.rng.choice(others)] if (others := [p for p in state.living() if p.seat not in exclude]) else []
-    for target in targets:
-        if not target.alive:
-            continue
-        copy = msgspec.structs.replace(
-            item,
-            id=state.new_id(),
-            created=ctx.now,
-            source=defender.seat,
-            monster=None,
-            monster_kind=None,
-            tile=None,
-            reflected=True,
-            evasion_rolled=False,
-        )
-        queue(ctx, target, copy)
 
 
 # ---------------------------------------------------------------- immediate attacks

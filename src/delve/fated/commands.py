@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from delve.fated import cards, combat, core, death, moves, play, turns, visibility
+from delve.fated import cards, combat, core, death, defense, moves, play, turns, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DIRECTIONS, step
 from delve.fated.state import CORE, DEAD, DEFENSE, MOVE, READY, WAIT, Monster, Player
@@ -300,13 +300,13 @@ def _dispatch(ctx: Ctx, player: Player, command: dict[str, Any]) -> None:
     elif kind in {"defend", "no_defense", "parry"}:
         item = player.pending[0]
         method = {"no_defense": "none", "parry": "parry"}.get(kind, "card")
-        combat.resolve(ctx, player, item, method, command.get("card"))
+        defense.resolve(ctx, player, item, method, command.get("card"))
         turns.proceed(ctx, player)
     elif kind in {"accept_pass_by", "decline_pass_by"}:
         core.answer_pass_by(ctx, player, player.pending[0], accept=kind == "accept_pass_by")
         turns.proceed(ctx, player)
     elif kind == "give_up":
-        death.abandon(ctx, player, reason="gave_up")
+        defense.abandon(ctx, player, reason="gave_up")
     else:  # pragma: no cover - parse() rejects unknown kinds
         raise IllegalCommand("command/unknown_kind", f"unknown command kind {kind!r}")
 

@@ -15,6 +15,7 @@ from typing import Any, Literal, get_args
 
 import msgspec
 
+from delve.fated.effect_rules import validate_card
 from delve.kernel import ContentError
 
 Text = dict[str, str]
@@ -87,7 +88,7 @@ class MonsterDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One effect primitive of a card (see ``effects.py`` for the vocabulary: ``effects.OPS``
-    names the ops and ``effects.OP_RULES`` the fields and targets each op needs)."""
+    names the ops and ``effect_rules.OP_RULES`` the fields and targets each op needs)."""
 
     op: str
     amount: int = 0
@@ -265,8 +266,6 @@ def _validate_monsters(label: str, monsters: dict[str, MonsterDef]) -> None:
 def _validate_cards(
     label: str, cards: dict[str, CardDef], statuses: dict[str, StatusDef], monsters: dict[str, MonsterDef]
 ) -> None:
-    from delve.fated.effects import validate_card  # the effect vocabulary lives with its code
-
     for key, card in cards.items():
         if card.copies < 0:
             raise ContentError(label, key, "copies cannot be negative")

@@ -1,9 +1,9 @@
-"""Death, kill credit, abandonment, the exit and victory (FL-DEATH, FL-KILL, FL-ABN, FL-EXIT,
-FL-WIN)."""
+"""Death, kill credit, the exit and victory (FL-DEATH, FL-KILL, FL-EXIT, FL-WIN); abandonment
+(FL-ABN) resolves waiting items first and is in ``defense.py``."""
 
 from __future__ import annotations
 
-from delve.fated import visibility
+from delve.fated import combat, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import EXIT, FLOOR, ICE, TREASURE, corners
 from delve.fated.state import BOTTOM_LEFT, BOTTOM_RIGHT, DEAD, TOP_LEFT, TOP_RIGHT, Player
@@ -132,8 +132,6 @@ def die(ctx: Ctx, player: Player, *, credit: int | None, cause: str, fate: str =
     player.hand = []
     drop_treasures(ctx, player)
     credited = _credit(ctx, player, credit)
-    from delve.fated import combat
-
     for monster in [m for m in state.monsters if m.owner == player.seat]:
         combat.vanish(ctx, monster, reason="owner_died")
     player.pending = []  # items aimed at the dead player are void
@@ -200,24 +198,3 @@ def escape(ctx: Ctx, player: Player) -> None:
     player.fate = "escaped"
     ctx.public("game.escaped", player=player.seat)
     end_game(ctx, winner=player.seat, kind="escape")
-
-
-def abandon(ctx: Ctx, player: Player, *, reason: str) -> None:
-    """FL-ABN-5: every attack still waiting is taken with no defense, in order (pass-by requests
-    are declined); reaching 0 HP means death with no death check, credited to that attacker;
-    otherwise the player gave up and nobody is credited."""
-    from delve.fated import combat
-
-    ctx.public("player.abandoning", player=player.seat, reason=reason)
-    while player.pending and player.alive:
-        item = player.pending[0]
-        if item.kind == "pass_by":
-            player.pending.pop(0)
-            ctx.public("pass_by.declined", requester=item.source, target=player.seat)
-            continue
-        combat.resolve_without_death_check(ctx, player, item)
-        if player.hp == 0:
-            die(ctx, player, credit=item.source, cause=item.label or "attack", fate="abandoned")
-            return
-    if player.alive:
-        die(ctx, player, credit=CREDIT_NONE, cause="abandoned", fate="abandoned")

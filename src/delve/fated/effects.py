@@ -6,12 +6,12 @@ Two layers:
 - **Special attacks** (``special`` on an attack card, a trap or a magic): a status id, applied
   with the status rules, or one of the instant special effects of ``SPECIAL_EFFECTS`` (CP Drain,
   Loss, Misfortune, Treasure Toss, card theft). They reach players through the defense phase
-  (``combat.resolve``) and monsters at once (``combat.hit_monster``).
+  (``defense.resolve``) and monsters at once (``combat.hit_monster``).
 - **Card effects** (``effects`` on every other core-phase card): a list of ops from ``OPS``,
   each a small function ``(ctx, user, aim, effect)``. A card's ``target`` word (``TARGETS``)
   says what the card is aimed at and which command parameter names it; ``card_targets`` lists
   the legal choices (one command each, like the uses of attack cards) and ``run_card`` runs the
-  ops in order. ``OP_RULES`` says which fields and targets each op needs; ``validate_card``
+  ops in order. ``effect_rules.OP_RULES`` says which fields and targets each op needs; ``validate_card``
   checks the catalogue against it when the content is loaded.
 
 Legality lives only in ``card_targets`` (called from ``commands.legal_commands``): the ops
@@ -24,16 +24,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from delve.fated import cards, statuses, visibility
-from delve.fated.content import CardDef, Effect, StatusDef
+from delve.fated import cards, combat, death, monsters, moves, statuses, visibility
+from delve.fated.content import CardDef, Effect
 from delve.fated.ctx import Ctx
+from delve.fated.effect_rules import TERRAINS, statuses_of
 from delve.fated.grid import (
     DIRECTIONS,
     DOOR,
     FAKE_EXIT,
     FAKE_TREASURE,
     FLOOR,
-    ICE,
     PASSABLE,
     TREASURE,
     WALL,
@@ -114,8 +114,6 @@ def _misfortune(ctx: Ctx, victim: Player, item: Pending) -> bool:
 
 def _treasure_toss(ctx: Ctx, victim: Player, item: Pending) -> bool:
     """Treasure Toss (宝飛ばし): one treasure the victim holds is flung to a random place."""
-    from delve.fated import death
-
     if victim.treasures <= 0:
         return False
     victim.treasures -= 1
@@ -218,8 +216,6 @@ def _is_enemy_character(ctx: Ctx, player: Player, tile: int) -> bool:
 def _summon_tiles(ctx: Ctx, player: Player) -> dict[str, int]:
     """AMB-46: the adjacent valid move destinations (where a summon card may put its monster,
     and where a Dash may start)."""
-    from delve.fated import monsters
-
     return monsters.summon_tiles(ctx, player)
 
 
@@ -246,22 +242,6 @@ TARGETS: dict[str, Callable[[Ctx, Player], list[dict[str, Any]]]] = {
     "adjacent_free": lambda ctx, player: [{"dir": d} for d in _summon_tiles(ctx, player)],
     "adjacent_character": _adjacent(_is_enemy_character),
     "line": _adjacent(lambda ctx, player, tile: True),
-}
-TARGET_HELP: dict[str, str] = {
-    "self": "the user (no parameter)",
-    "area": "the tiles around the user within the effect's radius (no parameter)",
-    "own_tile": "the user's own tile, which must be normal floor (no parameter)",
-    "player": "a designated other living player (`target`); Stealth protects",
-    "monster": "a monster the user sees, own or enemy (`monster`)",
-    "enemy_monster": "a monster of another player that the user sees (`monster`)",
-    "own_monster": "one of the user's own monsters that the user sees (`monster`)",
-    "adjacent_wall": "an adjacent wall (`dir`)",
-    "adjacent_door": "an adjacent door (`dir`)",
-    "adjacent_barrier": "an adjacent wall or door (`dir`)",
-    "adjacent_floor": "an adjacent empty normal floor (`dir`)",
-    "adjacent_free": "an adjacent tile a character could move onto (`dir`)",
-    "adjacent_character": "an adjacent other player or enemy monster (`dir`)",
-    "line": "a direction: the tiles straight that way, within the effect's length (`dir`)",
 }
 
 
@@ -332,10 +312,6 @@ def _amount(ctx: Ctx, user: Player, effect: Effect) -> int:
     return effect.amount + (effect.priest if _is_priest(ctx, user) else 0)
 
 
-def _statuses_of(effect: Effect) -> tuple[str, ...]:
-    return ((effect.status,) if effect.status else ()) + effect.statuses
-
-
 def op_heal(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
     """HP +amount (+priest for a Priest user). Players stop at max HP (FL-STAT-3); monsters
     have no maximum (FL-MON-16)."""
@@ -362,7 +338,7 @@ def op_gain(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
     """The target gains each listed status (opposites and re-application as usual; a status
     that does not work on the target is not applied, AMB-35)."""
     who = aim.character(user)
-    for status_id in _statuses_of(effect):
+    for status_id in statuses_of(effect):
         apply_status(ctx, who, status_id)
 
 
@@ -370,7 +346,7 @@ def op_cure(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
     """Each listed status is removed from the target (poisons only by cards that list them,
     FL-STS-4)."""
     who = aim.character(user)
-    cured = [s for s in _statuses_of(effect) if statuses.remove(who, s)]
+    cured = [s for s in statuses_of(effect) if statuses.remove(who, s)]
     _report_cured(ctx, who, cured)
 
 
@@ -387,9 +363,6 @@ def _report_cured(ctx: Ctx, who: Character, cured: list[str]) -> None:
         ctx.public("monster.status_removed", monster=who.kind, owner=who.owner, statuses=cured)
     elif cured:
         ctx.private(who.seat, "status.cured", statuses=cured)
-
-
-STATS = ("attack", "defense", "magic", "evasion", "max_hp", "max_cp", "max_cards")
 
 
 def op_raise(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
@@ -422,13 +395,8 @@ def op_charm(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
 
 def op_summon(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
     """The card's monster appears on the chosen adjacent tile (FL-MON-1, AMB-46)."""
-    from delve.fated import monsters
-
     assert aim.tile is not None and aim.card.monster is not None
     monsters.summon(ctx, user, aim.card.monster, aim.tile)
-
-
-TERRAINS = {"floor": FLOOR, "ice": ICE, "door": DOOR, "wall": WALL}
 
 
 def change_terrain(ctx: Ctx, tile: int, terrain: str) -> None:
@@ -498,8 +466,6 @@ def op_blast(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
     in the covered tiles gets a pending item of ``amount`` basic damage (not evadable, defended
     only by reduction / no defense or complete defense, FL-ATK-12); every enemy monster there
     is hit at once (FL-ATK-19). The user and the user's own monsters are spared; doors too."""
-    from delve.fated import combat
-
     covered = set(tiles_of(ctx, user, aim, effect))
     for player in ctx.state.living():
         if player.seat != user.seat and player.pos in covered:
@@ -522,8 +488,6 @@ def op_clear_traps(ctx: Ctx, user: Player, aim: Aim, effect: Effect) -> None:
 def _relocate(ctx: Ctx, player: Player, tile: int) -> None:
     """A card moves a player: forced, so no trap, no slip (FL-TRAP-5, AMB-11); in Level D a
     trap the player is defending against is cancelled (FL-TRAP-13)."""
-    from delve.fated import moves
-
     moves.relocate(ctx, player, tile, forced=True)
 
 
@@ -689,85 +653,3 @@ OPS: dict[str, OpFn] = {
     "dowse": op_dowse,
     "fake": op_fake,
 }
-
-_SELF_OR_CHARACTER = ("self", "player", "monster", "enemy_monster", "own_monster")
-_MONSTERS = ("monster", "enemy_monster", "own_monster")
-_AREA = ("area", "line", "adjacent_wall", "adjacent_door", "adjacent_barrier", "adjacent_floor")
-
-
-@dataclass(frozen=True, slots=True)
-class OpRule:
-    """What an op needs: fields that must be set and the targets it can work on."""
-
-    needs: tuple[str, ...]
-    targets: tuple[str, ...]
-
-
-OP_RULES: dict[str, OpRule] = {
-    "heal": OpRule(("amount",), _SELF_OR_CHARACTER),
-    "restore_cp": OpRule(("amount",), ("self", "player")),
-    "gain": OpRule(("status",), _SELF_OR_CHARACTER),
-    "cure": OpRule(("status",), _SELF_OR_CHARACTER),
-    "dispel": OpRule((), _SELF_OR_CHARACTER),
-    "raise": OpRule(("stat", "amount"), ("self",)),
-    "draw": OpRule(("count",), ("self",)),
-    "charm": OpRule((), _MONSTERS),
-    "summon": OpRule((), ("adjacent_free",)),
-    "terraform": OpRule(("terrain", "only"), _AREA),
-    "blast": OpRule(("amount",), ("area", "line")),
-    "clear_traps": OpRule((), ("area", "line")),
-    "teleport": OpRule((), ("self", "player")),
-    "dash": OpRule(("length",), ("adjacent_free",)),
-    "push": OpRule(("length",), ("adjacent_character",)),
-    "swap": OpRule((), ("player",)),
-    "siphon": OpRule(("amount",), ("player",)),
-    "peek": OpRule((), ("player",)),
-    "barter": OpRule((), ("player",)),
-    "map": OpRule(("radius",), ("self",)),
-    "dowse": OpRule((), ("self",)),
-    "fake": OpRule((), ("own_tile",)),
-}
-
-
-def validate_card(card: CardDef, statuses_by_id: dict[str, StatusDef]) -> str | None:
-    """A problem with a card's target and effect list, or None."""
-    if card.category == "defense":
-        if card.effects or card.target != "none":
-            return "a defense card has no target or effects (it is used in the defense phase)"
-        if (card.keeps_trap or card.seize) and card.defense != "trap":
-            return "only trap countermeasures can leave (keeps_trap) or seize a trap"
-        return None
-    if card.category in {"damage", "special_attack"}:
-        return None if card.target == "none" else "an attack card is aimed by its uses, not by a target"
-    if not card.effects:
-        return f"a {card.category} card needs an effects list"
-    if card.target not in TARGETS:
-        return f"unknown target {card.target!r}; known: {', '.join(TARGETS)}"
-    if card.category == "special_utility" and card.target != "self":
-        return "the utility use of a special attack / utility card is on the user (target = self)"
-    if card.category == "summon" and not any(e.op == "summon" for e in card.effects):
-        return "a summon card needs a summon effect"
-    for effect in card.effects:
-        rule = OP_RULES.get(effect.op)
-        if rule is None:
-            return f"unknown effect op {effect.op!r}; known: {', '.join(sorted(OPS))}"
-        if card.target not in rule.targets:
-            return f"effect {effect.op!r} cannot work on target {card.target!r} (it works on {', '.join(rule.targets)})"
-        for need in rule.needs:
-            missing = not _statuses_of(effect) if need == "status" else not getattr(effect, need)
-            if missing:
-                return f"effect {effect.op!r} needs {need!r}"
-        if effect.op in {"blast", "terraform", "clear_traps"}:
-            if card.target == "area" and not effect.radius:
-                return f"effect {effect.op!r} on an area needs a radius"
-            if card.target == "line" and not effect.length:
-                return f"effect {effect.op!r} on a line needs a length"
-        for status in _statuses_of(effect):
-            if status not in statuses_by_id:
-                return f"effect {effect.op!r} names unknown status {status!r}"
-        if effect.stat is not None and effect.stat not in STATS:
-            return f"effect {effect.op!r}: unknown stat {effect.stat!r}; known: {', '.join(STATS)}"
-        for terrain in (effect.terrain, *effect.only):
-            if terrain is not None and terrain not in TERRAINS:
-                return f"effect {effect.op!r}: unknown terrain {terrain!r}; known: {', '.join(TERRAINS)}"
-    return None

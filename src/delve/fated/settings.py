@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from delve.fated import content
+from delve.fated import content, maze
 from delve.fated.state import Settings
 from delve.kernel import SettingsError
 
@@ -202,8 +202,6 @@ def _check(s: Settings) -> None:
         raise SettingsError("opposite_status_mode", f"must be replace or coexist, got {s.opposite_status_mode!r}")
     if s.sight_metric not in {"chebyshev", "manhattan"}:
         raise SettingsError("sight_metric", f"must be chebyshev or manhattan, got {s.sight_metric!r}")
-    from delve.fated import maze
-
     maze.check_fits(
         size=s.maze_size,
         players=s.players,
