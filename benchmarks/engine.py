@@ -13,9 +13,10 @@ What one timed step is, on both sides (this machine is noisy: compare ratios, no
 
 Outside the timer: game setup, choosing the seat, moving the game clock on (a few seconds per
 command, or straight to the next due instant when nobody has a decision) and, for chess, the
-game-over test. Slices of ``--slice-seconds`` of timed work alternate (us, chess, us, chess...);
-each pair gives a ratio (our steps per second / chess steps per second), and the median of those
-ratios is printed last, one ``ratio`` line per preset.
+game-over test. The timer is the CPU time of the benchmark's thread (on a shared machine a wall
+clock would also count other processes' turns). Slices of ``--slice-seconds`` of timed work
+alternate (us, chess, us, chess...); each pair gives a ratio (our steps per second / chess steps
+per second), and the median of those ratios is printed last, one ``ratio`` line per preset.
 
 Then the cost per command of a Fated Labyrinth game grows with players and maze size: 4 players
 on 13x13, 8 on 15x15, 16 on 31x31 and 32 on 45x45, in interleaved slices, each relative to the
@@ -118,8 +119,9 @@ class ChessTable:
 
 
 def run_slice(prepare: Callable[[], Any], step: Callable[[Any], None], seconds: float) -> tuple[int, float]:
-    """Steps until ``seconds`` of timed work; returns (steps, timed seconds)."""
-    clock = time.perf_counter
+    """Steps until ``seconds`` of timed work; returns (steps, timed seconds). The timer is this
+    thread's CPU time: on a shared machine a wall clock would also count other processes' turns."""
+    clock = time.thread_time
     timed = 0.0
     steps = 0
     while timed < seconds:
