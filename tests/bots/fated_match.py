@@ -16,7 +16,7 @@ from typing import Any
 from delve.bots import named
 from delve.bots.maiden_eval import wilson
 from delve.fated.ruleset import FatedRuleset
-from delve.kernel import Rng, SeatInfo
+from delve.kernel import Recorder, Rng, SeatInfo
 
 RULESET = FatedRuleset()
 CLASSES = ("explorer", "warrior", "priest", "sorcerer", "summoner", "thief", "noble", "cat")
@@ -47,12 +47,13 @@ def play(preset: str, seed: int, bots: tuple[str, ...], *, limit: int = 12_000, 
     classes = tuple(rng.choice(CLASSES) for _ in range(players))
     seats = [SeatInfo(f"p{i + 1}", {"class": classes[i]}) for i in range(players)]
     state = RULESET.setup(settings, seats, seed, START)
+    recorder = Recorder(RULESET, state)
     players_bots = [named("fated", name, seed=seed * 10 + i) for i, name in enumerate(bots)]
     now, played, kinds, turn = START, 0, Counter[str](), 0
     while not state.ended and played < limit:
         now += STEP
         turn += 1
-        RULESET.advance(state, now)
+        recorder.record(RULESET.advance(state, now))
         for k in range(players):
             seat = (turn + k) % players
             if state.ended:
@@ -60,12 +61,12 @@ def play(preset: str, seed: int, bots: tuple[str, ...], *, limit: int = 12_000, 
             if not state.players[seat].alive:
                 continue
             legal = RULESET.legal_commands(state, seat)
-            command = players_bots[seat].choose(RULESET.view(state, seat), legal)
+            command = players_bots[seat].choose(recorder.view(state, seat), legal)
             if command is None:
                 continue
             if command not in legal:
                 raise AssertionError(f"seed {seed}: bot {bots[seat]!r} chose {command}, not among {legal}")
-            RULESET.apply(state, seat, command, now)
+            recorder.record(RULESET.apply(state, seat, command, now))
             played += 1
             kinds[_kind(command)] += 1
     return Match(seed, bots, state.winner, state.win_kind if state.ended else None, played, kinds, classes)

@@ -17,14 +17,14 @@ def bots_play(preset: str, seed: int, limit: int = 4000) -> tuple[int, object]:
     state, now, bot, played = playout.state, playout.now, FatedBot(), 0
     while not state.ended and played < limit:
         now += 7
-        RULESET.advance(state, now)
+        playout.record(RULESET.advance(state, now))
         for seat in range(len(state.players)):
             legal = RULESET.legal_commands(state, seat)
-            command = bot.choose(RULESET.view(state, seat), legal)
+            command = bot.choose(playout.view(seat), legal)
             if command is None:
                 continue
             assert command in legal, (command, legal)
-            RULESET.apply(state, seat, command, now)
+            playout.record(RULESET.apply(state, seat, command, now))
             played += 1
     return played, state
 

@@ -14,7 +14,7 @@ from typing import Any
 from delve.fated import invariants
 from delve.fated.ruleset import FatedRuleset
 from delve.fated.state import GameState
-from delve.kernel import Rng, SeatInfo
+from delve.kernel import Event, Recorder, Rng, SeatInfo
 
 RULESET = FatedRuleset()
 CLASSES = ("explorer", "warrior", "priest", "sorcerer", "summoner", "thief", "noble", "cat")
@@ -31,6 +31,21 @@ class Playout:
     log: list[tuple[int, int | None, dict[str, Any] | None]] = field(default_factory=list)
     commands: int = 0
     now: int = START
+    events: list[Event] = field(default_factory=list)
+    """Every event the game returned, in order."""
+    recorder: Recorder = field(init=False)
+    """The recent events views show, kept from ``events``."""
+
+    def __post_init__(self) -> None:
+        self.recorder = Recorder(RULESET, self.state)
+
+    def record(self, events: list[Event]) -> None:
+        self.events += events
+        self.recorder.record(events)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The seat's view (``None``: a spectator's) with its recent events and messages."""
+        return self.recorder.view(self.state, seat)
 
 
 def new_playout(preset: str, seed: int, **overrides: Any) -> Playout:
@@ -54,7 +69,7 @@ def step(playout: Playout, rng: Rng, *, check: bool = True, choose: Callable[...
     state = playout.state
     before = state.clock
     playout.now += rng.randint(1, 45)
-    RULESET.advance(state, playout.now)
+    playout.record(RULESET.advance(state, playout.now))
     if check:
         check_invariants(state, before)
     if state.ended:
@@ -70,7 +85,7 @@ def step(playout: Playout, rng: Rng, *, check: bool = True, choose: Callable[...
         return True
     command = choose(state, seat, choices, rng) if choose else rng.choice(choices)
     before = state.clock
-    RULESET.apply(state, seat, command, playout.now)
+    playout.record(RULESET.apply(state, seat, command, playout.now))
     playout.log.append((playout.now, seat, command))
     playout.commands += 1
     if check:

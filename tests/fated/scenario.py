@@ -25,7 +25,7 @@ from delve.fated.ctx import Ctx
 from delve.fated.grid import FLOOR, index
 from delve.fated.ruleset import FatedRuleset
 from delve.fated.state import READY, GameState, Player
-from delve.kernel import Event, Rng, SeatInfo
+from delve.kernel import Event, Recorder, Rng, SeatInfo
 
 T0 = 1_800_000_000
 
@@ -57,6 +57,8 @@ class Scenario:
         self.state = state
         self.now = state.clock
         self.events: list[Event] = []
+        self.recorder = Recorder(RULESET, state)
+        self._contexts: list[tuple[Ctx, int]] = []
 
     # ------------------------------------------------------------------ building
 
@@ -116,7 +118,26 @@ class Scenario:
 
     @property
     def ctx(self) -> Ctx:
-        return Ctx(self.state, self.now)
+        """A context at the scenario's time for calling rule functions directly; the events they
+        produce join ``events`` (and the views' recent events) like those of ``tick`` and ``play``."""
+        ctx = Ctx(self.state, self.now)
+        self._contexts.append((ctx, 0))
+        return ctx
+
+    def _record(self, events: list[Event]) -> list[Event]:
+        self._collect()
+        self.events.extend(events)
+        self.recorder.record(events)
+        return events
+
+    def _collect(self) -> None:
+        """Take the events that direct rule calls (``ctx``) produced since the last look."""
+        for number, (ctx, taken) in enumerate(self._contexts):
+            fresh = ctx.events[taken:]
+            if fresh:
+                self._contexts[number] = (ctx, len(ctx.events))
+                self.events.extend(fresh)
+                self.recorder.record(fresh)
 
     def p(self, seat: int) -> Player:
         return self.state.players[seat]
@@ -176,15 +197,11 @@ class Scenario:
 
     def tick(self, seconds: int = 1) -> list[Event]:
         self.now += seconds
-        events = RULESET.advance(self.state, self.now)
-        self.events.extend(events)
-        return events
+        return self._record(RULESET.advance(self.state, self.now))
 
     def play(self, seat: int, command: dict[str, Any], *, dt: int = 1) -> list[Event]:
         self.now += dt
-        events = RULESET.apply(self.state, seat, command, self.now)
-        self.events.extend(events)
-        return events
+        return self._record(RULESET.apply(self.state, seat, command, self.now))
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         return RULESET.legal_commands(self.state, seat)
@@ -210,10 +227,23 @@ class Scenario:
         return self.play(seat, {"kind": "stay"})
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return RULESET.view(self.state, seat)
+        """The seat's view (``None``: a spectator's) with the recent events and its messages."""
+        self._collect()
+        return self.recorder.view(self.state, seat)
 
     def kinds_of(self, events: list[Event] | None = None) -> list[str]:
+        self._collect()
         return [e.kind for e in (self.events if events is None else events)]
+
+    def log(self) -> list[Event]:
+        """Every public event so far (FL-INFO-4), oldest first."""
+        self._collect()
+        return [e for e in self.events if e.public]
+
+    def messages(self, seat: int) -> list[Event]:
+        """Every private message to ``seat`` so far (FL-INFO-5), oldest first."""
+        self._collect()
+        return [e for e in self.events if not e.public and e.visible_to(seat)]
 
     def card_total(self) -> int:
         s = self.state

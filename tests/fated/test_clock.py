@@ -51,7 +51,7 @@ def test_the_manuals_example_stored_turns_and_the_cap():
     assert p.stored == 2
     assert p.lost_turns == 2
     assert clock.accumulation_at(g.state, p, p.acc_next) == T0 + 26 * H
-    assert [m.kind for m in p.messages].count("turn.lost") == 1
+    assert [m.kind for m in g.messages(0)].count("turn.lost") == 1
 
 
 def test_logging_in_consumes_one_turn_and_the_next_plays_at_once():
@@ -113,7 +113,7 @@ def test_the_turn_start_event_fires_when_the_wait_ends_and_when_a_stored_turn_st
     g.play(0, {"kind": "stay"})
     g.play(0, {"kind": "nothing"})  # the stored turn starts now: its event fires now
     assert p.hp == 116
-    poison = [m for m in p.messages if m.kind == "poison.hp"]
+    poison = [m for m in g.messages(0) if m.kind == "poison.hp"]
     assert [m.time for m in poison] == [T0 + H, g.now]
 
 
@@ -132,7 +132,7 @@ def test_status_countdown_happens_at_turn_start_after_poison():
     g.tick(6 * H)
     g.play(0, {"kind": "nothing"})
     assert p.status("light") is None
-    assert any(m.kind == "status.expired" for m in p.messages)
+    assert any(m.kind == "status.expired" for m in g.messages(0))
 
 
 def test_advance_is_idempotent_and_independent_of_how_it_is_split():

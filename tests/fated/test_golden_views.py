@@ -47,8 +47,8 @@ def transcript(preset: str, seed: int, points: tuple[int, ...]) -> list[dict[str
         while playout.commands < point and step(playout, rng, check=False):
             pass
         state = playout.state
-        views = {f"{p.seat + 1:02d}": readable(RULESET.view(state, p.seat)) for p in state.players}
-        views["spectator"] = readable(RULESET.view(state, None))
+        views = {f"{p.seat + 1:02d}": readable(playout.view(p.seat)) for p in state.players}
+        views["spectator"] = readable(playout.view(None))
         snapshots.append({"commands": playout.commands, "time": playout.now, "views": views})
     return snapshots
 

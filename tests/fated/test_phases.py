@@ -149,7 +149,7 @@ def test_ice_slips_in_the_same_direction_and_chains():
     g.play(0, {"kind": "move", "dir": "right"})
     assert g.p(0).pos == g.at(6, 1)  # 3 -> 4 -> 5 -> 6 (floor: no more slipping)
     assert g.p(0).move_no == 2
-    assert [m.kind for m in g.p(0).messages].count("move.slipped") == 3
+    assert [m.kind for m in g.messages(0)].count("move.slipped") == 3
 
 
 def test_no_slip_when_the_dice_say_so_or_with_float():

@@ -59,7 +59,7 @@ def test_cards_in_hand_may_exceed_the_limit_until_the_end_of_the_core_phase():
     assert len(g.p(0).hand) == 12
     g.play(0, {"kind": "nothing"})
     assert len(g.p(0).hand) == 10
-    assert "cards.over_limit" in [m.kind for m in g.p(0).messages]
+    assert "cards.over_limit" in [m.kind for m in g.messages(0)]
     assert g.card_total() == 500
 
 

@@ -108,7 +108,7 @@ def test_the_exit_disappears_when_nobody_qualifies_any_more_and_reappears_elsewh
     p.treasures = 0
     death.update_exit(g.ctx)
     assert g.state.exit is None and g.state.grid[first] == FLOOR
-    assert [e.kind for e in g.state.log][-2:] == ["exit.appeared", "exit.disappeared"]
+    assert [e.kind for e in g.log()][-2:] == ["exit.appeared", "exit.disappeared"]
     p.treasures = 1
     death.update_exit(g.ctx)
     assert g.state.exit is not None and g.state.exit != first

@@ -44,10 +44,11 @@ def test_a_leaked_trap_setter_is_found(monkeypatch):
     place_trap(game, 4, 3, "attack-40", setter=0)
     step_on(game, 1, "right")
     target = FatedTarget()
-    assert any("trap's setter" in leak for leak in target.leaks(game.state, 1, game.view(1)))
+    assert any("trap's setter" in leak for leak in target.leaks(game.state, 1, game.view(1), game.events))
     game.play(1, {"kind": "no_defense"})
     for seat in (None, 2):
-        assert any("names a trap's setter" in leak for leak in target.leaks(game.state, seat, game.view(seat)))
+        found = target.leaks(game.state, seat, game.view(seat), game.events)
+        assert any("names a trap's setter" in leak for leak in found)
 
 
 @pytest.mark.parametrize(
@@ -60,16 +61,28 @@ def test_a_leaked_trap_setter_is_found(monkeypatch):
         (lambda view, g: view["characters"].append(_far_player(g)), "out of sight"),
         (lambda view, g: view.__setitem__("map", {**view["map"], "tiles": "x" + view["map"]["tiles"][1:]}), "tile 0"),
         (lambda view, g: view["players"][2].pop("hidden", None) or view["players"][2].update(stored_turns=1), "'you'"),
+        (lambda view, g: view["events"].insert(0, {"kind": "comment", "time": g.now, "player": 1}), "public log"),
+        (lambda view, g: view["you"]["messages"].insert(0, {"kind": "turn.ready", "time": g.now}), "own messages"),
     ],
-    ids=["other hand", "card id in the log", "rng", "deck order", "unseen player", "unseen tile", "stored turns"],
+    ids=[
+        "other hand",
+        "card id in the log",
+        "rng",
+        "deck order",
+        "unseen player",
+        "unseen tile",
+        "stored turns",
+        "an event not in the log",
+        "a message not for the viewer",
+    ],
 )
 def test_each_hidden_fact_planted_in_a_view_is_found(plant, finding):
     """The hidden-facts checker is not vacuous: each kind of leak planted in a real view is found."""
     game = arena()
     view = json.loads(json.dumps(game.view(0)))
-    assert FatedTarget().leaks(game.state, 0, view) == []
+    assert FatedTarget().leaks(game.state, 0, view, game.events) == []
     plant(view, game)
-    found = FatedTarget().leaks(game.state, 0, view)
+    found = FatedTarget().leaks(game.state, 0, view, game.events)
     assert any(finding in text for text in found), found
 
 

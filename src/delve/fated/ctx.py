@@ -1,16 +1,14 @@
 """The context every rule function receives: the state, the content, the current time and the
-events produced so far. Public events also go to the recent-events log kept in the state
-(FL-INFO-4); private ones to the players' message lists (FL-INFO-5)."""
+events produced so far: public ones (the recent-events log, FL-INFO-4) and private ones (the
+players' messages, FL-INFO-5). The state keeps no copy of them (``journal.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from delve.fated.content import CardDef, Content, load
-from delve.fated.state import Entry, GameState
+from delve.fated.state import GameState
 from delve.kernel import Event, Rng
-
-MESSAGES_KEPT = 50
 
 
 class Ctx:
@@ -31,13 +29,8 @@ class Ctx:
         return self.content.card(card_id, self.state.settings.preset)
 
     def public(self, kind: str, /, **data: Any) -> None:
-        """An event for everyone: kept in the recent-events log (no coordinates, FL-INFO-4)."""
+        """An event for everyone: the recent-events log shows it (no coordinates, FL-INFO-4)."""
         self.events.append(Event(kind=kind, time=self.now, data=data))
-        log = self.state.log
-        log.append(Entry(self.now, kind, data))
-        excess = len(log) - self.state.settings.event_log_size
-        if excess > 0:
-            del log[:excess]
 
     def private(self, seats: int | list[int] | tuple[int, ...], kind: str, /, **data: Any) -> None:
         """A message only ``seats`` may see (FL-INFO-5)."""
@@ -45,8 +38,3 @@ class Ctx:
         if not targets:
             return
         self.events.append(Event(kind=kind, time=self.now, data=data, to=targets))
-        for seat in targets:
-            messages = self.state.players[seat].messages
-            messages.append(Entry(self.now, kind, data))
-            if len(messages) > MESSAGES_KEPT:
-                del messages[: len(messages) - MESSAGES_KEPT]

@@ -7,6 +7,7 @@ from typing import Any
 
 from delve.fated import clock, commands, content, disclosure, settings, setup, state, view
 from delve.fated.ctx import Ctx
+from delve.fated.journal import Journal
 from delve.fated.state import DEFENSE, READY, WAIT, GameState
 from delve.kernel import Attention, Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
 
@@ -96,6 +97,11 @@ class FatedRuleset:
         if seat is not None:
             self._check_seat(game, seat)
         return view.build(game, seat)
+
+    def journal(self, game: GameState) -> Journal:
+        """The recent events (FL-INFO-4) and messages (FL-INFO-5) that views show, kept from the
+        events: the state holds no copy (:mod:`delve.kernel.journal`)."""
+        return Journal(game)
 
     def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """The fields of an event that may leave the server (:mod:`delve.fated.disclosure`)."""

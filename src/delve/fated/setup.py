@@ -79,7 +79,5 @@ def create(overrides: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, n
     state = GameState(
         settings=settings, size=n, grid=layout.grid, rng=rng, t0=now, clock=now, players=players, deck=deck
     )
-    ctx = Ctx(state, now, data)
-    ctx.public("game.started", players=len(players))
-    visibility.refresh(ctx)
+    visibility.refresh(Ctx(state, now, data))
     return state

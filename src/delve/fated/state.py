@@ -6,11 +6,14 @@ number is ``seat + 1``. Times are integer seconds since the epoch. Cards are int
 
 Nothing here has behaviour beyond small accessors: the rules live in the modules named after
 the concepts (clock, turns, moves, core, combat, cards, statuses, monsters, death, visibility).
+
+No copy of the events is kept here: the events the engine returns are the record (the server's
+event table), and the recent events a view shows come from them (``journal.py``). A state written
+before that, with a ``log`` of the game and each player's ``messages``, still decodes: the decoder
+ignores fields it does not know, and the next save leaves them out.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import msgspec
 
@@ -132,14 +135,6 @@ class Pending(msgspec.Struct, omit_defaults=True):
     evasion_rolled: bool = False
 
 
-class Entry(msgspec.Struct, array_like=True):
-    """A remembered event for the recent-events panel or a private message."""
-
-    time: int
-    kind: str
-    data: dict[str, Any]
-
-
 class Player(msgspec.Struct, omit_defaults=True):
     seat: int
     name: str
@@ -190,7 +185,6 @@ class Player(msgspec.Struct, omit_defaults=True):
     comment: str = ""
     comment_at: int = -(10**12)
     died_at: int | None = None
-    messages: list[Entry] = []
 
     @property
     def number(self) -> str:
@@ -233,7 +227,6 @@ class GameState(msgspec.Struct, omit_defaults=True, dict=True):
     ended_at: int | None = None
     winner: int | None = None
     win_kind: str = ""  # "escape" | "survivor" | "none"
-    log: list[Entry] = []
     schema: int = 1
 
     def tile(self, index: int) -> str:

@@ -5,6 +5,11 @@ other hands (only sizes), the deck order, unknown traps and fakes (they look lik
 treasure or an exit), positions outside sight (except Exposed players and, under Keen Ear,
 monsters), stored turns and clock times of others, statuses of players under Stealth
 (FL-VIS, FL-INFO, FL-UI).
+
+The recent events (``events``) and a player's messages (``you.messages``) are not built here: the
+state keeps no copy of them. Whoever shows a view fills them in from the events themselves
+(``journal.py``: the server from its event table, an in-process driver from what the engine
+returned).
 """
 
 from __future__ import annotations
@@ -14,10 +19,10 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from delve.fated import cards, clock, combat, death, disclosure, statuses, visibility
+from delve.fated import cards, clock, combat, death, statuses, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import xy
-from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, Entry, GameState, Monster, Pending, Player, Status
+from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, GameState, Monster, Pending, Player, Status
 
 
 def build(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -30,7 +35,6 @@ def build(state: GameState, seat: int | None) -> dict[str, Any]:
         "map": _map(ctx, viewer, sight),
         "characters": _characters(ctx, viewer, sight),
         "players": [_public_player(ctx, p, viewer) for p in state.players],
-        "events": [_entry(e) for e in reversed(state.log)],
     }
     if viewer is not None:
         view["you"] = _you(ctx, viewer)
@@ -242,11 +246,6 @@ def _visited(bits: int) -> list[list[bool]]:
     return [[bool(bits & 1), bool(bits & 2)], [bool(bits & 4), bool(bits & 8)]]
 
 
-def _entry(entry: Entry) -> dict[str, Any]:
-    """An event for the log or the messages, through the allow-list of event data."""
-    return disclosure.body(entry.kind, entry.time, entry.data)
-
-
 def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
     """What the defender is defending against; a trap's setter is not said (FL-INFO-3)."""
     data: dict[str, Any] = {"kind": item.kind, "label": item.label}
@@ -286,7 +285,6 @@ def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
         "max_cards": player.max_cards,
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
-        "messages": [_entry(e) for e in reversed(player.messages)],
         "qualifies": death.qualifies(ctx, player),
         "sight_radius": statuses.sight_radius(ctx, player) if player.alive else 0,
         "effective_evasion": statuses.evasion(ctx, player),

@@ -14,9 +14,10 @@ the state's invariants, and which facts of the true state a view must not show).
   one must keep the invariants;
 - after every change (an accepted command, or a clock advance that did something), the view of
   the acting seat (a spectator's when no seat exists) and, every third time, of another persona
-  (another seat or a spectator) is checked against the true state by the target's hidden-facts
-  checker. (A view is a function of the state, and a refused command is checked to change
-  nothing, so views of an unchanged state need no second look.);
+  (another seat or a spectator) is checked against the true state and every event so far by the
+  target's hidden-facts checker. (A view is a function of the state and, for a ruleset with a
+  journal, of the recent events kept from the game's events; a refused command is checked to
+  change nothing, so views of an unchanged state need no second look.);
 - at the end of every game, a fresh game of the same preset and seed replays the accepted
   commands at their times, then advances to the last clock: it must reach the same state hash
   (the command log reproduces the game).
@@ -36,7 +37,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from delve.kernel import IllegalCommand, Rng, Ruleset, state_hash
+from delve.kernel import Event, IllegalCommand, Recorder, Rng, Ruleset, state_hash
 
 __all__ = ["Report", "Target", "malformed_commands", "run", "run_game"]
 
@@ -73,8 +74,12 @@ class Target(Protocol):
         """What is wrong with the state (empty: nothing)."""
         ...
 
-    def leaks(self, state: Any, seat: int | None, view: dict[str, Any]) -> list[str]:
-        """Hidden facts of ``state`` that ``view`` (built for ``seat``, ``None``: a spectator) shows."""
+    def leaks(
+        self, state: Any, seat: int | None, view: dict[str, Any], events: Sequence[Event] | None = None
+    ) -> list[str]:
+        """Hidden facts of ``state`` that ``view`` (built for ``seat``, ``None``: a spectator) shows;
+        ``events``, when given, are every event the game returned so far, in order (the record
+        the view's recent events must come from)."""
         ...
 
 
@@ -259,6 +264,8 @@ def run_game(
         return
     report.games += 1
     report.presets[preset] += 1
+    recorder = Recorder(ruleset, state)  # the recent events views show, kept from the events
+    history: list[Event] = []  # every event the game returned
     seats = target.seats(state)
     seen: list[dict[str, Any]] = []  # earlier legal commands of any seat (stale ones now)
     log: list[tuple[int, int, Any]] = []  # the accepted commands, for the replay
@@ -273,12 +280,14 @@ def run_game(
         before_clock = target.clock(state)
         now += rng.randint(1, 45) if not rng.chance(1, 400) else rng.randint(HOUR, 5 * HOUR)
         try:
-            changed = bool(ruleset.advance(state, now))
+            advanced = ruleset.advance(state, now)
         except Exception as exc:  # noqa: BLE001
             report.crashes += 1
             report.note("crashes", f"{where}: advance to {now}: {type(exc).__name__}: {exc}")
             return
         report.advances += 1
+        changed = bool(advanced)
+        history += recorder.record(advanced)
         _check_invariants(target, state, before_clock, report, f"{where} after advance")
         ended = ruleset.outcome(state).ended
         if ended:
@@ -304,7 +313,7 @@ def run_game(
         sent += 1
         report.commands += 1
         try:
-            ruleset.apply(state, seat, command, now)
+            applied = ruleset.apply(state, seat, command, now)
         except IllegalCommand as exc:
             report.refused += 1
             report.codes[exc.code] += 1
@@ -323,6 +332,7 @@ def run_game(
             return  # the state may be half-changed: this game cannot go on
         else:
             report.accepted += 1
+            history += recorder.record(applied)
             log.append((now, seat, command))
             changed = True
             if not valid_seat:
@@ -335,7 +345,7 @@ def run_game(
             if changes % 3 == 0:
                 personas.append(rng.choice([None, *range(seats)]))
             for persona in personas:
-                _check_view(target, state, persona, report, where)
+                _check_view(target, state, persona, report, where, recorder, history)
     report.endings["ended" if ruleset.outcome(state).ended else "running"] += 1
     _check_replay(target, preset, seed, start, log, now, state, report, label)
 
@@ -436,15 +446,23 @@ def _canonical(data: bytes) -> bytes:
     return _encoder.encode(msgspec.json.decode(data))
 
 
-def _check_view(target: Target, state: Any, seat: int | None, report: Report, where: str) -> None:
+def _check_view(
+    target: Target,
+    state: Any,
+    seat: int | None,
+    report: Report,
+    where: str,
+    recorder: Recorder,
+    history: list[Event],
+) -> None:
     try:
-        view = target.ruleset.view(state, seat)
+        view = recorder.view(state, seat)
     except Exception as exc:  # noqa: BLE001
         report.crashes += 1
         report.note("crashes", f"{where}: view for {seat}: {type(exc).__name__}: {exc}")
         return
     report.views += 1
-    found = target.leaks(state, seat, view)
+    found = target.leaks(state, seat, view, history)
     if found:
         report.leaks += len(found)
         for text in found:

@@ -18,23 +18,26 @@ The checker compares a view with the true state, independently of how ``view.py`
 - a trap's setter: no event, message or defended item about a trap names its ``source``, and no
   public event shows a trap use (FL-INFO-3/4);
 - every event and message carries only the fields of its kind's allow-list
-  (:mod:`delve.fated.disclosure`), and the log holds public events only (FL-INFO-4/5).
+  (:mod:`delve.fated.disclosure`); given the game's events, the log is exactly the newest public
+  ones (from the start) and a player's messages exactly the newest events for that player only
+  (FL-INFO-4/5).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
-from delve.fated import disclosure, invariants, statuses
+from delve.fated import disclosure, invariants, journal, statuses
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DIRECTIONS, EXIT, FAKE_EXIT, FAKE_TREASURE, TREASURE, xy
 from delve.fated.ruleset import FatedRuleset
 from delve.fated.state import GameState, Player
-from delve.kernel import Rng, SeatInfo
+from delve.kernel import Event, Rng, SeatInfo
 
 CLASSES = ("explorer", "warrior", "priest", "sorcerer", "summoner", "thief", "noble", "cat")
 PRESETS = ("fated-labyrinth", "level-d")
@@ -116,10 +119,14 @@ class FatedTarget:
 
     # ------------------------------------------------------------------ hidden facts
 
-    def leaks(self, state: GameState, seat: int | None, view: dict[str, Any]) -> list[str]:
+    def leaks(
+        self, state: GameState, seat: int | None, view: dict[str, Any], events: Sequence[Event] | None = None
+    ) -> list[str]:
         found: list[str] = []
         viewer = state.players[seat] if seat is not None else None
         found += _own_part(state, viewer, view)
+        if events is not None:
+            found += _recent(state, viewer, view, events)
         outside = _encode({k: v for k, v in view.items() if k != "you"})
         inside = _encode(view.get("you"))
         found += _secret_keys(outside, inside)
@@ -143,12 +150,41 @@ def _own_part(state: GameState, viewer: Player | None, view: dict[str, Any]) -> 
         found.append("'you.hand' is not the viewer's hand")
     if you.get("stored_turns") != viewer.stored:
         found.append("'you.stored_turns' is not the viewer's")
-    messages = you.get("messages", [])
-    if len(messages) != len(viewer.messages) or any(
-        shown.get("kind") != entry.kind or shown.get("time") != entry.time
-        for shown, entry in zip(messages, reversed(viewer.messages), strict=False)
-    ):
-        found.append("'you.messages' are not exactly the viewer's own messages")
+    return found
+
+
+def _newest(events: Sequence[Event], wanted: Callable[[Event], bool], count: int) -> list[Event]:
+    """The newest ``count`` of ``events`` that are ``wanted``, newest first."""
+    out: list[Event] = []
+    for event in reversed(events):
+        if len(out) == count:
+            break
+        if wanted(event):
+            out.append(event)
+    return out
+
+
+def _same(shown: list[dict[str, Any]], events: list[Event]) -> bool:
+    return len(shown) == len(events) and all(
+        entry.get("kind") == event.kind and entry.get("time") == event.time
+        for entry, event in zip(shown, events, strict=True)
+    )
+
+
+def _recent(state: GameState, viewer: Player | None, view: dict[str, Any], events: Sequence[Event]) -> list[str]:
+    """The log is the newest public events, back to the game's start (FL-INFO-4); a player's
+    messages are the newest events for that player alone to see (FL-INFO-5)."""
+    found = []
+    size = state.settings.event_log_size
+    public = _newest(events, lambda e: e.public, size)
+    if len(public) < size:  # the whole game fits: the log begins with its start
+        public.append(journal.started(state))
+    if not _same(view.get("events", []), public):
+        found.append("'events' is not the public log")
+    if viewer is not None:
+        mine = _newest(events, lambda e: not e.public and e.visible_to(viewer.seat), journal.MESSAGES_KEPT)
+        if not _same((view.get("you") or {}).get("messages", []), mine):
+            found.append("'you.messages' are not exactly the viewer's own messages")
     return found
 
 
@@ -219,12 +255,6 @@ def _allowed(kind: str) -> frozenset[str]:
 
 def _events(state: GameState, viewer: Player | None, view: dict[str, Any]) -> list[str]:
     found = []
-    events = view.get("events", [])
-    if len(events) != len(state.log) or any(
-        shown.get("kind") != entry.kind or shown.get("time") != entry.time
-        for shown, entry in zip(events, reversed(state.log), strict=False)
-    ):
-        found.append("'events' is not the public log")
     you = view.get("you") or {}
     entries = [("/events", e) for e in view.get("events", [])]
     entries += [("/you/messages", e) for e in you.get("messages", [])]

@@ -21,12 +21,12 @@ The checker compares a view with the true state, independently of how ``view.py`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
 
-from delve.kernel import Rng, SeatInfo
+from delve.kernel import Event, Rng, SeatInfo
 from delve.maiden import commands, invariants
 from delve.maiden.ctx import Ctx
 from delve.maiden.ruleset import MaidenRuleset
@@ -122,7 +122,10 @@ class MaidenTarget:
 
     # ------------------------------------------------------------------ hidden facts
 
-    def leaks(self, state: Game, seat: int | None, view: dict[str, Any]) -> list[str]:
+    def leaks(
+        self, state: Game, seat: int | None, view: dict[str, Any], events: Sequence[Event] | None = None
+    ) -> list[str]:
+        """White Maiden keeps its log in the state: ``events`` are not needed."""
         found: list[str] = []
         found += self._own_part(state, seat, view)
         found += _decks(state, view)

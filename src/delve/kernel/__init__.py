@@ -7,6 +7,7 @@ Nothing here knows about a particular game, the database or the clock.
 from delve.kernel.attention import Attention, attention
 from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote
 from delve.kernel.events import Event, EventFields
+from delve.kernel.journal import Journal, Recorder, has_journal, journal
 from delve.kernel.replay import replay, state_hash
 from delve.kernel.rng import Rng
 from delve.kernel.ruleset import (
@@ -33,6 +34,8 @@ __all__ = [
     "EventFields",
     "GameOutcome",
     "IllegalCommand",
+    "Journal",
+    "Recorder",
     "Rng",
     "Ruleset",
     "SeatInfo",
@@ -42,6 +45,8 @@ __all__ = [
     "Text",
     "attention",
     "get_ruleset",
+    "has_journal",
+    "journal",
     "quote",
     "register",
     "registered_names",

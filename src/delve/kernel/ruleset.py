@@ -11,6 +11,8 @@ the bots, the replay tool and the tests) drive every game through these methods 
 - ``view(state, seat | None) -> dict``: what that seat (or a spectator) may see; it depends on
   the state only (no time of the request), so the server can tell whether a viewer saw a change.
 - ``event_data(kind, data) -> dict``: the allow-listed fields of an event that may leave.
+- optionally ``journal(state) -> Journal``: recent events a view shows but the state does not keep
+  (:mod:`delve.kernel.journal`); the server fills them in from its event table.
 
 Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
 parses them with its own strict schema, so the API, the web pages and the bots share one parser.

@@ -22,7 +22,7 @@ from django.db import transaction
 from delve.bots import bot_for
 from delve.kernel import DelveError, Ruleset, attention
 from delve.server import clock
-from delve.server.games import engine
+from delve.server.games import engine, present
 from delve.server.games.errors import Rejected
 from delve.server.games.models import CommandEntry, Game, Seat
 
@@ -48,11 +48,10 @@ def play_once(game_id: int) -> int:
         game.refresh_from_db(fields=["version", "observed", "state", "status"])
         if game.status != Game.Status.RUNNING:
             break
-        ruleset = engine.ruleset_of(game)
-        state = engine.load_state(game, ruleset)
-        ruleset.advance(state, max(clock.now(), getattr(state, "clock", 0)))
-        assert seat.index is not None
-        command = bot.choose(ruleset.view(state, seat.index), ruleset.legal_commands(state, seat.index))
+        now = present.current(game)
+        assert now is not None and seat.index is not None
+        legal = now.ruleset.legal_commands(now.state, seat.index)
+        command = bot.choose(present.seat_view(game, now, seat.index), legal)
         if command is None:
             continue
         try:

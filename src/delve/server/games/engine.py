@@ -21,7 +21,17 @@ from typing import Any
 import msgspec
 from django.db import IntegrityError, transaction
 
-from delve.kernel import DelveError, Event, EventFields, Ruleset, SeatInfo, SeatOption, SettingsError, get_ruleset
+from delve.kernel import (
+    DelveError,
+    Event,
+    EventFields,
+    Ruleset,
+    SeatInfo,
+    SeatOption,
+    SettingsError,
+    get_ruleset,
+    has_journal,
+)
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
@@ -71,6 +81,13 @@ def disclosed(ruleset: Ruleset[Any], kind: str, time: int, data: Mapping[str, An
     return event_body(kind, time, allowed, private=private)
 
 
+def own_event(kind: str, data: Mapping[str, Any]) -> bool:
+    """Whether the server wrote this event itself (not the ruleset): a kind of
+    :data:`SERVER_EVENTS` with exactly the server's fields (a ruleset may have its own
+    ``game.started`` or ``game.ended``, with other fields)."""
+    return kind in SERVER_EVENTS.kinds() and data.keys() == SERVER_EVENTS.allowed(kind)
+
+
 def entry_body(ruleset: Ruleset[Any], entry: EventEntry) -> dict[str, Any]:
     """A stored event as it leaves the server (see :func:`disclosed`)."""
     return disclosed(ruleset, entry.kind, entry.time, entry.data, private=entry.visibility != PUBLIC)
@@ -101,16 +118,19 @@ def view_digest(ruleset: Ruleset[Any], state: Any, seat: int | None) -> str:
     return hashlib.sha256(_canonical.encode(ruleset.view(state, seat))).hexdigest()[:16]
 
 
-def _observe(game: Game, ruleset: Ruleset[Any], state: Any, actor: int | None = None) -> None:
-    """Move each audience's counter when, and only when, its view of the saved state changed; the
-    ``actor``'s also for its own accepted command (it knows it acted, so a second decision made
-    on the same version is stale even when the first changed nothing it can see)."""
+def _observe(game: Game, ruleset: Ruleset[Any], state: Any, events: Sequence[Event], actor: int | None = None) -> None:
+    """Move each audience's counter when, and only when, what it can see changed: its view of the
+    saved state or, for a ruleset whose views show recent events from the event table (a
+    journal, :mod:`delve.kernel.journal`), one of the ruleset's events saved now that it may see;
+    the ``actor``'s also for its own accepted command (it knows it acted, so a second decision
+    made on the same version is stale even when the first changed nothing it can see)."""
     observed = dict(game.observed or {})
+    shown = [e for e in events if not own_event(e.kind, e.data)] if has_journal(ruleset) else []
     for seat in [None, *range(game.seat_count)]:
         key = audience(seat)
         version, before = observed.get(key) or [game.version - 1, ""]
         digest = view_digest(ruleset, state, seat)
-        moved = digest != before or (actor is not None and seat == actor)
+        moved = digest != before or (actor is not None and seat == actor) or any(e.visible_to(seat) for e in shown)
         observed[key] = [int(version) + moved, digest]
     game.observed = observed
 
@@ -320,8 +340,9 @@ def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> No
     game.version += 1
     game.state = ruleset.encode(state).decode()
     game.next_due_at = ruleset.next_due(state)
-    _observe(game, ruleset, state)
-    _append_events(game, [started_event([seat.name for seat in seats], now)])
+    started = [started_event([seat.name for seat in seats], now)]
+    _observe(game, ruleset, state, started)
+    _append_events(game, started)
     game.save()
     publish_on_commit(game.pk, game.observed, game.version)
 
@@ -545,7 +566,7 @@ def _commit(
         write_records(game, game.seats.all(), outcome, now)
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
-    _observe(game, ruleset, state, actor=seat)
+    _observe(game, ruleset, state, events, actor=seat)
     answer = Answer(
         sequence=game.version,
         version=seen_version(game, seat),

@@ -8,14 +8,15 @@ allow-list of public seat fields. Nothing renders a state.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import get_language
 
-from delve.kernel import DelveError, Text
+from delve.kernel import DelveError, Event, Ruleset, Text, journal
 from delve.server import clock
-from delve.server.games.engine import entry_body, load_state, public_outcome, ruleset_of, seen_version
+from delve.server.games.engine import entry_body, load_state, own_event, public_outcome, ruleset_of, seen_version
 from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
 from delve.server.records.verify import seed_hash
 
@@ -110,57 +111,103 @@ def game_summary(game: Game, *, seats: list[Seat] | None = None, seat: int | Non
     }
 
 
-def caller_view(game: Game, seat: int | None) -> dict[str, Any] | None:
-    """The ruleset's view for ``seat`` (``None``: a spectator), with the clock brought up to now in
-    memory (the worker saves the same advance later; advancing is deterministic)."""
+@dataclass
+class Current:
+    """A started game as one request sees it: the state decoded once and, while the game runs,
+    its clock brought up to now in memory (the worker saves the same advance later; advancing is
+    deterministic), with the events that advance produced (not stored yet)."""
+
+    ruleset: Ruleset[Any]
+    state: Any
+    pending: list[Event] = field(default_factory=list)
+
+
+def current(game: Game) -> Current | None:
+    """The game's :class:`Current` (``None`` while it is open), decoded once per request: kept on
+    the ``game`` object until its version or state changes (a new command, ``refresh_from_db``)."""
     if game.status == Game.Status.OPEN or not game.state:
         return None
+    cached = game.__dict__.get("_current")
+    if cached is not None and cached[0] == game.version and cached[1] == game.state:
+        return cached[2]  # type: ignore[no-any-return]
     ruleset = ruleset_of(game)
     state = load_state(game, ruleset)
-    if game.status == Game.Status.RUNNING:
-        ruleset.advance(state, clock.now())
-    return ruleset.view(state, seat)
+    pending = ruleset.advance(state, clock.now()) if game.status == Game.Status.RUNNING else []
+    found = Current(ruleset, state, pending)
+    game.__dict__["_current"] = (game.version, game.state, found)
+    return found
+
+
+def seat_view(game: Game, now: Current, seat: int | None) -> dict[str, Any]:
+    """The ruleset's view for ``seat`` (``None``: a spectator) of ``now``, with the recent events
+    it shows taken from the event table when the ruleset keeps them there (a journal,
+    :mod:`delve.kernel.journal`): the newest of the ruleset's events this seat may see, then the
+    events of the advance made for this request."""
+    view = now.ruleset.view(now.state, seat)
+    recent = journal(now.ruleset, now.state)
+    if recent is None:
+        return view
+    recent.add(_ruleset_events(game.events.filter(visibility=PUBLIC), recent.public_kept))
+    if seat is not None:
+        mine = game.events.filter(visibility__contains=f",{seat},")
+        recent.add(_ruleset_events(mine, recent.private_kept))
+    recent.add(event for event in now.pending if event.visible_to(seat))
+    return recent.show(view, seat)
+
+
+def _ruleset_events(query: QuerySet[EventEntry], count: int) -> list[Event]:
+    """The newest ``count`` events of ``query`` that the ruleset wrote (the server's own left
+    out), oldest first."""
+    found: list[EventEntry] = []
+    page, offset = count + 2, 0
+    while len(found) < count:
+        chunk = list(query.order_by("-sequence")[offset : offset + page])
+        found += [entry for entry in chunk if not own_event(entry.kind, entry.data)]
+        if len(chunk) < page:
+            break
+        offset += page
+    return [Event(kind=e.kind, time=e.time, data=e.data, to=e.to) for e in reversed(found[:count])]
+
+
+def caller_view(game: Game, seat: int | None) -> dict[str, Any] | None:
+    """The caller's view (:func:`seat_view`) as of now; ``None`` before the start."""
+    now = current(game)
+    return None if now is None else seat_view(game, now, seat)
 
 
 def legal_commands(game: Game, seat: int) -> list[dict[str, Any]]:
     if game.status != Game.Status.RUNNING:
         return []
-    ruleset = ruleset_of(game)
-    state = load_state(game, ruleset)
-    ruleset.advance(state, clock.now())
-    return ruleset.legal_commands(state, seat)
+    now = current(game)
+    return [] if now is None else now.ruleset.legal_commands(now.state, seat)
 
 
 def view_and_commands(game: Game, seat: int | None) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """The caller's view and legal commands from one decoding of the state (the game screen
-    needs both on every refresh): ``caller_view`` and ``legal_commands`` in one."""
-    if game.status == Game.Status.OPEN or not game.state:
+    """The caller's view and legal commands (the game screen needs both on every refresh)."""
+    now = current(game)
+    if now is None:
         return None, []
-    ruleset = ruleset_of(game)
-    state = load_state(game, ruleset)
-    if game.status == Game.Status.RUNNING:
-        ruleset.advance(state, clock.now())
-    view = ruleset.view(state, seat)
-    legal = ruleset.legal_commands(state, seat) if seat is not None else []  # after the end: comments only
+    view = seat_view(game, now, seat)
+    legal = now.ruleset.legal_commands(now.state, seat) if seat is not None else []  # after the end: comments only
     return view, legal
 
 
 def opening(game: Game, seat: int | None) -> bool:
     """Whether opening the game page would apply the ruleset's command on open for ``seat`` now
     (FL-TURN-8: a stored turn starts): the page then posts its opening itself, once."""
-    if seat is None or game.status != Game.Status.RUNNING or not game.state:
+    if seat is None or game.status != Game.Status.RUNNING:
         return False
-    ruleset = ruleset_of(game)
-    state = load_state(game, ruleset)
-    ruleset.advance(state, clock.now())
-    return ruleset.command_on_open(state, seat) is not None
+    now = current(game)
+    return now is not None and now.ruleset.command_on_open(now.state, seat) is not None
 
 
 def outcome_dict(game: Game) -> dict[str, Any] | None:
     """Winners and result words, public once the game has ended."""
     if game.status != Game.Status.ENDED:
         return None
-    return public_outcome(ruleset_of(game).outcome(load_state(game)))
+    now = current(game)
+    assert now is not None
+    return public_outcome(now.ruleset.outcome(now.state))
 
 
 def visible_events(game: Game, seat: int | None) -> QuerySet[EventEntry]:

@@ -23,7 +23,7 @@ from delve.bots import Bot, named
 from delve.fated import content
 from delve.fated.ruleset import FatedRuleset
 from delve.fated.state import BOTTOM_LEFT, BOTTOM_RIGHT, TOP_LEFT, TOP_RIGHT, GameState
-from delve.kernel import Event, Rng, SeatInfo, SettingsError
+from delve.kernel import Event, Recorder, Rng, SeatInfo, SettingsError
 from delve.sim.spec import GameSpec, SpecError
 
 PRESETS = ("fated-labyrinth", "level-d")
@@ -181,11 +181,12 @@ def play(spec: GameSpec) -> dict[str, Any]:
     preset = str(overrides["preset"])
     infos = [SeatInfo(f"p{s + 1}", {"class": cls, "image": cls}) for s, cls in enumerate(classes)]
     game = _RULESET.setup(overrides, infos, spec.seed, T0)
+    recorder = Recorder(_RULESET, game)
     tally = _Tally(seats, preset)
     now = T0
     played = 0
     while played < COMMAND_LIMIT and not _over(game):
-        count = _round(game, bots, tally, now)
+        count = _round(game, bots, tally, recorder, now)
         played += count
         if _over(game):
             break
@@ -196,7 +197,7 @@ def play(spec: GameSpec) -> dict[str, Any]:
             if due is None:
                 break
             now = max(now + 1, due)
-        tally.events(_RULESET.advance(game, now))
+        tally.events(recorder.record(_RULESET.advance(game, now)))
     return _row(spec, game, tally, classes, played, now, time.perf_counter() - started)
 
 
@@ -204,17 +205,18 @@ def _over(game: GameState) -> bool:
     return game.ended
 
 
-def _round(game: GameState, bots: list[Bot], tally: _Tally, now: int) -> int:
-    """Every seat with something to play is asked once, in seat order; the commands played."""
+def _round(game: GameState, bots: list[Bot], tally: _Tally, recorder: Recorder, now: int) -> int:
+    """Every seat with something to play is asked once, in seat order; the commands played. The
+    bots' views show the recent events the recorder kept from the engine's events."""
     played = 0
     for seat, bot in enumerate(bots):
         legal = _RULESET.legal_commands(game, seat)
         if all(c["kind"] in IDLE for c in legal):
             continue
-        command = bot.choose(_RULESET.view(game, seat), legal)
+        command = bot.choose(recorder.view(game, seat), legal)
         if command is None:
             continue
-        tally.events(_RULESET.apply(game, seat, command, now))
+        tally.events(recorder.record(_RULESET.apply(game, seat, command, now)))
         tally.command(seat, command)
         played += 1
         if _over(game):
