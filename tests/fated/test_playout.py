@@ -7,6 +7,9 @@ FL-CARD-4 (every card accounted for), FL-TURN-23, FL-DEATH-4 (the dead hold noth
 
 from __future__ import annotations
 
+import json
+
+import msgspec
 import pytest
 
 from delve.kernel import replay, state_hash
@@ -42,3 +45,32 @@ def test_encoding_round_trips_mid_game_and_stays_small():
     data = RULESET.encode(playout.state)
     assert len(data) < 60_000, len(data)
     assert state_hash(RULESET, RULESET.decode(data)) == state_hash(RULESET, playout.state)
+
+
+def test_a_mid_game_state_keeps_no_copy_of_the_events_and_packs_its_card_piles():
+    """A 4-player Fated Labyrinth state in the middle of a game stays under 6 KB: no log or messages
+    (the events are the record), settings at their defaults left out, the card piles packed; every
+    card is still in exactly one place after a round trip, and a state stored with plain lists of
+    card ids (and with a log and messages) decodes to the same game."""
+    playout = run(new_playout("fated-labyrinth", 2), 300)
+    state = playout.state
+    data = RULESET.encode(state)
+    assert len(data) <= 6_000, len(data)
+    plain = json.loads(data)
+    assert "log" not in plain and not any("messages" in p for p in plain["players"])
+    assert isinstance(plain["deck"], str) and "start_hp" not in plain["settings"]
+    again = RULESET.decode(data)
+    assert (again.deck, again.discard, again.removed) == (state.deck, state.discard, state.removed)
+    held = again.deck + again.discard + again.removed + [c for p in again.players for c in p.hand]
+    assert sorted(held) == list(range(500))
+    older = {**plain, "deck": list(state.deck), "discard": list(state.discard), "removed": list(state.removed)}
+    older["log"] = [[state.t0, "game.started", {"players": 4}]]
+    older["players"] = [{**p, "messages": [[state.t0, "turn.ready", {}]]} for p in plain["players"]]
+    assert RULESET.encode(RULESET.decode(json.dumps(older))) == data
+
+
+@pytest.mark.parametrize("pile", ['"not base64!"', "[1, -2]", '[1, "2"]', "{}"])
+def test_a_malformed_card_pile_is_refused(pile):
+    plain = json.loads(RULESET.encode(new_playout("fated-labyrinth", 1).state))
+    with pytest.raises(msgspec.ValidationError):
+        RULESET.decode(json.dumps(plain).replace(json.dumps(plain["deck"]), pile))

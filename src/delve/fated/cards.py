@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from delve.fated import statuses
 from delve.fated.ctx import Ctx
-from delve.fated.state import Player
+from delve.fated.state import Pile, Player
 
 
 def draw_one(ctx: Ctx) -> int | None:
@@ -18,7 +18,7 @@ def draw_one(ctx: Ctx) -> int | None:
         if not state.discard:
             return None
         state.deck = state.discard
-        state.discard = []
+        state.discard = Pile()
         ctx.rng.shuffle(state.deck)
         ctx.public("deck.reshuffled", cards=len(state.deck))
     return state.deck.pop()

@@ -10,7 +10,7 @@ from delve.fated import content as content_module
 from delve.fated import maze, visibility
 from delve.fated import settings as settings_module
 from delve.fated.ctx import Ctx
-from delve.fated.state import GameState, Player, Settings
+from delve.fated.state import GameState, Pile, Player, Settings
 from delve.kernel import Rng, SeatInfo, SettingsError
 
 
@@ -77,7 +77,7 @@ def create(overrides: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, n
             )
         )
     state = GameState(
-        settings=settings, size=n, grid=layout.grid, rng=rng, t0=now, clock=now, players=players, deck=deck
+        settings=settings, size=n, grid=layout.grid, rng=rng, t0=now, clock=now, players=players, deck=Pile(deck)
     )
     visibility.refresh(Ctx(state, now, data))
     return state

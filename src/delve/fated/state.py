@@ -15,6 +15,11 @@ ignores fields it does not know, and the next save leaves them out.
 
 from __future__ import annotations
 
+import base64
+import sys
+from array import array
+from typing import Any
+
 import msgspec
 
 from delve.fated.grid import PASSABLE
@@ -29,7 +34,7 @@ PHASES = (WAIT, READY, DEFENSE, MOVE, CORE, DEAD)
 TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT = 1, 2, 4, 8
 
 
-class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Resolved settings of one game (preset values plus overrides), see ``settings.py``."""
 
     preset: str
@@ -62,6 +67,39 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     comment_min_interval: int = 60
     first_accumulation_max: int = 0
     """0 means: equal to wait_time (FL-CFG-4)."""
+
+
+class Pile(list[int]):
+    """A pile of physical card ids (the draw pile, the discard pile, the removed cards): a list in
+    memory. Stored compactly: the ids as unsigned 16-bit little-endian numbers in base 64 (about
+    2.7 characters a card instead of 4); a pile stored as a JSON list (before this encoding) still
+    decodes."""
+
+    @staticmethod
+    def packed(cards: list[int]) -> bytes | list[int]:
+        """The stored form of a pile (an empty one stays an empty list: a default, left out)."""
+        if not cards:
+            return cards
+        numbers = array("H", cards)
+        if sys.byteorder == "big":
+            numbers.byteswap()
+        return numbers.tobytes()
+
+    @classmethod
+    def unpacked(cls, stored: object) -> Pile:
+        """A pile from its stored form: the base-64 text (msgspec gives it here undecoded) or a
+        list of card ids."""
+        if isinstance(stored, list):
+            if not all(type(card) is int and 0 <= card < 2**16 for card in stored):
+                raise ValueError("a card pile holds card ids (integers 0..65535)")
+            return cls(stored)
+        if not isinstance(stored, str):
+            raise TypeError(f"a card pile is a text or a list, not {type(stored).__name__}")
+        numbers = array("H")
+        numbers.frombytes(base64.b64decode(stored, validate=True))
+        if sys.byteorder == "big":
+            numbers.byteswap()
+        return cls(numbers)
 
 
 class Status(msgspec.Struct, omit_defaults=True):
@@ -211,10 +249,10 @@ class GameState(msgspec.Struct, omit_defaults=True, dict=True):
     t0: int
     clock: int
     players: list[Player]
-    deck: list[int]
+    deck: Pile
     """The draw pile; the top card is the last element."""
-    discard: list[int] = []
-    removed: list[int] = []
+    discard: Pile = msgspec.field(default_factory=Pile)
+    removed: Pile = msgspec.field(default_factory=Pile)
     """Cards removed from the game (a dead player's hand, FL-CARD-11)."""
     door_hp: dict[int, int] = {}
     traps: dict[int, Trap] = {}
@@ -264,12 +302,25 @@ class GameState(msgspec.Struct, omit_defaults=True, dict=True):
         return None
 
 
+def _decode_hook(kind: type, stored: Any) -> Any:
+    if kind is Pile:
+        return Pile.unpacked(stored)
+    raise NotImplementedError(f"no decoding for {kind!r}")
+
+
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(GameState)
+_decoder = msgspec.json.Decoder(GameState, dec_hook=_decode_hook)
 
 
 def encode(state: GameState) -> bytes:
-    return _encoder.encode(state)
+    """The state as compact JSON (the card piles packed, see :class:`Pile`)."""
+    stored = msgspec.structs.replace(
+        state,
+        deck=Pile.packed(state.deck),
+        discard=Pile.packed(state.discard),
+        removed=Pile.packed(state.removed),
+    )
+    return _encoder.encode(stored)
 
 
 def decode(data: bytes | str) -> GameState:
