@@ -14,7 +14,7 @@ from django.test import Client
 
 from delve.fated.ruleset import FatedRuleset
 from delve.kernel import Recorder, SeatInfo, get_ruleset
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.models import Game
 from delve.server.games.worker import Worker
 from delve.server.records.export import export_game
@@ -157,3 +157,23 @@ def test_a_request_decodes_the_state_once(four, clock, monkeypatch):
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
         assert len(decoded) == 1, url
+
+
+def test_the_bot_worker_decodes_the_state_once_per_bot_command(four, clock, monkeypatch):
+    """A bot decides on the state the worker decoded, and the command it submits goes on with
+    that state (no second decoding while the game has not moved meanwhile)."""
+    game = bot_game(four, clock, passes=2)
+    clock.tick(30 * MINUTE)
+    decoded = []
+    original = FatedRuleset.decode
+
+    def counting(self: FatedRuleset, data: bytes) -> Any:
+        decoded.append(1)
+        return original(self, data)
+
+    monkeypatch.setattr(FatedRuleset, "decode", counting)
+    before = game.commands.count()
+    played = bots.play_once(game.pk)
+    assert played >= 1
+    assert game.commands.count() == before + played
+    assert len(decoded) == 4, "one decoding per bot seat looked at, none more for its command"

@@ -55,13 +55,16 @@ def play_once(game_id: int) -> int:
         if command is None:
             continue
         try:
-            # the guard: what this seat saw; the key: the game's own version (server-side only)
+            # the guard: what this seat saw; the key: the game's own version (server-side only);
+            # the state the bot decided on is not decoded again
             seen = engine.seen_version(game, seat.index)
             key = f"bot-{seat.index}-{game.version}"
-            engine.submit(game.pk, seat.user, command, version=seen, idempotency_key=key)
+            decoded = engine.Decoded(game.version, now.state, now.pending)
+            engine.submit(game.pk, seat.user, command, version=seen, idempotency_key=key, decoded=decoded)
             played += 1
         except DelveError as exc:  # a stale view (409) or a race: decide again next pass
             log.debug("bot %s in game %s: %s", seat.name, game.pk, exc)
+        present.forget(game)  # the submit went on with that state: decode afresh next time
     return played
 
 

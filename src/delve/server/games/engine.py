@@ -147,6 +147,16 @@ def ruleset_of(game: Game) -> Ruleset[Any]:
         ) from None
 
 
+@dataclass
+class Decoded:
+    """A game's state decoded at its ``version`` and advanced in memory (advancing is idempotent
+    and may be split), with the events that advance produced (not stored yet)."""
+
+    version: int
+    state: Any
+    pending: list[Event] = field(default_factory=list)
+
+
 def load_state(game: Game, ruleset: Ruleset[Any] | None = None) -> Any:
     return (ruleset or ruleset_of(game)).decode(game.state.encode())
 
@@ -379,6 +389,7 @@ def submit(
     choices: str | None = None,
     idempotency_key: str | None = None,
     order: str | None = None,
+    decoded: Decoded | None = None,
 ) -> Answer:
     """Apply ``user``'s command to their own seat in one transaction.
 
@@ -397,6 +408,9 @@ def submit(
     (or when the command fails, since a repeated command is often no longer legal) is the first
     answer read, after the transaction has rolled back.
 
+    ``decoded``: the state as the caller already decoded it (the bot worker, which decided on it),
+    used instead of decoding it again when the locked game is still at that version.
+
     :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422).
     :raises IllegalCommand: from the ruleset (422); nothing is saved.
     """
@@ -405,7 +419,7 @@ def submit(
     seated: list[int] = []  # the caller's seat index, once known
     try:
         with transaction.atomic():
-            return _submit(game_id, user, command, version, choices, idempotency_key, order, seated)
+            return _submit(game_id, user, command, version, choices, idempotency_key, order, seated, decoded)
     except (DelveError, IntegrityError):
         if idempotency_key is None or not seated:
             raise
@@ -434,6 +448,7 @@ def _submit(
     idempotency_key: str | None,
     order: str | None,
     seated: list[int],
+    decoded: Decoded | None = None,
 ) -> Answer:
     """The transaction of :func:`submit` (see there)."""
     sql = statements()
@@ -464,8 +479,12 @@ def _submit(
     assert index is not None
     now = clock.now()
     ruleset = ruleset_of(game)
-    state = load_state(game, ruleset)
-    events = ruleset.advance(state, now) if game.status == Game.Status.RUNNING else []
+    if decoded is not None and decoded.version == game.version:
+        state, events = decoded.state, list(decoded.pending)  # advancing again continues it
+    else:
+        state, events = load_state(game, ruleset), []
+    if game.status == Game.Status.RUNNING:
+        events += ruleset.advance(state, now)
     if choices is not None and command["kind"] != COMMENT:
         digest = choices_digest(ruleset.legal_commands(state, index))
         if digest != choices:

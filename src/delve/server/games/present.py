@@ -138,6 +138,11 @@ def current(game: Game) -> Current | None:
     return found
 
 
+def forget(game: Game) -> None:
+    """Drop the :class:`Current` kept on ``game`` (its state was handed on and changed)."""
+    game.__dict__.pop("_current", None)
+
+
 def seat_view(game: Game, now: Current, seat: int | None) -> dict[str, Any]:
     """The ruleset's view for ``seat`` (``None``: a spectator) of ``now``, with the recent events
     it shows taken from the event table when the ruleset keeps them there (a journal,
