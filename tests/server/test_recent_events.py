@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from delve.server.games.worker import Worker
 from delve.server.records.export import export_game
 from delve.server.records.verify import LogEntry, steps, verify
 from tests.server.conftest import FakeClock, session_client
+from tests.server.fated_kit import rewrite
 
 pytestmark = pytest.mark.django_db
 MINUTE = 60
@@ -177,3 +179,40 @@ def test_the_bot_worker_decodes_the_state_once_per_bot_command(four, clock, monk
     assert played >= 1
     assert game.commands.count() == before + played
     assert len(decoded) == 4, "one decoding per bot seat looked at, none more for its command"
+
+
+def test_opening_the_screen_with_a_stored_turn_decodes_the_state_once_FL_TURN_8(four, clock, monkeypatch):
+    """FL-TURN-8: opening the game with a stored turn starts it; the state looked at to decide
+    that is the one the command goes on with (the game did not move meanwhile)."""
+    game = bot_game(four, clock, passes=1)
+    seat = next(p.seat for p in engine.load_state(game).players if p.alive and p.phase in ("wait", "ready"))
+    rewrite(game, lambda scenario: scenario.make_ready(seat))
+    clock.tick(1)
+    decoded = []
+    original = FatedRuleset.decode
+
+    def counting(self: FatedRuleset, data: bytes) -> Any:
+        decoded.append(1)
+        return original(self, data)
+
+    monkeypatch.setattr(FatedRuleset, "decode", counting)
+    answer = engine.open_game(game.pk, four[seat])
+    assert answer is not None
+    assert len(decoded) == 1
+    game.refresh_from_db()
+    assert engine.load_state(game).players[seat].phase != "ready"
+
+
+EXPORTS = Path(__file__).parent / "exports"
+
+
+def test_an_export_made_when_the_state_kept_its_log_still_verifies():
+    """``exports/fated-state-with-its-log.json`` was made (by ``exports/make_fated_export.py``) by
+    the engine that still kept the log and messages in the state: its final-state hash is that
+    format's, and ``delve verify`` still confirms it; a wrong hash is still refused."""
+    export = json.loads((EXPORTS / "fated-state-with-its-log.json").read_text())
+    verdict = verify(export)
+    assert verdict.ok, verdict.problems
+    assert export["final_state_sha256"][:16] in verdict.summary
+    forged = {**export, "final_state_sha256": "0" * 64}
+    assert not verify(forged).ok

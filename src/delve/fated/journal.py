@@ -14,8 +14,11 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
+
 from delve.fated import disclosure
-from delve.fated.state import GameState
+from delve.fated.settings import as_dict
+from delve.fated.state import GameState, encode
 from delve.kernel import Event
 
 MESSAGES_KEPT = 50
@@ -61,3 +64,35 @@ class Journal:
         if you is not None and seat is not None:
             you["messages"] = list(self._private[seat])
         return view
+
+
+def earlier_form(state: GameState, events: Iterable[Event]) -> dict[str, Any]:
+    """``state`` as plain JSON values in the format stored before the state stopped keeping
+    copies of the events, ``events`` being every event the engine returned for it: a ``log`` of
+    the newest ``event_log_size`` public events and each player's newest ``messages`` (both
+    ``[time, kind, data]``, oldest first, the data unfiltered), every setting, the card piles as
+    lists. Exports made then carry the hash of this form (``FatedRuleset.earlier_state_hashes``)."""
+    plain: dict[str, Any] = msgspec.json.decode(encode(state))
+    plain["settings"] = as_dict(state.settings)
+    plain["deck"] = list(state.deck)
+    for pile in ("discard", "removed"):
+        plain.pop(pile, None)
+        if getattr(state, pile):
+            plain[pile] = list(getattr(state, pile))
+    log: deque[list[Any]] = deque([_entry(started(state))], maxlen=state.settings.event_log_size)
+    messages: list[deque[list[Any]]] = [deque(maxlen=MESSAGES_KEPT) for _ in state.players]
+    for event in events:
+        if event.to is None:
+            log.append(_entry(event))
+        for seat in event.to or ():
+            if 0 <= seat < len(messages):
+                messages[seat].append(_entry(event))
+    plain["log"] = list(log)
+    for player, kept in zip(plain["players"], messages, strict=True):
+        if kept:
+            player["messages"] = list(kept)
+    return msgspec.json.decode(msgspec.json.encode(plain))  # type: ignore[no-any-return]
+
+
+def _entry(event: Event) -> list[Any]:
+    return [event.time, event.kind, dict(event.data)]

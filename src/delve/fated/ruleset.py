@@ -5,11 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from delve.fated import clock, commands, content, disclosure, settings, setup, state, view
+from delve.fated import clock, commands, content, disclosure, journal, settings, setup, state, view
 from delve.fated.ctx import Ctx
 from delve.fated.journal import Journal
 from delve.fated.state import DEFENSE, READY, WAIT, GameState
-from delve.kernel import Attention, Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+from delve.kernel import (
+    Attention,
+    Choice,
+    Event,
+    GameOutcome,
+    IllegalCommand,
+    SeatInfo,
+    SeatOption,
+    SettingLine,
+    plain_hash,
+)
 
 
 class FatedRuleset:
@@ -102,6 +112,12 @@ class FatedRuleset:
         """The recent events (FL-INFO-4) and messages (FL-INFO-5) that views show, kept from the
         events: the state holds no copy (:mod:`delve.kernel.journal`)."""
         return Journal(game)
+
+    def earlier_state_hashes(self, game: GameState, events: Sequence[Event]) -> list[str]:
+        """The hash ``game`` had in the format stored before the state stopped keeping copies of
+        the events (``journal.earlier_form``; ``events``: every event of the ruleset so far), so
+        that an export made then still verifies."""
+        return [plain_hash(journal.earlier_form(game, events))]
 
     def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """The fields of an event that may leave the server (:mod:`delve.fated.disclosure`)."""

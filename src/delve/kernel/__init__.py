@@ -8,7 +8,7 @@ from delve.kernel.attention import Attention, attention
 from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote
 from delve.kernel.events import Event, EventFields
 from delve.kernel.journal import Journal, Recorder, has_journal, journal
-from delve.kernel.replay import replay, state_hash
+from delve.kernel.replay import plain_hash, replay, state_hash
 from delve.kernel.rng import Rng
 from delve.kernel.ruleset import (
     Choice,
@@ -47,6 +47,7 @@ __all__ = [
     "get_ruleset",
     "has_journal",
     "journal",
+    "plain_hash",
     "quote",
     "register",
     "registered_names",

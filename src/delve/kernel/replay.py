@@ -20,7 +20,11 @@ _canonical = msgspec.json.Encoder(order="sorted")
 
 def state_hash(ruleset: Ruleset[Any], state: Any) -> str:
     """A stable SHA-256 of a state (canonical JSON: sorted keys, no whitespace)."""
-    plain = msgspec.json.decode(ruleset.encode(state))
+    return plain_hash(msgspec.json.decode(ruleset.encode(state)))
+
+
+def plain_hash(plain: Any) -> str:
+    """The SHA-256 of a state already decoded to plain JSON values (canonical JSON)."""
     return hashlib.sha256(_canonical.encode(plain)).hexdigest()
 
 

@@ -24,7 +24,6 @@ from django.db import IntegrityError, transaction
 from delve.kernel import (
     DelveError,
     Event,
-    EventFields,
     Ruleset,
     SeatInfo,
     SeatOption,
@@ -39,7 +38,14 @@ from delve.server.games.sql import snapshot, statements
 from delve.server.inputs import has_control
 from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
-from delve.server.records.verify import order_event, order_of, public_outcome, started_event
+from delve.server.records.verify import (
+    SERVER_EVENTS,
+    order_event,
+    order_of,
+    own_event,
+    public_outcome,
+    started_event,
+)
 
 NAME_MAX = 40
 KEY_MAX = 100
@@ -67,11 +73,6 @@ class Answer:
 
 # --- what events may tell --------------------------------------------------------------------
 
-#: The events the server writes itself (not a ruleset's), and what they may tell.
-SERVER_EVENTS = EventFields(
-    {"game.started": ("seats",), "game.ended": ("winners", "results"), "order.fired": ("rule", "command")}
-)
-
 
 def disclosed(ruleset: Ruleset[Any], kind: str, time: int, data: Mapping[str, Any], *, private: bool) -> dict[str, Any]:
     """An event body as it leaves the server: only the fields the ruleset's allow-list (or the
@@ -79,13 +80,6 @@ def disclosed(ruleset: Ruleset[Any], kind: str, time: int, data: Mapping[str, An
     API, command answers (also replayed ones) and the pages."""
     allowed = {**ruleset.event_data(kind, data), **SERVER_EVENTS.data(kind, data)}
     return event_body(kind, time, allowed, private=private)
-
-
-def own_event(kind: str, data: Mapping[str, Any]) -> bool:
-    """Whether the server wrote this event itself (not the ruleset): a kind of
-    :data:`SERVER_EVENTS` with exactly the server's fields (a ruleset may have its own
-    ``game.started`` or ``game.ended``, with other fields)."""
-    return kind in SERVER_EVENTS.kinds() and data.keys() == SERVER_EVENTS.allowed(kind)
 
 
 def entry_body(ruleset: Ruleset[Any], entry: EventEntry) -> dict[str, Any]:
@@ -518,17 +512,18 @@ def open_game(game_id: int, user: Any) -> Answer | None:
     if seat is None or seat.index is None:
         return None
     ruleset = ruleset_of(game)
-    peek = load_state(game, ruleset)
-    ruleset.advance(peek, clock.now())
-    if ruleset.command_on_open(peek, seat.index) is None:
+    peek = Decoded(game.version, load_state(game, ruleset))
+    peek.pending = ruleset.advance(peek.state, clock.now())
+    if ruleset.command_on_open(peek.state, seat.index) is None:
         return None  # the usual case: no write transaction at all
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.RUNNING:
             return None
         now = clock.now()
-        state = load_state(game, ruleset)
-        events = ruleset.advance(state, now)
+        # the state looked at, unless the game moved meanwhile: decoded once
+        state, events = (peek.state, peek.pending) if game.version == peek.version else (load_state(game, ruleset), [])
+        events += ruleset.advance(state, now)
         command = ruleset.command_on_open(state, seat.index)
         if command is None:
             return None

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from delve.kernel import DelveError, Event, GameOutcome, Ruleset, SeatInfo, get_ruleset, state_hash
+from delve.kernel import DelveError, Event, EventFields, GameOutcome, Ruleset, SeatInfo, get_ruleset, state_hash
 
 FORMAT = "delve-export/1"
 
@@ -33,6 +33,19 @@ def public_outcome(outcome: GameOutcome) -> dict[str, Any]:
         "winners": list(outcome.winners),
         "results": {str(index): word for index, word in sorted(outcome.results.items())},
     }
+
+
+#: The events the server writes itself (not a ruleset's), and what they may tell.
+SERVER_EVENTS = EventFields(
+    {"game.started": ("seats",), "game.ended": ("winners", "results"), "order.fired": ("rule", "command")}
+)
+
+
+def own_event(kind: str, data: Mapping[str, Any]) -> bool:
+    """Whether the server wrote this event itself (not the ruleset): a kind of
+    :data:`SERVER_EVENTS` with exactly the server's fields (a ruleset may have its own
+    ``game.started`` or ``game.ended``, with other fields)."""
+    return kind in SERVER_EVENTS.kinds() and data.keys() == SERVER_EVENTS.allowed(kind)
 
 
 def started_event(names: Sequence[str], now: int) -> Event:
@@ -135,6 +148,14 @@ def _refuse(problem: str) -> Verdict:
     return Verdict(ok=False, problems=[problem])
 
 
+def _earlier_format(ruleset: Ruleset[Any], state: Any, events: list[Event], export: Mapping[str, Any]) -> bool:
+    """Whether the export's final-state hash is that of the replayed state in a format the ruleset
+    stored earlier (``earlier_state_hashes(state, events)``, from the ruleset's own events): an
+    export made before a change of the stored format still verifies."""
+    earlier = getattr(ruleset, "earlier_state_hashes", None)
+    return earlier is not None and export.get("final_state_sha256") in earlier(state, events)
+
+
 def verify(export: Mapping[str, Any]) -> Verdict:
     """Replay an export and compare: the seed against its published hash, each event against the
     replay's, the final state's hash. The first difference refuses the export."""
@@ -166,10 +187,12 @@ def verify(export: Mapping[str, Any]) -> Verdict:
     except DelveError as exc:
         return _refuse(str(exc))
     produced: list[dict[str, Any]] = []
+    own: list[Event] = []  # the ruleset's events (for a state hash of an earlier format)
     final = None
     try:
         for step in steps(ruleset, game["settings"], seats, seed, int(game["started_at"]), log):
             produced.extend(event_record(event) for event in step.events)
+            own.extend(event for event in step.events if not own_event(event.kind, event.data))
             final = step
     except DelveError as exc:
         return _refuse(f"the command log does not replay: {exc}")
@@ -187,6 +210,8 @@ def verify(export: Mapping[str, Any]) -> Verdict:
     if not final.ended:
         return _refuse("the replayed game has not ended: only finished games are exported")
     digest = state_hash(ruleset, final.state)
+    if digest != export.get("final_state_sha256") and _earlier_format(ruleset, final.state, own, export):
+        digest = str(export["final_state_sha256"])  # the same state, stored in an earlier format
     if digest != export.get("final_state_sha256"):
         return _refuse(f"the final state's SHA-256 is {digest}, the export says {export.get('final_state_sha256')}")
     return Verdict(
