@@ -250,5 +250,22 @@ def test_the_replay_state_matches_the_stored_final_state(ended):
     assert state_hash(ruleset, engine.load_state(ended, ruleset))[:16] in html
 
 
+def test_the_replay_shows_the_card_piles_as_card_numbers(ended):
+    """The whole state is shown field by field: the card piles are lists of card numbers, not the
+    packed text the state row stores."""
+    import html as markup
+    import re
+
+    page = Client().get(f"/games/{ended.pk}/replay/?step={ended.commands.count()}").content.decode()
+    found = re.search(r'<pre class="view">(.*?)</pre>', page, re.S)
+    assert found is not None
+    shown = json.loads(markup.unescape(found.group(1)))
+    ruleset = engine.ruleset_of(ended)
+    final = engine.load_state(ended, ruleset)
+    assert (shown["deck"], shown["discard"]) == (list(final.deck), list(final.discard))
+    assert shown["deck"] and all(isinstance(card, int) for card in shown["deck"])
+    assert not isinstance(json.loads(ruleset.encode(final))["deck"], list)  # the row stores it packed
+
+
 def test_export_file_name_is_safe(tmp_path: Path) -> None:
     assert seed_hash(5) == "ef2d127de37b942baad06145e54b0c619a1f22327b2ebbcfbec78f5564afe39d"

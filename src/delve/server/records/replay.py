@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
@@ -117,7 +118,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         message = _("This game's log does not replay: %(reason)s") % {"reason": exc}
         return render(request, "error.html", {"status": 500, "message": message}, status=500)
     assert found is not None
-    plain = json.loads(ruleset.encode(found.state))
+    # shown as the state's fields, not its storage form (Fated's card piles are packed when stored)
+    plain = (
+        msgspec.to_builtins(found.state)
+        if isinstance(found.state, msgspec.Struct)
+        else json.loads(ruleset.encode(found.state))
+    )
     state_json = json.dumps(plain, ensure_ascii=False, indent=1, sort_keys=True)
     board = fated_map(plain) if game.ruleset == "fated" else []
     entry = found.entry
