@@ -185,7 +185,17 @@ def test_opening_the_screen_with_a_stored_turn_decodes_the_state_once_FL_TURN_8(
     """FL-TURN-8: opening the game with a stored turn starts it; the state looked at to decide
     that is the one the command goes on with (the game did not move meanwhile)."""
     game = bot_game(four, clock, passes=1)
-    seat = next(p.seat for p in engine.load_state(game).players if p.alive and p.phase in ("wait", "ready"))
+    worker = Worker(name="recent-events-test")
+    for _ in range(100):  # the game's seed is random: play on until some seat is between turns
+        waiting = [p.seat for p in engine.load_state(game).players if p.alive and p.phase in ("wait", "ready")]
+        if waiting or game.status == Game.Status.ENDED:
+            break
+        clock.tick(MINUTE)
+        worker.run_once()
+        worker.run_bots()
+        game.refresh_from_db()
+    assert waiting, "no seat came between turns"
+    seat = waiting[0]
     rewrite(game, lambda scenario: scenario.make_ready(seat))
     clock.tick(1)
     decoded = []
