@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from delve.server.asgi import Handler, application
@@ -44,6 +45,24 @@ async def get(app: Any, path: str) -> tuple[int, bytes]:
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
+def run_alone(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``asyncio.run(main())`` in a thread of its own: a browser test earlier in the same test
+    process may leave an event loop running in this thread, where asyncio.run refuses to start."""
+    failed: list[Exception] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except Exception as exc:  # noqa: BLE001 (handed back to the test below)
+            failed.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
 def test_the_served_application_reuses_request_threads():
     assert isinstance(application, Handler)
 
@@ -58,7 +77,7 @@ def test_sequential_requests_run_in_the_same_kept_thread():
             assert status == 200 and b"openapi" in body
             seen.append(len(handler._idle))
 
-    asyncio.run(run())
+    run_alone(run)
     assert seen == [1, 1, 1]  # one thread made, given back and taken again
 
 
@@ -70,6 +89,6 @@ def test_requests_at_once_get_threads_of_their_own_and_only_keep_are_kept():
         results = await asyncio.gather(*(get(handler, "/api/v1/openapi.json") for _ in range(3)))
         assert [status for status, _ in results] == [200, 200, 200]
 
-    asyncio.run(run())
+    run_alone(run)
     assert len(handler._idle) == 1
     assert threading.active_count() <= before + 3
