@@ -172,3 +172,12 @@ def test_report_bad_arguments_get_one_line_naming_the_argument(capsys, tmp_path,
 def test_the_default_report_size_is_the_documented_one():
     assert report.DEFAULT_GAMES == 12
     assert len(games.specs(report.DEFAULT_GAMES)) == 12 * 64
+
+
+def test_the_fight_length_answer_names_the_mad_kings_shipped_life():
+    """BQ-20: the headline states the life the numbers were computed with (the shipped content's)."""
+    from delve.maiden import content
+
+    urza = next(boss for boss in content.load().bosses.values() if boss.final)
+    (answer,) = exact.bq20()
+    assert f"The Mad King (life {urza.life}) takes" in answer.headline

@@ -829,7 +829,7 @@ def fight(
 
 def bq20() -> list[Answer]:
     rows = []
-    urza_checks = Fraction(0)
+    urza_checks, urza_life = Fraction(0), 0
     for boss in sorted(maiden_content.load().bosses.values(), key=lambda b: (b.tier, b.id)):
         wil, pie, agi, rnd = REFERENCE_BY_TIER[min(4, max(1, boss.tier))]
         actions = [(a.difficulty, a.slate is not None) for a in boss.actions]
@@ -837,7 +837,7 @@ def bq20() -> list[Answer]:
         checks, damage = fight(actions, boss.life, wil, pie, agi, rnd)
         checks_b, damage_b = fight(actions, bonus_life, wil, pie, agi, rnd)
         if boss.final:
-            urza_checks = checks
+            urza_checks, urza_life = checks, boss.life
         rows.append(
             [
                 boss.id,
@@ -856,8 +856,8 @@ def bq20() -> list[Answer]:
         Answer(
             "BQ-20",
             "Boss fight length",
-            f"The Mad King (life 10) takes {num(urza_checks)} checks on average from a Wil 4 / Pie 2 maiden in "
-            f"round 22 (the team's checks: split them over the maidens fighting).",
+            f"The Mad King (life {urza_life}) takes {num(urza_checks)} checks on average from a Wil 4 / Pie 2 "
+            f"maiden in round 22 (the team's checks: split them over the maidens fighting).",
             float(urza_checks),
             "exact",
             tables=[
