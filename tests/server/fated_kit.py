@@ -16,6 +16,7 @@ from delve.fated.state import Monster, Status, Trap
 from delve.server import clock
 from delve.server.games import engine
 from delve.server.games.models import Game
+from delve.server.games.worker import Worker
 from tests.fated.scenario import Scenario
 
 #: A 9x9 maze. Digits are players (seat = digit - 1) on floor; S and I mark where the arrange()
@@ -32,6 +33,35 @@ MAP = (
     "C.3...4.C",
 )
 NAMES = ("Aki", "Ben", "Chie", "Dan")
+
+
+def bot_table(users: Sequence[Any], preset: str = "fated-labyrinth", **settings: Any) -> Game:
+    """A running game of warrior bots on a 9x9 maze (one seat per user, 10-minute turns)."""
+    overrides = {"players": len(users), "maze_size": 9, "wait_time": 600, **settings}
+    game = engine.create_game("fated", preset, overrides)
+    for number, user in enumerate(users, start=1):
+        engine.register(game.pk, user, f"Bot{number}", {"class": "warrior"}, is_bot=True)
+    return game
+
+
+def run_worker(
+    game: Game,
+    fake_clock: Any,
+    worker: Worker,
+    passes: int,
+    tick: int = 5 * 60,
+    until: Callable[[Game], bool] = lambda game: False,
+) -> Game:
+    """Up to ``passes`` worker passes (the clock moved on by ``tick`` before each, bots played),
+    stopping early when the game ends or ``until(game)`` holds before a pass."""
+    for _ in range(passes):
+        if game.status == Game.Status.ENDED or until(game):
+            break
+        fake_clock.tick(tick)
+        worker.run_once()
+        worker.run_bots()
+        game.refresh_from_db()
+    return game
 
 
 def fated_game(

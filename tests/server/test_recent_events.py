@@ -21,7 +21,7 @@ from delve.server.games.worker import Worker
 from delve.server.records.export import export_game
 from delve.server.records.verify import LogEntry, steps, verify
 from tests.server.conftest import FakeClock, session_client
-from tests.server.fated_kit import rewrite
+from tests.server.fated_kit import bot_table, rewrite, run_worker
 
 pytestmark = pytest.mark.django_db
 MINUTE = 60
@@ -34,19 +34,21 @@ def four(make_user: Callable[..., Any]) -> list[Any]:
 
 def bot_game(users: list[Any], clock: FakeClock, passes: int, **settings: Any) -> Game:
     """A Fated Labyrinth game of four bots on a 9x9 maze, played by the worker on the fake clock."""
-    overrides = {"players": 4, "maze_size": 9, "wait_time": 600, **settings}
-    game = engine.create_game("fated", "fated-labyrinth", overrides)
-    for index, user in enumerate(users):
-        engine.register(game.pk, user, f"Bot{index + 1}", {"class": "warrior"}, is_bot=True)
-    worker = Worker(name="recent-events-test")
-    for _ in range(passes):
-        clock.tick(5 * MINUTE)
-        worker.run_once()
-        worker.run_bots()
-        game.refresh_from_db()
-        if game.status == Game.Status.ENDED:
-            break
-    return game
+    return run_worker(bot_table(users, **settings), clock, Worker(name="recent-events-test"), passes)
+
+
+@pytest.fixture
+def decoded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per decoding of a Fated state from now on."""
+    calls: list[int] = []
+    original = FatedRuleset.decode
+
+    def counting(self: FatedRuleset, data: bytes) -> Any:
+        calls.append(1)
+        return original(self, data)
+
+    monkeypatch.setattr(FatedRuleset, "decode", counting)
+    return calls
 
 
 def replayed(game: Game, now: int) -> tuple[Any, Recorder]:
@@ -140,18 +142,11 @@ def test_a_state_stored_with_its_own_log_and_messages_still_loads_and_the_next_s
     assert verdict.ok, verdict.problems
 
 
-def test_a_request_decodes_the_state_once(four, clock, monkeypatch):
+def test_a_request_decodes_the_state_once(four, clock, decoded):
     """The game page, the API's view and the generic page's helpers decode the stored state once
     per request (the view, the legal commands, the opening check and the outcome share it)."""
     game = bot_game(four, clock, passes=3)
-    decoded = []
-    original = FatedRuleset.decode
-
-    def counting(self: FatedRuleset, data: bytes) -> Any:
-        decoded.append(1)
-        return original(self, data)
-
-    monkeypatch.setattr(FatedRuleset, "decode", counting)
+    decoded.clear()
     client = session_client(four[0])
     pages = ("", "panels/events/", "poll/?force=1")
     for url in [f"/api/v1/games/{game.pk}", *(f"/games/{game.pk}/{page}" for page in pages)]:
@@ -161,19 +156,12 @@ def test_a_request_decodes_the_state_once(four, clock, monkeypatch):
         assert len(decoded) == 1, url
 
 
-def test_the_bot_worker_decodes_the_state_once_per_bot_command(four, clock, monkeypatch):
+def test_the_bot_worker_decodes_the_state_once_per_bot_command(four, clock, decoded):
     """A bot decides on the state the worker decoded, and the command it submits goes on with
     that state (no second decoding while the game has not moved meanwhile)."""
     game = bot_game(four, clock, passes=2)
     clock.tick(30 * MINUTE)
-    decoded = []
-    original = FatedRuleset.decode
-
-    def counting(self: FatedRuleset, data: bytes) -> Any:
-        decoded.append(1)
-        return original(self, data)
-
-    monkeypatch.setattr(FatedRuleset, "decode", counting)
+    decoded.clear()
     before = game.commands.count()
     played = bots.play_once(game.pk)
     assert played >= 1
@@ -181,31 +169,21 @@ def test_the_bot_worker_decodes_the_state_once_per_bot_command(four, clock, monk
     assert len(decoded) == 4, "one decoding per bot seat looked at, none more for its command"
 
 
-def test_opening_the_screen_with_a_stored_turn_decodes_the_state_once_FL_TURN_8(four, clock, monkeypatch):
+def test_opening_the_screen_with_a_stored_turn_decodes_the_state_once_FL_TURN_8(four, clock, decoded):
     """FL-TURN-8: opening the game with a stored turn starts it; the state looked at to decide
     that is the one the command goes on with (the game did not move meanwhile)."""
     game = bot_game(four, clock, passes=1)
-    worker = Worker(name="recent-events-test")
-    for _ in range(100):  # the game's seed is random: play on until some seat is between turns
-        waiting = [p.seat for p in engine.load_state(game).players if p.alive and p.phase in ("wait", "ready")]
-        if waiting or game.status == Game.Status.ENDED:
-            break
-        clock.tick(MINUTE)
-        worker.run_once()
-        worker.run_bots()
-        game.refresh_from_db()
-    assert waiting, "no seat came between turns"
-    seat = waiting[0]
+
+    def waiting(game: Game) -> list[int]:
+        return [p.seat for p in engine.load_state(game).players if p.alive and p.phase in ("wait", "ready")]
+
+    # the game's seed is random: play on until some seat is between turns
+    run_worker(game, clock, Worker(name="recent-events-test"), 100, tick=MINUTE, until=waiting)
+    assert waiting(game), "no seat came between turns"
+    seat = waiting(game)[0]
     rewrite(game, lambda scenario: scenario.make_ready(seat))
     clock.tick(1)
-    decoded = []
-    original = FatedRuleset.decode
-
-    def counting(self: FatedRuleset, data: bytes) -> Any:
-        decoded.append(1)
-        return original(self, data)
-
-    monkeypatch.setattr(FatedRuleset, "decode", counting)
+    decoded.clear()
     answer = engine.open_game(game.pk, four[seat])
     assert answer is not None
     assert len(decoded) == 1

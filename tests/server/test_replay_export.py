@@ -21,6 +21,7 @@ from delve.server.games.models import Game
 from delve.server.games.worker import Worker
 from delve.server.records.verify import LogEntry, seed_hash, steps, verify
 from tests.server.conftest import START, FakeClock, session_client
+from tests.server.fated_kit import bot_table, run_worker
 
 MINUTE = 60
 #: Every test here uses the database (also those that only read the module's finished game, made
@@ -36,17 +37,7 @@ def four(make_user: Callable[..., Any]) -> list[Any]:
 def bot_game(users: list[Any], clock: Any, passes: int = 40) -> Game:
     """A Level D game of four bots on a 9x9 maze, played by the worker on the fake clock; the
     survivors give up after ``passes`` passes so the game ends (and the log has every source)."""
-    game = engine.create_game("fated", "level-d", {"players": 4, "maze_size": 9, "wait_time": 600})
-    for index, user in enumerate(users):
-        engine.register(game.pk, user, f"Bot{index + 1}", {"class": "warrior"}, is_bot=True)
-    worker = Worker(name="replay-test")
-    for _ in range(passes):
-        clock.tick(5 * MINUTE)
-        worker.run_once()
-        worker.run_bots()
-        game.refresh_from_db()
-        if game.status == Game.Status.ENDED:
-            break
+    game = run_worker(bot_table(users, "level-d"), clock, Worker(name="replay-test"), passes)
     for user in users:
         game.refresh_from_db()
         if game.status == Game.Status.RUNNING:
