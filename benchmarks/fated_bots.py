@@ -4,21 +4,17 @@
     python benchmarks/fated_bots.py --games 100 --others basic
 
 The hero plays seat ``seed % 4`` (so every seat in turn), classes are drawn from the seed
-(``tests/bots/fated_match.py``). Prints wins, the rate with its 95% Wilson interval, how games
+(``delve.bots.fated_match``). Prints wins, the rate with its 95% Wilson interval, how games
 ended, the share of attacks among all commands, and the time taken.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tests.bots.fated_match import wilson, win_rate
+from delve.bots.fated_match import wilson, win_rate
 
 
 def main() -> int:

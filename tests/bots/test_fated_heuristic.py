@@ -14,8 +14,8 @@ import pytest
 
 from delve.bots import named
 from delve.bots.fated import HeuristicFatedBot, defense_loss
+from delve.bots.fated_match import play, rotated, wilson, win_rate
 from delve.fated import combat
-from tests.bots.fated_match import play, rotated, wilson, win_rate
 from tests.fated.scenario import Scenario
 
 OPEN = [

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from delve.bots import named
-from delve.bots.maiden_eval import wilson
 from delve.fated.ruleset import FatedRuleset
+from delve.fated.state import GameState
 from delve.kernel import Recorder, Rng, SeatInfo
+from delve.sim.report import wilson
 
 RULESET = FatedRuleset()
 CLASSES = ("explorer", "warrior", "priest", "sorcerer", "summoner", "thief", "noble", "cat")
@@ -50,13 +51,13 @@ def play(preset: str, seed: int, bots: tuple[str, ...], *, limit: int = 12_000, 
     recorder = Recorder(RULESET, state)
     players_bots = [named("fated", name, seed=seed * 10 + i) for i, name in enumerate(bots)]
     now, played, kinds, turn = START, 0, Counter[str](), 0
-    while not state.ended and played < limit:
+    while _running(state) and played < limit:
         now += STEP
         turn += 1
         recorder.record(RULESET.advance(state, now))
         for k in range(players):
             seat = (turn + k) % players
-            if state.ended:
+            if not _running(state):  # the clock or the last command ended it
                 break
             if not state.players[seat].alive:
                 continue
@@ -70,6 +71,10 @@ def play(preset: str, seed: int, bots: tuple[str, ...], *, limit: int = 12_000, 
             played += 1
             kinds[_kind(command)] += 1
     return Match(seed, bots, state.winner, state.win_kind if state.ended else None, played, kinds, classes)
+
+
+def _running(state: GameState) -> bool:
+    return not state.ended
 
 
 def _kind(command: dict[str, Any]) -> str:
