@@ -34,7 +34,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 EXIT_CONFIG = 2
 #: Seconds ``delve serve`` waits for open requests (and event streams) at SIGTERM.
@@ -164,12 +164,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
             # Open event streams (live updates) would hold a graceful shutdown for their whole
             # lifetime: after this many seconds they are cut (the pages reconnect elsewhere).
             timeout_graceful_shutdown=SHUTDOWN_GRACE,
-            log_level="info",
+            **_uvicorn_logging(args),
         )
     finally:
         for stop in reversed(stops):
             stop()
     return 0
+
+
+def _uvicorn_logging(args: argparse.Namespace) -> dict[str, Any]:
+    """uvicorn's own log at the server's level (``DELVE_LOG_LEVEL``), with one line per request
+    unless ``--no-access-log`` (a busy server's log is then its warnings and errors)."""
+    from django.conf import settings
+
+    level = str(settings.LOGGING["root"]["level"]).lower()
+    return {"log_level": level, "access_log": not args.no_access_log}
 
 
 def _serve_hooks(args: argparse.Namespace) -> list[Callable[[], Callable[[], None] | None]]:
@@ -631,6 +640,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--no-worker", action="store_true", help="do not run the turn-clock worker in-process")
     serve.add_argument("--tick-interval", type=float, default=1.0, help="seconds between worker passes")
+    serve.add_argument(
+        "--no-access-log",
+        action="store_true",
+        help="no log line per HTTP request (uvicorn's access log); warnings and errors are still logged",
+    )
     serve.set_defaults(func=cmd_serve)
 
     tick = sub.add_parser("tick", help="run the turn-clock worker (advances games that are due)")

@@ -42,3 +42,17 @@ def test_scripts_run_help_prints_help_and_creates_no_demo(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "--port" in done.stdout and "usage: delve serve" in done.stdout
     assert not any(tmp_path.iterdir())  # no database, no demo
+
+
+def test_delve_serve_logs_each_request_unless_told_not_to(settings):
+    settings.LOGGING = {**settings.LOGGING, "root": {**settings.LOGGING["root"], "level": "INFO"}}
+    args = cli.build_parser().parse_args(["serve"])
+    assert cli._uvicorn_logging(args) == {"log_level": "info", "access_log": True}
+    args = cli.build_parser().parse_args(["serve", "--no-access-log"])
+    assert cli._uvicorn_logging(args) == {"log_level": "info", "access_log": False}
+
+
+def test_delve_serve_logs_at_the_servers_log_level(settings):
+    settings.LOGGING = {**settings.LOGGING, "root": {**settings.LOGGING["root"], "level": "WARNING"}}
+    args = cli.build_parser().parse_args(["serve"])
+    assert cli._uvicorn_logging(args)["log_level"] == "warning"
