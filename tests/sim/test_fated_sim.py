@@ -130,6 +130,47 @@ def test_classes_are_drawn_from_the_seed_or_given_by_the_classes_setting():
     assert row["classes"] == "warrior,priest,thief,cat"
 
 
+def _asked(monkeypatch, settings: dict) -> list[tuple[int, list[int]]]:
+    """Each round of a game in which a seat was asked: the seat the round started from, and the
+    seats asked, in order."""
+    rounds: list[tuple[int, list[int]]] = []
+    real_round = fated._round
+
+    def round_(*args, first=0):
+        rounds.append((first, []))
+        return real_round(*args, first=first)
+
+    class Spy:
+        def __init__(self, seat: int) -> None:
+            self.seat, self.inner = seat, FatedBot()
+
+        def choose(self, view, legal):
+            rounds[-1][1].append(self.seat)
+            return self.inner.choose(view, legal)
+
+    seats = iter(range(4))
+    monkeypatch.setitem(REGISTRY["fated"], "spy", lambda seed, settings, option: Spy(next(seats)))
+    monkeypatch.setattr(fated, "_round", round_)
+    fated.play(spec(3, bots=("spy",) * 4, settings={**FAST, **settings}))
+    return [r for r in rounds if r[1]]
+
+
+def test_the_seats_are_asked_in_seat_order_or_from_one_seat_later_each_round(monkeypatch):
+    plain = _asked(monkeypatch, {})
+    assert {first for first, _ in plain} == {0}
+    assert all(asked == sorted(asked) for _, asked in plain)
+    rotating = _asked(monkeypatch, {"ask_order": "rotating"})
+    assert {first for first, _ in rotating} == {0, 1, 2, 3}
+    for first, asked in rotating:  # from the round's first seat on, wrapping round
+        assert asked == sorted(asked, key=lambda seat: (seat - first) % 4)
+
+
+def test_the_ask_order_is_a_setting_of_the_runner_not_of_the_game():
+    row = fated.play(spec(5, settings={**FAST, "ask_order": "rotating"}))
+    assert json.loads(row["settings"])["ask_order"] == "rotating"
+    assert row["outcome"] != "unfinished"
+
+
 @pytest.mark.parametrize(
     ("kwargs", "argument", "message"),
     [
@@ -139,6 +180,7 @@ def test_classes_are_drawn_from_the_seed_or_given_by_the_classes_setting():
         ({"settings": {"maze_size": 2}}, "settings", "maze_size"),
         ({"settings": {"classes": "wizard"}}, "settings", "unknown class 'wizard'"),
         ({"settings": {"classes": "cat,cat"}}, "settings", "2 classes for 4 seats"),
+        ({"settings": {"ask_order": "random"}}, "settings", "ask_order: 'random' is not one of seat, rotating"),
     ],
 )
 def test_a_spec_the_game_cannot_play_is_refused_before_anything_is_played(kwargs, argument, message):

@@ -3,8 +3,9 @@
 A game is set up with the preset's own settings (its real turn time, so that the length of a
 game reads in real days) plus the spec's overrides; every seat's class is drawn from the seed
 (or given by the ``classes`` setting, one per seat or one for all). The players act as soon as
-they can: each round every seat that has something to play is asked once (seat order), the
-clock moving on a few seconds per round; when nobody has anything to play the clock jumps to the
+they can: each round every seat that has something to play is asked once (seat order, or with
+the ``ask_order=rotating`` setting starting one seat later each round), the clock moving on a few
+seconds per round; when nobody has anything to play the clock jumps to the
 game's next due instant (``Ruleset.next_due``), where turns accumulate.
 
 The bots see only their seat's view and legal commands. The runner reads the engine's events
@@ -37,6 +38,10 @@ COMMAND_LIMIT = 60_000
 #: Commands that mean "do nothing" to the runner: a seat with only these has nothing to play.
 IDLE = frozenset({"give_up", "comment"})
 ALL_CORNERS = TOP_LEFT | TOP_RIGHT | BOTTOM_LEFT | BOTTOM_RIGHT
+#: Settings of the runner, not of the game: the seats' classes and the order in which the seats
+#: are asked each round ("seat": seat 1 first every round; "rotating": round r starts at seat r).
+RUNNER_SETTINGS = frozenset({"classes", "ask_order"})
+ASK_ORDERS = ("seat", "rotating")
 _RULESET = FatedRuleset()
 
 
@@ -139,7 +144,7 @@ def _settings(preset: str | None, settings: dict[str, Any]) -> tuple[dict[str, A
     preset = preset or DEFAULT_PRESET
     if preset not in PRESETS:
         raise SpecError("preset", f"unknown preset {preset!r} of fated; known: {', '.join(PRESETS)}")
-    overrides = {k: v for k, v in settings.items() if k != "classes"}
+    overrides = {k: v for k, v in settings.items() if k not in RUNNER_SETTINGS}
     overrides["preset"] = preset
     try:
         public = _RULESET.validate_settings(overrides)
@@ -148,7 +153,19 @@ def _settings(preset: str | None, settings: dict[str, Any]) -> tuple[dict[str, A
     return overrides, public, _RULESET.seat_count(overrides)
 
 
+def ask_order(spec: GameSpec) -> str:
+    """The ``ask_order`` setting: "seat" (the default) or "rotating".
+
+    :raises SpecError: for any other value.
+    """
+    order = str(dict(spec.settings).get("ask_order", ASK_ORDERS[0]))
+    if order not in ASK_ORDERS:
+        raise SpecError("settings", f"ask_order: {order!r} is not one of {', '.join(ASK_ORDERS)}")
+    return order
+
+
 def _prepare(spec: GameSpec) -> tuple[dict[str, Any], list[str], list[Bot]]:
+    ask_order(spec)
     overrides, public, seats = _settings(spec.preset, spec.settings_dict())
     if len(spec.bots) != seats:
         raise SpecError("bots", f"{len(spec.bots)} bots for the {seats} seats of a {overrides['preset']} game")
@@ -185,8 +202,11 @@ def play(spec: GameSpec) -> dict[str, Any]:
     tally = _Tally(seats, preset)
     now = T0
     played = 0
+    rotating = ask_order(spec) == "rotating"
+    rounds = 0
     while played < COMMAND_LIMIT and not _over(game):
-        count = _round(game, bots, tally, recorder, now)
+        count = _round(game, bots, tally, recorder, now, first=rounds % seats if rotating else 0)
+        rounds += 1
         played += count
         if _over(game):
             break
@@ -205,11 +225,14 @@ def _over(game: GameState) -> bool:
     return game.ended
 
 
-def _round(game: GameState, bots: list[Bot], tally: _Tally, recorder: Recorder, now: int) -> int:
-    """Every seat with something to play is asked once, in seat order; the commands played. The
-    bots' views show the recent events the recorder kept from the engine's events."""
+def _round(game: GameState, bots: list[Bot], tally: _Tally, recorder: Recorder, now: int, first: int = 0) -> int:
+    """Every seat with something to play is asked once, in seat order from seat ``first`` on
+    (wrapping round); the commands played. The bots' views show the recent events the recorder
+    kept from the engine's events."""
     played = 0
-    for seat, bot in enumerate(bots):
+    for k in range(len(bots)):
+        seat = (first + k) % len(bots)
+        bot = bots[seat]
         legal = _RULESET.legal_commands(game, seat)
         if all(c["kind"] in IDLE for c in legal):
             continue
