@@ -15,6 +15,7 @@ from delve.fated.grid import (
     TERRAIN,
     TREASURE,
     WALL,
+    adjacent,
     chebyshev,
     corners,
     index,
@@ -90,6 +91,15 @@ def test_neighbours_agree_with_step():
     for i in range(n * n):
         stepped = [step(i, d, n) for d in DIRECTIONS]
         assert neighbours(i, n) == [j for j in stepped if j is not None]
+
+
+def test_adjacent_pairs_each_direction_with_its_step_inside_the_grid_only():
+    """FL-MAP-3, FL-MAP-4: the table of adjacent tiles is ``step`` in every direction, in the
+    order up, down, left, right, with the steps off the grid left out."""
+    for n in (1, 2, 5, 13):
+        for i in range(n * n):
+            assert adjacent(i, n) == tuple((d, j) for d in DIRECTIONS if (j := step(i, d, n)) is not None)
+    assert adjacent(0, 5) == (("down", 5), ("right", 1))
 
 
 def test_chebyshev_distance_is_the_larger_coordinate_difference():

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from itertools import product
 
-from delve.fated import monsters, visibility
+from delve.fated import monsters, statuses, visibility
 from delve.fated import state as state_module
 from delve.fated.ctx import Ctx
 from delve.fated.grid import FAKE_TREASURE, FLOOR, ICE, TREASURE, WALL
@@ -240,3 +241,26 @@ def test_a_refresh_visits_only_changes_yet_equals_a_refresh_from_scratch():
         assert state_module.encode(g.state) == state_module.encode(fresh)
         assert all(not visibility.stale(g.state, p) for p in g.state.players)
     assert g.p(0).memory[near] == FLOOR and g.p(0).memory[g.at(5, 3)] == FAKE_TREASURE  # seen under Insight
+
+
+def test_sight_reads_light_blind_and_insight_as_active_does_FL_STS_17():
+    """``statuses.sight`` (radius and Insight from one pass over the statuses) agrees with
+    ``sight_radius`` and ``active``: a status listed as cancelled (FL-STS-12) has no effect,
+    and the first entry of a status decides."""
+    g = game()
+    me = g.p(0)
+    entries = [None, Status(id="light", turns=7), Status(id="light", turns=7, cancelled=True)]
+    blinds = [None, Status(id="blind", turns=7), Status(id="blind", turns=7, cancelled=True)]
+    insights = [None, Status(id="insight", turns=7), Status(id="insight", turns=7, cancelled=True)]
+    for light, blind, insight in product(entries, blinds, insights):
+        listed = [s for s in (blind, Status(id="haste", turns=3), light, insight) if s is not None]
+        for extra in ([], [Status(id="light", turns=7, cancelled=not (light and light.cancelled))]):
+            me.statuses = listed + extra
+            radius = 2 + bool(light and not light.cancelled) - bool(blind and not blind.cancelled)
+            works = bool(insight and not insight.cancelled)
+            assert statuses.sight(g.ctx, me) == (radius, works)
+            assert statuses.sight_radius(g.ctx, me) == radius
+            assert statuses.active(me, "insight", g.ctx) is works
+    me.statuses = []
+    assert statuses.sight(g.ctx, me) == (2, False)
+    assert statuses.sight(g.ctx, g.p(1)) == (3, False)  # the Cat's wide sight

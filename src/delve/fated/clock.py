@@ -32,19 +32,20 @@ def _due(state: GameState, skip: tuple[int, int] | None = None) -> tuple[int, in
     each living player's next accumulation instant (:func:`accumulation_at`) and, outside the
     wait phase, its abandonment deadline (:func:`abandon_deadline`), written out inline."""
     best: tuple[int, int, int] | None = None
+    best_at = 0
     wait, abandon = state.settings.wait_time, state.settings.abandon_time
+    # Candidates come in (seat, what) order, so a later one is earlier only when its time is.
     for player in state.players:
         if not player.alive:
             continue
         seat = player.seat
-        if skip != (seat, ACCUMULATE):
-            candidate = (player.first_at + player.acc_next * wait, seat, ACCUMULATE)
-            if best is None or candidate < best:
-                best = candidate
-        if player.phase != WAIT and skip != (seat, ABANDON):
-            candidate = (max(player.last_action_at, player.wait_ended_at) + abandon, seat, ABANDON)
-            if best is None or candidate < best:
-                best = candidate
+        at = player.first_at + player.acc_next * wait
+        if (best is None or at < best_at) and skip != (seat, ACCUMULATE):
+            best, best_at = (at, seat, ACCUMULATE), at
+        if player.phase != WAIT:
+            at = max(player.last_action_at, player.wait_ended_at) + abandon
+            if (best is None or at < best_at) and skip != (seat, ABANDON):
+                best, best_at = (at, seat, ABANDON), at
     return best
 
 

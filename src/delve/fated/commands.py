@@ -17,7 +17,7 @@ import msgspec
 
 from delve.fated import cards, combat, core, death, defense, moves, play, turns, visibility
 from delve.fated.ctx import Ctx
-from delve.fated.grid import DIRECTIONS, step
+from delve.fated.grid import DIRECTIONS, PASSABLE
 from delve.fated.state import CORE, DEAD, DEFENSE, MOVE, READY, WAIT, Monster, Player
 from delve.kernel import IllegalCommand
 
@@ -91,8 +91,9 @@ def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
     if state.ended or not player.alive:
         return comment
     commands: list[dict[str, Any]] = []
+    listing = play.Listing(ctx, player)
     for _, offers in _SECTIONS.get(player.phase, ()):
-        commands.extend(offers(ctx, player, None))
+        commands.extend(offers(listing, None))
     commands.append({"kind": "give_up"})
     return commands + comment
 
@@ -108,10 +109,8 @@ def is_legal(ctx: Ctx, seat: int, command: dict[str, Any]) -> bool:
     kind = command["kind"]
     if kind == "give_up":
         return command == {"kind": "give_up"}
-    card = command.get("card")
-    return any(
-        kind in kinds and command in offers(ctx, player, card) for kinds, offers in _SECTIONS.get(player.phase, ())
-    )
+    offers = _OFFERED_BY.get(player.phase, {}).get(kind)
+    return offers is not None and command in offers(play.Listing(ctx, player), command.get("card"))
 
 
 def _comment_wait(ctx: Ctx, player: Player) -> int:
@@ -120,101 +119,102 @@ def _comment_wait(ctx: Ctx, player: Player) -> int:
 
 
 # Each phase's offers, in the order legal_commands lists them: (the kinds offered, a function
-# (ctx, player, card) listing them). ``card``, when given, narrows card commands to that card.
-Offers = Callable[[Ctx, Player, int | None], list[dict[str, Any]]]
+# (listing, card) listing them for the listing's player). ``card``, when given, narrows card
+# commands to that card.
+Offers = Callable[[play.Listing, int | None], list[dict[str, Any]]]
 
 
-def _start_turn(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _start_turn(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
     return [{"kind": "start_turn"}]
 
 
-def _moves(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    n = ctx.state.size
-    return [{"kind": "move", "dir": d} for d in DIRECTIONS if ctx.state.enterable(step(player.pos, d, n))]
+def _moves(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    grid = here.ctx.state.grid
+    return [
+        {"kind": "move", "dir": d} for d, tile, occupant in here.around if occupant is None and grid[tile] in PASSABLE
+    ]
 
 
-def _stay(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _stay(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
     return [{"kind": "stay"}]
 
 
-def _move_pass(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _move_pass(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    player = here.player
     if player.move_no == 1 and not player.moved:  # AMB-6
         return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
     return []
 
 
-def _swaps(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    out = []
-    n = ctx.state.size
-    for d in DIRECTIONS:
-        tile = step(player.pos, d, n)
-        occupant = ctx.state.occupant(tile) if tile is not None else None
-        if isinstance(occupant, Monster) and occupant.owner == player.seat:
-            out.append({"kind": "swap", "dir": d})
-    return out
-
-
-def _attacks(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    return [{"kind": "attack", "dir": d} for d in play.adjacent_targets(ctx, player, None)]
-
-
-def _adjacent_players(ctx: Ctx, player: Player) -> list[str]:
-    state = ctx.state
-    n = state.size
+def _swaps(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    seat = here.player.seat
     return [
-        d
-        for d in DIRECTIONS
-        if (tile := step(player.pos, d, n)) is not None and isinstance(state.occupant(tile), Player)
+        {"kind": "swap", "dir": d}
+        for d, _, occupant in here.around
+        if isinstance(occupant, Monster) and occupant.owner == seat
     ]
 
 
-def _pass_bys(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    return [{"kind": "pass_by", "dir": d} for d in _adjacent_players(ctx, player)]
+def _attacks(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "attack", "dir": d} for d in here.adjacent_targets(None)]
 
 
-def _pick_up(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    return [{"kind": "pick_up"}] if core.shows(ctx, player, "T") else []
+def _adjacent_players(here: play.Listing) -> list[str]:
+    return [d for d, _, occupant in here.around if isinstance(occupant, Player)]
 
 
-def _escape(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _pass_bys(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "pass_by", "dir": d} for d in _adjacent_players(here)]
+
+
+def _pick_up(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "pick_up"}] if core.shows(here.ctx, here.player, "T") else []
+
+
+def _escape(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    ctx, player = here.ctx, here.player
     return [{"kind": "escape"}] if core.shows(ctx, player, "E") and death.qualifies(ctx, player) else []
 
 
-def _nothing(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _nothing(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
     return [{"kind": "nothing"}]
 
 
-def _draw(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    return [{"kind": "draw"}] if len(player.hand) <= 3 else []
+def _draw(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "draw"}] if len(here.player.hand) <= 3 else []
 
 
-def _core_pass(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}] if player.stayed else []
+def _core_pass(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}] if here.player.stayed else []
 
 
-def _jumps(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _jumps(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    ctx, player = here.ctx, here.player
     if not ctx.content.classes[player.cls].has("jump") or player.cp < combat.ABILITY_CP:
         return []
     return [{"kind": "jump", "dir": d} for d in DIRECTIONS if core.jump_landing(ctx, player, d) is not None]
 
 
-def _steals(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _steals(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    ctx, player = here.ctx, here.player
     if not ctx.content.classes[player.cls].has("steal") or player.cp < combat.ABILITY_CP:
         return []
-    return [{"kind": "steal", "dir": d} for d in _adjacent_players(ctx, player)]
+    return [{"kind": "steal", "dir": d} for d in _adjacent_players(here)]
 
 
-def _card_uses(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
+def _card_uses(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    ctx, player = here.ctx, here.player
     if card is not None:
-        return play.legal_uses(ctx, player, card) if card in player.hand else []
+        return play.legal_uses(ctx, player, card, here) if card in player.hand else []
     out: list[dict[str, Any]] = []
     for card_id in player.hand:
-        out += play.legal_uses(ctx, player, card_id)
+        out += play.legal_uses(ctx, player, card_id, here)
     return out
 
 
-def _defenses(ctx: Ctx, player: Player, card: int | None) -> list[dict[str, Any]]:
-    return combat.defense_options(ctx, player, player.pending[0]) if player.pending else []
+def _defenses(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+    player = here.player
+    return combat.defense_options(here.ctx, player, player.pending[0]) if player.pending else []
 
 
 _SECTIONS: dict[str, list[tuple[frozenset[str], Offers]]] = {
@@ -240,6 +240,12 @@ _SECTIONS: dict[str, list[tuple[frozenset[str], Offers]]] = {
     ],
     DEFENSE: [(PHASE_KINDS[DEFENSE], _defenses)],
     DEAD: [],
+}
+
+
+#: Per phase, the offers that list each kind (one per kind), for :func:`is_legal`.
+_OFFERED_BY: dict[str, dict[str, Offers]] = {
+    phase: {kind: offers for kinds, offers in sections for kind in kinds} for phase, sections in _SECTIONS.items()
 }
 
 

@@ -57,6 +57,20 @@ def step(i: int, direction: str, n: int) -> int | None:
     return None
 
 
+def adjacent(i: int, n: int) -> tuple[tuple[str, int], ...]:
+    """The ``(direction, tile)`` pairs of the tiles next to ``i`` that exist, in the order up,
+    down, left, right: :func:`step` in every direction, read from a table made once per ``n``."""
+    table = _ADJACENT.get(n)
+    if table is None:
+        table = _ADJACENT[n] = tuple(
+            tuple((d, j) for d in DIRECTIONS if (j := step(t, d, n)) is not None) for t in range(n * n)
+        )
+    return table[i]
+
+
+_ADJACENT: dict[int, tuple[tuple[tuple[str, int], ...], ...]] = {}
+
+
 def neighbours(i: int, n: int) -> list[int]:
     """The orthogonally adjacent tiles of ``i`` that exist, in the order up, down, left, right."""
     y, x = divmod(i, n)

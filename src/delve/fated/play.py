@@ -8,12 +8,13 @@ Stealth. Other cards run their effect list (``effects.OPS``) on their target.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from delve.fated import cards, combat, effects
 from delve.fated.content import CardDef
 from delve.fated.ctx import Ctx
-from delve.fated.grid import DIRECTIONS, DOOR, FLOOR, step
+from delve.fated.grid import DOOR, FLOOR, adjacent, step
 from delve.fated.state import Monster, Player, Trap
 
 
@@ -22,22 +23,96 @@ def trap_allowed(ctx: Ctx, player: Player) -> bool:
     return ctx.state.grid[player.pos] == FLOOR and player.pos not in ctx.state.fakes
 
 
+Occupant = Player | Monster | None
+
+
+class Listing:
+    """One player at one moment, while its commands are listed: what several offers ask (the
+    tiles next to the player and who stands there, the CP price of a cost, the targets of each
+    kind of card use) is looked up once and shared. Listing changes nothing in the state, so
+    every answer is the one asking afresh would give."""
+
+    __slots__ = ("_around", "_price", "_targets", "ctx", "player")
+
+    def __init__(self, ctx: Ctx, player: Player) -> None:
+        self.ctx = ctx
+        self.player = player
+        self._around: list[tuple[str, int, Occupant]] | None = None
+        self._price: Callable[[int], int] | None = None
+        self._targets: dict[object, Any] = {}
+
+    @property
+    def around(self) -> list[tuple[str, int, Occupant]]:
+        """``(direction, tile, occupant)`` for each tile next to the player, up, down, left,
+        right (tiles outside the grid left out)."""
+        if self._around is None:
+            state = self.ctx.state
+            self._around = [(d, tile, state.occupant(tile)) for d, tile in adjacent(self.player.pos, state.size)]
+        return self._around
+
+    def price(self, cost: int) -> int:
+        """:func:`cards.cp_cost` of ``cost`` for the player."""
+        if self._price is None:
+            self._price = cards.cp_prices(self.ctx, self.player)
+        return self._price(cost)
+
+    def adjacent_targets(self, card: CardDef | None) -> list[str]:
+        """:func:`adjacent_targets`."""
+        doors = card is None or card.category == "damage"
+        found: list[str] | None = self._targets.get(("adjacent", doors))
+        if found is None:
+            found = self._targets[("adjacent", doors)] = _adjacent_targets(self.ctx, self.player, self.around, doors)
+        return found
+
+    def remote_targets(self) -> list[int]:
+        """:func:`remote_targets`."""
+        found: list[int] | None = self._targets.get("remote")
+        if found is None:
+            found = self._targets["remote"] = remote_targets(self.ctx, self.player)
+        return found
+
+    def trap_allowed(self) -> bool:
+        """:func:`trap_allowed`."""
+        found: bool | None = self._targets.get("trap")
+        if found is None:
+            found = self._targets["trap"] = trap_allowed(self.ctx, self.player)
+        return found
+
+    def uses(self, card: CardDef) -> list[dict[str, Any]]:
+        """The parameters after kind and card of each legal way to play a card of this kind
+        (the same for every card of a kind): see :func:`legal_uses`."""
+        key = ("uses", card.id)
+        found: list[dict[str, Any]] | None = self._targets.get(key)
+        if found is None:
+            found = self._targets[key] = _uses(self, card)
+        return found
+
+    def card_targets(self, card: CardDef) -> list[dict[str, Any]]:
+        """``effects.card_targets``, which depends on the card only through its target word."""
+        if not card.effects:
+            return []
+        key = ("effects", card.target)
+        found: list[dict[str, Any]] | None = self._targets.get(key)
+        if found is None:
+            found = self._targets[key] = effects.card_targets(self.ctx, self.player, card)
+        return found
+
+
 def adjacent_targets(ctx: Ctx, player: Player, card: CardDef | None) -> list[str]:
     """Directions with a valid 《隣接》 (or normal attack) target: another player, a monster not
     owned by the player, or a door (normal attacks and damage cards only) (AMB-13)."""
-    out = []
-    for direction in DIRECTIONS:
-        tile = step(player.pos, direction, ctx.state.size)
-        if tile is None:
-            continue
-        occupant = ctx.state.occupant(tile)
-        if (
-            isinstance(occupant, Player)
-            or (isinstance(occupant, Monster) and occupant.owner != player.seat)
-            or (occupant is None and ctx.state.grid[tile] == DOOR and (card is None or card.category == "damage"))
-        ):
-            out.append(direction)
-    return out
+    return Listing(ctx, player).adjacent_targets(card)
+
+
+def _adjacent_targets(ctx: Ctx, player: Player, around: list[tuple[str, int, Occupant]], doors: bool) -> list[str]:
+    grid = ctx.state.grid
+    return [
+        direction
+        for direction, tile, occupant in around
+        if isinstance(occupant, Player)
+        or (isinstance(occupant, Monster) and occupant.owner != player.seat)
+        or (occupant is None and doors and grid[tile] == DOOR)
+    ]
 
 
 def remote_targets(ctx: Ctx, player: Player) -> list[int]:
@@ -45,30 +120,36 @@ def remote_targets(ctx: Ctx, player: Player) -> list[int]:
     return effects.designatable(ctx, player)
 
 
-def legal_uses(ctx: Ctx, player: Player, card_id: int) -> list[dict[str, Any]]:
+def legal_uses(ctx: Ctx, player: Player, card_id: int, listing: Listing | None = None) -> list[dict[str, Any]]:
     """Every legal way to play this card now: one command per use and target of an attack
-    card, and one per target of a card's effects (both for a special attack / utility card)."""
+    card, and one per target of a card's effects (both for a special attack / utility card).
+    ``listing`` shares what the uses of several cards ask (the player's, made at this moment)."""
     card = ctx.card(card_id)
     if card.category == "defense":
         return []  # defense cards only in the defense phase (FL-CARD-2)
-    commands: list[dict[str, Any]] = []
-    price = cards.cp_prices(ctx, player)
+    if listing is None:
+        listing = Listing(ctx, player)
+    return [{"kind": "use_card", "card": card_id, **how} for how in listing.uses(card)]
+
+
+def _uses(listing: Listing, card: CardDef) -> list[dict[str, Any]]:
+    """The parameters (after kind and card) of each legal way to play a card of this kind."""
+    player = listing.player
+    found: list[dict[str, Any]] = []
+    price = listing.price
     for use, cost in card.uses.items():
         if price(cost) > player.cp:
             continue  # FL-CP-4: more than the current CP cannot be paid; equal can
-        base = {"kind": "use_card", "card": card_id, "use": use}
         if use == "trap":
-            if trap_allowed(ctx, player):
-                commands.append(base)
+            if listing.trap_allowed():
+                found.append({"use": use})
         elif use == "adjacent":
-            commands.extend({**base, "dir": d} for d in adjacent_targets(ctx, player, card))
+            found += [{"use": use, "dir": d} for d in listing.adjacent_targets(card)]
         else:
-            commands.extend({**base, "target": seat} for seat in remote_targets(ctx, player))
+            found += [{"use": use, "target": seat} for seat in listing.remote_targets()]
     if card.has_effects and price(card.cost) <= player.cp:
-        commands.extend(
-            {"kind": "use_card", "card": card_id, **target} for target in effects.card_targets(ctx, player, card)
-        )
-    return commands
+        found += listing.card_targets(card)
+    return found
 
 
 def use_card(ctx: Ctx, player: Player, command: dict[str, Any]) -> None:

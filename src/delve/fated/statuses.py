@@ -152,13 +152,28 @@ def cp_ratio(ctx: Ctx, player: Player) -> tuple[int, int]:
 
 def sight_radius(ctx: Ctx, player: Player) -> int:
     """FL-VIS-1: 2, +1 for wide sight (Cat/Ninja), +1 Light, -1 Blind, never below 0."""
+    return sight(ctx, player)[0]
+
+
+def sight(ctx: Ctx, player: Player) -> tuple[int, bool]:
+    """:func:`sight_radius` and whether Insight works (FL-STS-17), from one reading of the
+    statuses (each status as :func:`active` sees it: its first entry decides)."""
     radius = 3 if ctx.content.classes[player.cls].has("wide_sight") else 2
-    if player.statuses:
-        if active(player, "light", ctx):
-            radius += 1
-        if active(player, "blind", ctx):
-            radius -= 1
-    return max(0, radius)
+    if not player.statuses:
+        return radius, False
+    light = blind = insight = None
+    for status in player.statuses:
+        if status.id == "light":
+            light = not status.cancelled if light is None else light
+        elif status.id == "blind":
+            blind = not status.cancelled if blind is None else blind
+        elif status.id == "insight":
+            insight = not status.cancelled if insight is None else insight
+    if light:
+        radius += 1
+    if blind:
+        radius -= 1
+    return max(0, radius), bool(insight)
 
 
 def hidden_by_stealth(ctx: Ctx, player: Player) -> bool:

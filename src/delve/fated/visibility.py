@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
+import msgspec
+
 from delve.fated import statuses
 from delve.fated.ctx import Ctx
 from delve.fated.grid import EXIT, FAKE_EXIT, FAKE_TREASURE, TREASURE, xy
@@ -112,7 +114,7 @@ def refresh_player(ctx: Ctx, player: Player) -> None:
     state = ctx.state
     cache = _cache(state)
     world = cache.current(state)
-    if _refresh(ctx, player, cache, world):
+    if _refresh(ctx, player, cache, world, state.settings.sight_metric == "manhattan"):
         cache.settle(state, (player.seat,))
 
 
@@ -131,10 +133,22 @@ def refresh(ctx: Ctx) -> None:
     state = ctx.state
     cache = _cache(state)
     world = cache.current(state)
+    manhattan = state.settings.sight_metric == "manhattan"
+    seats = cache.seats
     learned = False
     for player in state.players:
-        if player.alive:
-            learned = _refresh(ctx, player, cache, world) or learned
+        if not player.alive:
+            continue
+        seen = seats.get(player.seat)
+        if (
+            seen is not None
+            and seen.world is world
+            and seen.memory is player.memory
+            and seen.seen_since_exit is player.seen_since_exit
+            and seen.key == _key(ctx, player, manhattan)
+        ):
+            continue  # nothing it sees or remembers changed (what ``_refresh`` would find)
+        learned = _refresh(ctx, player, cache, world, manhattan) or learned
     if learned:
         cache.settle(state, [p.seat for p in state.players if p.alive])
 
@@ -154,6 +168,7 @@ def refresh(ctx: Ctx) -> None:
 # one and its first refresh visits every tile in sight.
 
 _Snapshot = dict[int, tuple[int, tuple[int, ...]]]
+_encode = msgspec.msgpack.Encoder().encode
 _World = tuple[str, _Snapshot, _Snapshot]
 
 
@@ -167,17 +182,24 @@ class _Seen(NamedTuple):
 
 
 class _Cache:
-    __slots__ = ("seats", "world")
+    __slots__ = ("marks", "seats", "world")
 
     def __init__(self) -> None:
         self.world: _World | None = None
+        self.marks = b""
         self.seats: dict[int, _Seen] = {}
 
     def current(self, state: GameState) -> _World:
-        """The world as it is now; the previous snapshot object itself when nothing changed."""
+        """The world as it is now; the previous snapshot object itself when nothing changed.
+        The traps and fakes are first compared in their encoded form (equal encodings are equal
+        traps and fakes), and the snapshot is only made again when that differs."""
+        world = self.world
+        marks = _encode((state.traps, state.fakes))
+        if world is not None and marks == self.marks and world[0] == state.grid:
+            return world
+        self.marks = marks
         traps = {t: (trap.setter, tuple(trap.known)) for t, trap in state.traps.items()}
         fakes = {t: (fake.setter, tuple(fake.known)) for t, fake in state.fakes.items()}
-        world = self.world
         if world is not None and world[0] == state.grid and world[1] == traps and world[2] == fakes:
             return world
         self.world = (state.grid, traps, fakes)
@@ -201,15 +223,13 @@ def _cache(state: GameState) -> _Cache:
     return cache
 
 
-def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World) -> bool:
+def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World, manhattan: bool) -> bool:
     """Refresh one living player; returns whether it learned a trap or a fake."""
     state = ctx.state
-    radius = statuses.sight_radius(ctx, player)
-    insight = bool(player.statuses) and statuses.active(player, "insight", ctx)
-    manhattan = state.settings.sight_metric == "manhattan"
-    key = (player.pos, radius, manhattan, insight)
+    key = _key(ctx, player, manhattan)
+    _, radius, _, insight = key
     seen = cache.seats.get(player.seat)
-    tiles: AbstractSet[int] = _area(player.pos, radius, state.size, manhattan)
+    tiles: AbstractSet[int]
     if (
         seen is not None
         and seen.key == key
@@ -218,7 +238,9 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World) -> bool:
     ):
         if seen.world is world:
             return False
-        tiles = tiles & _changed(seen.world, world)
+        tiles = _area(player.pos, radius, state.size, manhattan) & _changed(seen.world, world)
+    else:
+        tiles = _area(player.pos, radius, state.size, manhattan)
     learned = False
     if insight:
         for tile in tiles:
@@ -234,6 +256,12 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World) -> bool:
             player.seen_since_exit = _written(marks, unmarked)
     cache.seats[player.seat] = _Seen(key, world, player.memory, player.seen_since_exit)
     return learned
+
+
+def _key(ctx: Ctx, player: Player, manhattan: bool) -> tuple[int, int, bool, bool]:
+    """What a player's sight depends on: position, sight radius, metric and Insight."""
+    radius, insight = statuses.sight(ctx, player)
+    return (player.pos, radius, manhattan, insight)
 
 
 def _written(text: str, changes: list[tuple[int, str]]) -> str:

@@ -1,0 +1,48 @@
+"""Listing a player's commands looks each shared question up once (``play.Listing``): the tiles
+next to the player and who stands there, CP prices, and the targets of each kind of card use.
+The listing must be exactly what asking afresh gives, card by card and command by command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from delve.fated import commands, play
+from delve.fated.ctx import Ctx
+from delve.fated.state import CORE, GameState
+from delve.kernel import Rng
+
+from .playout import new_playout, step
+
+
+@pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
+def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
+    """FL-USE, FL-CORE: in random core phases, every card's uses from one shared listing equal
+    its uses asked with a fresh listing, the normal-attack and 《隣接》 targets agree, and every
+    listed command is judged legal on its own."""
+    seen = {"core": 0, "uses": 0}
+
+    def choose(state: GameState, seat: int, choices: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
+        ctx = Ctx(state, state.clock)
+        player = state.players[seat]
+        if player.phase == CORE:
+            seen["core"] += 1
+            shared = play.Listing(ctx, player)
+            for card_id in player.hand:
+                alone = play.legal_uses(ctx, player, card_id)
+                assert play.legal_uses(ctx, player, card_id, shared) == alone
+                seen["uses"] += len(alone)
+            assert shared.adjacent_targets(None) == play.adjacent_targets(ctx, player, None)
+        for command in commands.legal_commands(ctx, seat):
+            if command["kind"] != "comment":
+                assert commands.is_legal(ctx, seat, command), command
+        weighted = [c for c in choices if c["kind"] == "use_card"] * 3 + choices
+        return rng.choice(weighted)
+
+    for seed in range(4):
+        playout = new_playout(preset, seed)
+        rng = Rng.seeded(seed)
+        while playout.commands < 250 and step(playout, rng, check=False, choose=choose):
+            pass
+    assert seen["core"] >= 50 and seen["uses"] >= 200, seen
