@@ -108,6 +108,14 @@ class FatedRuleset:
             self._check_seat(game, seat)
         return view.build(game, seat)
 
+    def views(self, game: GameState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """``[self.view(game, seat) for seat in seats]``, the parts every audience sees alike
+        built once. Each view is a tree of its own (a caller may change one freely)."""
+        for seat in seats:
+            if seat is not None:
+                self._check_seat(game, seat)
+        return view.build_many(game, seats)
+
     def journal(self, game: GameState) -> Journal:
         """The recent events (FL-INFO-4) and messages (FL-INFO-5) that views show, kept from the
         events: the state holds no copy (:mod:`delve.kernel.journal`)."""

@@ -10,42 +10,183 @@ The recent events (``events``) and a player's messages (``you.messages``) are no
 state keeps no copy of them. Whoever shows a view fills them in from the events themselves
 (``journal.py``: the server from its event table, an in-process driver from what the engine
 returned).
+
+Speed: a view is built after every command (and, by the server, for every audience), so the
+parts that do not depend on the viewer (the game's settings and standing, every player's public
+entry as others see it, the spectator's and the final map) are built once per :class:`_Views`
+and handed to each view as a fresh copy; a hand card's kind, category and costs per use come
+from a table kept per card number (:func:`_card_costs`), its prices from the player's current
+price function. Every view is a tree of its own: nothing in one is shared with another.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
 from delve.fated import cards, clock, combat, death, statuses, visibility
+from delve.fated.content import Content
 from delve.fated.ctx import Ctx
-from delve.fated.grid import xy
 from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, GameState, Monster, Pending, Player, Status
 
 
 def build(state: GameState, seat: int | None) -> dict[str, Any]:
-    ctx = Ctx(state, state.clock)
-    viewer = state.players[seat] if seat is not None else None
-    sight: AbstractSet[int] = visibility.sight(ctx, viewer) if viewer is not None and not state.ended else frozenset()
-    view: dict[str, Any] = {
-        "game": _game(ctx),
-        "piles": {"deck": len(state.deck), "discard": len(state.discard)},
-        "map": _map(ctx, viewer, sight),
-        "characters": _characters(ctx, viewer, sight),
-        "players": [_public_player(ctx, p, viewer) for p in state.players],
-    }
-    if viewer is not None:
-        view["you"] = _you(ctx, viewer)
-    return view
+    """The view of ``seat`` (``None``: a spectator's)."""
+    return _Views(state).view(seat)
 
 
-def _game(ctx: Ctx) -> dict[str, Any]:
+def build_many(state: GameState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """``[build(state, seat) for seat in seats]``, with the parts common to every audience built
+    once. The views share no mutable object."""
+    views = _Views(state)
+    return [views.view(seat) for seat in seats]
+
+
+class _Views:
+    """The views of one state at one moment: the parts every audience sees alike are built on
+    first use and copied for each later view."""
+
+    __slots__ = ("ctx", "final_map", "game", "numbers", "others", "spectator_map", "state", "used")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.ctx = Ctx(state, state.clock)
+        players = state.players
+        self.numbers = [_number(p) for p in players]
+        self.game: dict[str, Any] | None = None
+        self.others: list[dict[str, Any] | None] = [None] * len(players)
+        """Per seat: the player's public entry as anyone else sees it (FL-INFO-1/2)."""
+        self.spectator_map: dict[str, Any] | None = None
+        self.final_map: dict[str, Any] | None = None
+        self.used = False
+        """Whether a view was handed out: from then on shared parts are copied."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        state = self.state
+        ctx = self.ctx
+        viewer = state.players[seat] if seat is not None else None
+        copy = self.used
+        sight: AbstractSet[int] = (
+            visibility.sight(ctx, viewer) if viewer is not None and not state.ended else frozenset()
+        )
+        if self.game is None:
+            self.game = _game(state)
+        view: dict[str, Any] = {
+            "game": self.game.copy() if copy else self.game,
+            "piles": {"deck": len(state.deck), "discard": len(state.discard)},
+            "map": self._map(viewer, sight, copy),
+            "characters": self._characters(viewer, sight),
+            "players": self._players(viewer, copy),
+        }
+        if viewer is not None:
+            view["you"] = _you(ctx, viewer, self.numbers[viewer.seat])
+        self.used = True
+        return view
+
+    # -- the map ------------------------------------------------------------------------------
+
+    def _map(self, viewer: Player | None, sight: AbstractSet[int], copy: bool) -> dict[str, Any]:
+        """``tiles``: one character per tile as the viewer knows it (``?`` unexplored);
+        ``lit``: ``1`` for tiles in sight now (bright), ``0`` otherwise (remembered or unexplored).
+        After the game ends everyone sees the whole maze as it is."""
+        state = self.state
+        if state.ended:
+            if self.final_map is None:
+                self.final_map = _final_map(state)
+                return self.final_map
+            return _copy_map(self.final_map) if copy else self.final_map
+        if viewer is None:
+            if self.spectator_map is None:
+                n = state.size
+                self.spectator_map = {
+                    "size": n,
+                    "tiles": visibility.UNEXPLORED * (n * n),
+                    "lit": "0" * (n * n),
+                    "doors": {},
+                    "traps": {},
+                }
+                return self.spectator_map
+            return _copy_map(self.spectator_map) if copy else self.spectator_map
+        return _seat_map(self.state, viewer, sight)
+
+    # -- characters ---------------------------------------------------------------------------
+
+    def _characters(self, viewer: Player | None, sight: AbstractSet[int]) -> list[dict[str, Any]]:
+        """Players in sight (and Exposed players anywhere, FL-VIS-6, AMB-38); monsters in sight,
+        or all of them under Keen Ear, marked own or enemy (FL-VIS-7, FL-MON-22)."""
+        ctx = self.ctx
+        state = self.state
+        n = state.size
+        everything = state.ended
+        own_seat = viewer.seat if viewer is not None else None
+        numbers = self.numbers
+        out: list[dict[str, Any]] = []
+        for player in state.players:
+            if not player.alive:
+                continue
+            pos = player.pos
+            in_sight = everything or pos in sight
+            you = player.seat == own_seat
+            # Exposed (a status) shows a player anywhere (FL-VIS-6)
+            if in_sight or you or (player.statuses and statuses.exposed(ctx, player)):
+                y, x = divmod(pos, n)
+                out.append(
+                    {
+                        "type": "player",
+                        "seat": player.seat,
+                        "number": numbers[player.seat],
+                        "tile": [x, y],
+                        "you": you,
+                        "in_sight": in_sight,
+                    }
+                )
+        if state.monsters:
+            keen = viewer is not None and viewer.alive and statuses.active(viewer, "keen_ear", ctx)
+            for monster in state.monsters:
+                in_sight = everything or monster.pos in sight
+                if in_sight or keen:
+                    out.append(_monster(ctx, monster, own_seat, in_sight=in_sight))
+        return out
+
+    # -- players ------------------------------------------------------------------------------
+
+    def _players(self, viewer: Player | None, copy: bool) -> list[dict[str, Any]]:
+        ctx = self.ctx
+        own_seat = viewer.seat if viewer is not None else None
+        others = self.others
+        numbers = self.numbers
+        out = []
+        for player in self.state.players:
+            seat = player.seat
+            if seat == own_seat:
+                out.append(_public_player(ctx, player, numbers[seat], own=True))
+                continue
+            entry = others[seat]
+            if entry is None:
+                entry = others[seat] = _public_player(ctx, player, numbers[seat], own=False)
+                out.append(entry)
+            else:
+                out.append(_copy_public(entry) if copy else entry)
+        return out
+
+
+#: Seat -> the player's number as :attr:`Player.number` gives it (a function of the seat).
+_NUMBERS: dict[int, str] = {}
+
+
+def _number(player: Player) -> str:
+    number = _NUMBERS.get(player.seat)
+    if number is None:
+        number = _NUMBERS[player.seat] = player.number
+    return number
+
+
+def _game(state: GameState) -> dict[str, Any]:
     """The game's public settings and standing. Not the clock: a view depends only on what the
     viewer can know, so that it changes exactly when something the viewer can see changes (the
     server's per-viewer change counters rely on it)."""
-    state = ctx.state
     s = state.settings
     return {
         "preset": s.preset,
@@ -65,32 +206,57 @@ def _game(ctx: Ctx) -> dict[str, Any]:
     }
 
 
-def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, Any]:
-    """``tiles``: one character per tile as the viewer knows it (``?`` unexplored);
-    ``lit``: ``1`` for tiles in sight now (bright), ``0`` otherwise (remembered or unexplored).
-    After the game ends everyone sees the whole maze as it is."""
-    state = ctx.state
+def _final_map(state: GameState) -> dict[str, Any]:
+    """After the end: the whole maze as it is, every trap shown (``x``), for everyone."""
     n = state.size
-    if state.ended:
-        tiles = "".join(_revealed(state, i) for i in range(n * n))
-        traps = {_key(t, n): {"card": trap.card, "own": False} for t, trap in state.traps.items()}
-        return {"size": n, "tiles": tiles, "lit": "1" * (n * n), "doors": _doors(ctx, range(n * n)), "traps": traps}
-    if viewer is None:
-        return {"size": n, "tiles": visibility.UNEXPLORED * (n * n), "lit": "0" * (n * n), "doors": {}, "traps": {}}
-    tiles = visibility.perceived_in(state, viewer, sight)
-    lit = _lit(frozenset(sight), n)
-    out = {
+    traps = state.traps
+    grid = state.grid
+    if traps:
+        marked = list(grid)
+        for tile in traps:
+            marked[tile] = visibility.KNOWN_TRAP
+        tiles = "".join(marked)
+    else:
+        tiles = grid
+    return {
         "size": n,
         "tiles": tiles,
-        "lit": lit,
-        "doors": _doors(ctx, sight),
-        "traps": _known_traps(ctx, viewer, sight),
+        "lit": "1" * (n * n),
+        "doors": {_key(t, n): hp for t, hp in state.door_hp.items()},
+        "traps": {_key(t, n): {"card": trap.card, "own": False} for t, trap in traps.items()},
     }
+
+
+def _seat_map(state: GameState, viewer: Player, sight: AbstractSet[int]) -> dict[str, Any]:
+    """A playing seat's map while the game runs (``sight``: the tiles in its sight now)."""
+    n = state.size
+    tiles = visibility.perceived_in(state, viewer, sight)
+    lit = _lit(frozenset(sight), n)
+    doors = {}
+    if state.door_hp:
+        for tile, hp in state.door_hp.items():
+            if tile in sight:
+                doors[_key(tile, n)] = hp
+    known = {}
+    if state.traps:
+        # FL-UI-2: for in-sight tiles holding a trap the viewer knows, which trap it is
+        seat = viewer.seat
+        for tile, trap in state.traps.items():
+            if tile in sight and visibility.knows_trap(state, seat, tile):
+                known[_key(tile, n)] = {"card": trap.card, "own": trap.setter == seat}
+    out = {"size": n, "tiles": tiles, "lit": lit, "doors": doors, "traps": known}
     seen = viewer.seen_since_exit
     if state.exit is not None and len(seen) == n * n:
         # remembered tiles the viewer has not had in sight since the exit appeared
         stale = int(tiles.encode("ascii").translate(_EXPLORED), 2) & int(seen.encode("ascii").translate(_UNSEEN), 2)
         out["stale"] = format(stale & ~int(lit, 2), f"0{n * n}b")
+    return out
+
+
+def _copy_map(source: dict[str, Any]) -> dict[str, Any]:
+    out = source.copy()
+    out["doors"] = source["doors"].copy()
+    out["traps"] = {key: trap.copy() for key, trap in source["traps"].items()}
     return out
 
 
@@ -109,41 +275,16 @@ def _lit(sight: frozenset[int], n: int) -> str:
     return marks.decode("ascii")
 
 
-def _known_traps(ctx: Ctx, viewer: Player, sight: AbstractSet[int]) -> dict[str, dict[str, Any]]:
-    """FL-UI-2: for in-sight tiles holding a trap the viewer knows, which trap it is."""
-    n = ctx.state.size
-    out = {}
-    for tile, trap in ctx.state.traps.items():
-        if tile in sight and visibility.knows_trap(ctx.state, viewer.seat, tile):
-            out[_key(tile, n)] = {"card": trap.card, "own": trap.setter == viewer.seat}
-    return out
-
-
-def _revealed(state: GameState, tile: int) -> str:
-    trap = state.traps.get(tile)
-    return visibility.KNOWN_TRAP if trap is not None else state.grid[tile]
-
-
-def _doors(ctx: Ctx, tiles: Any) -> dict[str, int]:
-    """Damaged doors' HP on visible tiles ("x,y" -> HP)."""
-    n = ctx.state.size
-    return {_key(t, n): hp for t, hp in ctx.state.door_hp.items() if t in tiles}
-
-
 def _key(tile: int, n: int) -> str:
-    x, y = xy(tile, n)
+    y, x = divmod(tile, n)
     return f"{x},{y}"
-
-
-def _xy(tile: int, n: int) -> list[int]:
-    x, y = xy(tile, n)
-    return [x, y]
 
 
 def _status_list(ctx: Ctx, items: list[Status], *, own: bool) -> list[dict[str, Any]]:
     out = []
+    definitions = ctx.content.statuses
     for status in items:
-        entry: dict[str, Any] = {"id": status.id, "kind": ctx.content.statuses[status.id].kind}
+        entry: dict[str, Any] = {"id": status.id, "kind": definitions[status.id].kind}
         if status.strength > 1:
             entry["strength"] = status.strength
         if own and status.turns:
@@ -154,64 +295,32 @@ def _status_list(ctx: Ctx, items: list[Status], *, own: bool) -> list[dict[str, 
     return out
 
 
-def _characters(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> list[dict[str, Any]]:
-    """Players in sight (and Exposed players anywhere, FL-VIS-6, AMB-38); monsters in sight,
-    or all of them under Keen Ear, marked own or enemy (FL-VIS-7, FL-MON-22)."""
-    state = ctx.state
-    n = state.size
-    everything = state.ended
-    out: list[dict[str, Any]] = []
-    for player in state.living():
-        shown = everything or player.pos in sight or statuses.exposed(ctx, player)
-        if viewer is not None and player.seat == viewer.seat:
-            shown = True
-        if shown:
-            out.append(
-                {
-                    "type": "player",
-                    "seat": player.seat,
-                    "number": player.number,
-                    "tile": _xy(player.pos, n),
-                    "you": viewer is not None and player.seat == viewer.seat,
-                    "in_sight": everything or player.pos in sight,
-                }
-            )
-    keen = viewer is not None and viewer.alive and statuses.active(viewer, "keen_ear", ctx)
-    for monster in state.monsters:
-        in_sight = everything or monster.pos in sight
-        if in_sight or keen:
-            out.append(_monster(ctx, monster, viewer, in_sight=in_sight))
-    return out
-
-
-def _monster(ctx: Ctx, monster: Monster, viewer: Player | None, *, in_sight: bool) -> dict[str, Any]:
-    definition = ctx.content.monsters[monster.kind]
+def _monster(ctx: Ctx, monster: Monster, own_seat: int | None, *, in_sight: bool) -> dict[str, Any]:
+    y, x = divmod(monster.pos, ctx.state.size)
     entry: dict[str, Any] = {
         "type": "monster",
         "id": monster.id,
         "monster": monster.kind,
-        "glyph": definition.glyph,
-        "own": viewer is not None and monster.owner == viewer.seat,
-        "tile": _xy(monster.pos, ctx.state.size),
+        "glyph": ctx.content.monsters[monster.kind].glyph,
+        "own": monster.owner == own_seat,
+        "tile": [x, y],
         "in_sight": in_sight,
     }
     if in_sight:  # details only for what the viewer can see (FL-UI-2); Keen Ear gives the place
-        entry.update(
-            owner=monster.owner,
-            hp=monster.hp,
-            attack=monster.attack,
-            defense=monster.defense,
-            evasion=monster.evasion,
-            statuses=_status_list(ctx, monster.statuses, own=False),
-        )
+        entry["owner"] = monster.owner
+        entry["hp"] = monster.hp
+        entry["attack"] = monster.attack
+        entry["defense"] = monster.defense
+        entry["evasion"] = monster.evasion
+        entry["statuses"] = _status_list(ctx, monster.statuses, own=False) if monster.statuses else []
     return entry
 
 
-def _public_player(ctx: Ctx, player: Player, viewer: Player | None) -> dict[str, Any]:
+def _public_player(ctx: Ctx, player: Player, number: str, *, own: bool) -> dict[str, Any]:
     """FL-INFO-1/2, FL-UI-9: always public fields; the status fields unless under Stealth."""
     entry: dict[str, Any] = {
         "seat": player.seat,
-        "number": player.number,
+        "number": number,
         "name": player.name,
         "class": player.cls,
         "alive": player.alive,
@@ -222,8 +331,9 @@ def _public_player(ctx: Ctx, player: Player, viewer: Player | None) -> dict[str,
     }
     if player.image:
         entry["image"] = player.image
-    own = viewer is not None and viewer.seat == player.seat
-    if own or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player):
+    # only a status (Stealth, FL-STS-18) hides the status fields
+    if own or not player.statuses or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player):
+        top_left, top_right, bottom_left, bottom_right = _MARKS[player.visited]
         entry["hp"] = player.hp
         entry["max_hp"] = player.max_hp
         entry["cp"] = player.cp
@@ -235,15 +345,24 @@ def _public_player(ctx: Ctx, player: Player, viewer: Player | None) -> dict[str,
         entry["statuses"] = _status_list(ctx, player.statuses, own=own) if player.statuses else []
         entry["treasures"] = player.treasures
         entry["kills"] = player.kills
-        entry["visited"] = _visited(player.visited)
+        entry["visited"] = [[top_left, top_right], [bottom_left, bottom_right]]
     else:
         entry["hidden"] = True
     return entry
 
 
-def _visited(bits: int) -> list[list[bool]]:
-    """The 2x2 checkpoint marks: [[top-left, top-right], [bottom-left, bottom-right]]."""
-    return [[bool(bits & 1), bool(bits & 2)], [bool(bits & 4), bool(bits & 8)]]
+#: The 2x2 checkpoint marks of each ``Player.visited`` value (bits 1, 2, 4, 8): top-left,
+#: top-right, bottom-left, bottom-right.
+_MARKS = tuple((bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8)) for bits in range(16))
+
+
+def _copy_public(source: dict[str, Any]) -> dict[str, Any]:
+    out = source.copy()
+    if "visited" in source:
+        out["statuses"] = [status.copy() for status in source["statuses"]]
+        top, bottom = source["visited"]
+        out["visited"] = [top.copy(), bottom.copy()]
+    return out
 
 
 def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
@@ -263,42 +382,82 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
     return data
 
 
-def _hand_card(ctx: Ctx, card_id: int, price: Callable[[int], int]) -> dict[str, Any]:
-    """A card in the viewer's hand with its CP cost per use (``use``: its effects)."""
+#: A card's kind, category and (use, base cost) pairs, per card number, per content and preset.
+_CardCosts = tuple[str, str, tuple[tuple[str, int], ...]]
+_CARD_COSTS: dict[tuple[int, str], tuple[Content, dict[int, _CardCosts]]] = {}
+
+
+def _card_costs(ctx: Ctx) -> dict[int, _CardCosts]:
+    """The table of hand-card facts that depend only on the card (kept per content and preset,
+    filled on first use by :func:`_card_facts`)."""
+    content = ctx.content
+    key = (id(content), ctx.state.settings.preset)
+    found = _CARD_COSTS.get(key)
+    if found is None or found[0] is not content:
+        found = _CARD_COSTS[key] = (content, {})
+    return found[1]
+
+
+def _card_facts(ctx: Ctx, card_id: int) -> _CardCosts:
+    """A card's kind, category and base costs: one per use, and ``use`` (its effects) when it
+    has effects or no uses."""
     card = ctx.card(card_id)
-    cp = {use: price(cost) for use, cost in card.uses.items()}
+    costs = list(card.uses.items())
     if card.effects or not card.uses:
-        cp["use"] = price(card.cost)
-    return {"id": card_id, "kind": card.id, "category": card.category, "cp": cp}
+        costs.append(("use", card.cost))
+    return card.id, card.category, tuple(costs)
 
 
-def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
+def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
     state = ctx.state
     price = cards.cp_prices(ctx, player)
+    table = _card_costs(ctx)
+    prices: dict[int, int] = {}
+    by_kind: dict[str, dict[str, int]] = {}
+    hand = []
+    for card_id in player.hand:
+        facts = table.get(card_id)
+        if facts is None:
+            facts = table[card_id] = _card_facts(ctx, card_id)
+        kind = facts[0]
+        cp = by_kind.get(kind)
+        if cp is None:
+            cp = by_kind[kind] = {}
+            for use, cost in facts[2]:
+                value = prices.get(cost)
+                if value is None:
+                    value = prices[cost] = price(cost)
+                cp[use] = value
+        else:
+            cp = cp.copy()
+        hand.append({"id": card_id, "kind": kind, "category": facts[1], "cp": cp})
+    alive = player.alive
+    phase = player.phase
+    if alive:
+        y, x = divmod(player.pos, state.size)
     you: dict[str, Any] = {
         "seat": player.seat,
-        "number": player.number,
-        "phase": player.phase,
-        "alive": player.alive,
-        "tile": _xy(player.pos, state.size) if player.alive else None,
-        "hand": [_hand_card(ctx, card_id, price) for card_id in player.hand],
+        "number": number,
+        "phase": phase,
+        "alive": alive,
+        "tile": [x, y] if alive else None,
+        "hand": hand,
         "max_cards": player.max_cards,
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
         "qualifies": death.qualifies(ctx, player),
-        "sight_radius": statuses.sight_radius(ctx, player) if player.alive else 0,
+        "sight_radius": statuses.sight_radius(ctx, player) if alive else 0,
         "effective_evasion": statuses.evasion(ctx, player),
     }
-    if player.phase == MOVE:
+    if phase == MOVE:
         you["move"] = {"number": player.move_no, "of": player.moves_total}
-    if player.phase == DEFENSE and player.pending:
+    if phase == DEFENSE and player.pending:
         you["defending"] = _pending(ctx, player.pending[0])
         you["waiting_items"] = len(player.pending) - 1
-    if player.phase == CORE:
+    if phase == CORE:
         you["can_pass"] = player.stayed
-    if player.alive and not state.ended:
-        deadline = clock.abandon_deadline(state, player)
-        you["abandon_at"] = deadline
-        if player.phase == WAIT:
+    if alive and not state.ended:
+        you["abandon_at"] = clock.abandon_deadline(state, player)
+        if phase == WAIT:
             you["next_turn_at"] = clock.accumulation_at(state, player, player.acc_next)
     return you

@@ -1,0 +1,157 @@
+"""The view as built (``delve.fated.view``: shared parts, card tables) against the plain reference
+build (``view_reference.py``), and ``FatedRuleset.views`` against one ``view`` per seat, over many
+random positions of both presets: the same dicts, key order included, and no object shared
+between two views."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from delve.fated.state import GameState
+from delve.kernel import IllegalCommand, Rng
+
+from . import view_reference
+from .playout import RULESET, new_playout, step
+
+#: (preset, seed): random games played to their end or to ``COMMANDS``, a position checked every
+#: ``EVERY`` commands (seeds whose games between them reach every case of ``features``).
+GAMES = [("fated-labyrinth", 2), ("fated-labyrinth", 3), ("fated-labyrinth", 6), *(("level-d", s) for s in (1, 3, 4))]
+COMMANDS = 1500
+EVERY = 9
+
+
+def positions(preset: str, seed: int) -> Iterator[GameState]:
+    playout = new_playout(preset, seed)
+    rng = Rng.seeded(seed)
+    going = True
+    while going and playout.commands < COMMANDS:
+        going = step(playout, rng, check=False)
+        if playout.commands % EVERY == 0 or not going:
+            yield playout.state
+
+
+def text(view: dict[str, Any]) -> str:
+    """The view as JSON with its keys in the order built (what a client receives)."""
+    return json.dumps(view, ensure_ascii=False)
+
+
+def containers(value: Any) -> Iterator[int]:
+    """The ids of every dict and list in ``value``, ``value`` included."""
+    if isinstance(value, dict):
+        yield id(value)
+        for item in value.values():
+            yield from containers(item)
+    elif isinstance(value, list):
+        yield id(value)
+        for item in value:
+            yield from containers(item)
+
+
+def shared(views: list[dict[str, Any]]) -> int:
+    """How many dicts and lists appear more than once in ``views`` (in two views, or twice in one)."""
+    seen = Counter(i for view in views for i in containers(view))
+    return sum(1 for count in seen.values() if count > 1)
+
+
+def features(view: dict[str, Any], state: GameState, seat: int | None) -> set[str]:
+    """What a position shows that a fast path could get wrong."""
+    found = set()
+    if state.ended:
+        found.add("ended")
+    if seat is not None and not state.players[seat].alive:
+        found.add("dead viewer")
+    if any("hidden" in p for p in view["players"]):
+        found.add("stealth")
+    if "stale" in view["map"]:
+        found.add("stale map")
+    if view["map"]["traps"]:
+        found.add("known traps")
+    if view["map"]["doors"]:
+        found.add("damaged doors")
+    for c in view["characters"]:
+        if not c["in_sight"]:
+            found.add("keen ear" if c["type"] == "monster" else "exposed" if not c["you"] else "")
+    if "defending" in view.get("you", {}):
+        found.add("defending")
+    if any(s.get("cancelled") for p in view["players"] for s in p.get("statuses", [])):
+        found.add("cancelled status")
+    if any(len(card["cp"]) > 1 for card in view.get("you", {}).get("hand", [])):
+        found.add("card of two uses")
+    return found - {""}
+
+
+@pytest.mark.parametrize(("preset", "seed"), GAMES, ids=[f"{p}-{s}" for p, s in GAMES])
+def test_views_equal_the_reference_build_and_one_view_per_seat(preset, seed):
+    """Every audience's view equals the reference build; ``views`` equals ``view`` per seat."""
+    for state in positions(preset, seed):
+        seats: list[int | None] = [None, *range(len(state.players))]
+        many = RULESET.views(state, seats)
+        assert len(many) == len(seats)
+        for seat, together in zip(seats, many, strict=True):
+            expected = text(view_reference.build(state, seat))
+            assert text(RULESET.view(state, seat)) == expected, f"seat {seat} at clock {state.clock}"
+            assert text(together) == expected, f"views(): seat {seat} at clock {state.clock}"
+
+
+def test_the_random_positions_reach_what_the_views_must_get_right():
+    """The positions above are not all alike: they include ended games, dead viewers, Stealth,
+    Exposed, Keen Ear, known traps, damaged doors, stale maps, defense phases, cancelled statuses
+    and cards of two uses (else the comparison would prove little)."""
+    found: set[str] = set()
+    for preset, seed in GAMES:
+        for state in positions(preset, seed):
+            for seat in [None, *range(len(state.players))]:
+                found |= features(RULESET.view(state, seat), state, seat)
+    assert found == {
+        "ended",
+        "dead viewer",
+        "stealth",
+        "stale map",
+        "known traps",
+        "damaged doors",
+        "keen ear",
+        "exposed",
+        "defending",
+        "cancelled status",
+        "card of two uses",
+    }
+
+
+@pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
+def test_views_share_no_object_and_a_changed_view_changes_no_other(preset):
+    """Each view is a tree of its own (no dict or list in two places, two cards of a kind
+    included), in one ``views`` call (any seat order, a seat twice) and between successive calls,
+    so a caller may fill in or change one view freely."""
+    for state in positions(preset, 5):
+        seats: list[int | None] = [2, None, 0, *range(len(state.players)), None, 2]
+        many = RULESET.views(state, seats)
+        assert shared(many) == 0
+        again = [RULESET.view(state, seat) for seat in seats]
+        assert shared(many + again) == 0
+        before = [text(view) for view in again]
+        for view in many:  # what a journal or a screen might do to a view it was handed
+            view["events"] = []
+            view["game"]["ended"] = "changed"
+            view["map"]["doors"]["0,0"] = -1
+            for entry in view["players"]:
+                entry.clear()
+            view["characters"].clear()
+            if "you" in view:
+                view["you"]["messages"] = []
+                for card in view["you"]["hand"]:
+                    card["cp"].clear()
+        assert [text(view) for view in again] == before
+        assert [text(RULESET.view(state, seat)) for seat in seats] == before
+
+
+def test_views_refuse_a_seat_that_does_not_exist():
+    state = new_playout("fated-labyrinth", 1).state
+    with pytest.raises(IllegalCommand) as raised:
+        RULESET.views(state, [None, len(state.players)])
+    assert raised.value.code == "command/no_such_seat"
+    assert RULESET.views(state, []) == []
