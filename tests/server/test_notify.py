@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from delve.fated.state import Pending
 from delve.server.games import engine
@@ -51,6 +53,25 @@ def test_the_start_is_announced_once_to_each_player_by_the_worker(game, four):
     step()
     step()
     assert len(mail.outbox) == 4, "a second and third pass send nothing more"
+
+
+def test_a_rescan_of_recorded_events_reads_them_in_one_query_and_writes_only_the_bookmark(game, four, clock):
+    """A game changed by something nobody is told about (here a comment) is scanned again: the
+    starts it finds were recorded by the first pass, so the scan reads the seats, their
+    preferences and the recorded notices once each, and moves its bookmark with one UPDATE."""
+    step()
+    recorded = Notice.objects.count()
+    assert recorded == 4
+    engine.submit(game.pk, four[0], {"kind": "comment", "text": "hello"})
+    game.refresh_from_db()
+    assert list(triggers.due_games(clock())) == [game]
+    with CaptureQueriesContext(connection) as queries:
+        assert triggers.scan(game, clock()) == []
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert [s.split(None, 1)[0].upper() for s in sql] == ["SELECT", "SELECT", "SELECT", "UPDATE"], sql
+    assert "notify_watch" in sql[-1]
+    assert Notice.objects.count() == recorded
+    assert list(triggers.due_games(clock())) == []
 
 
 def test_a_ready_turn_is_announced_once_FL_TURN_7(game, four, clock):

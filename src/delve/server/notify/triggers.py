@@ -49,6 +49,12 @@ def preference(user: Any) -> Preference:
     return found if found is not None else Preference(user=user)
 
 
+def preferences(users: list[Any]) -> dict[int, Preference]:
+    """:func:`preference` of each of ``users`` by user id, in one query."""
+    saved = {pref.user_id: pref for pref in Preference.objects.filter(user__in=users)}
+    return {user.pk: saved.get(user.pk) or Preference(user=user) for user in users}
+
+
 def site_url(path: str) -> str:
     return settings.DELVE_SITE_URL.rstrip("/") + path
 
@@ -87,7 +93,7 @@ def find(game: Game, now: int) -> Found:
     if game.status == Game.Status.OPEN:
         return found
     seats = human_seats(game)
-    prefs = {seat.user_id: preference(seat.user) for seat in seats}
+    prefs = preferences([seat.user for seat in seats])
     base = {"game": game_label(game)}
     if game.started_at is not None and now - game.started_at < FRESH:
         for seat in seats:
@@ -129,9 +135,24 @@ def find(game: Game, now: int) -> Found:
 
 
 def record(game: Game, found: Found, now: int) -> list[Notice]:
-    """Record each found event once and queue its messages; the notices created now."""
+    """Record each found event once and queue its messages; the notices created now. Most of a
+    game's events were recorded by an earlier pass (a start stays found for two days, a waiting
+    turn until it is opened): they are read in one query and skipped, and only the others are
+    tried, each in its own transaction that the unique constraint guards."""
+    if not found.events:
+        return []
+    recorded = set(
+        Notice.objects.filter(
+            game=game,
+            user__in={seat.user_id for seat, *_ in found.events},
+            kind__in={kind for _, kind, *_ in found.events},
+            key__in={key for _, _, key, *_ in found.events},
+        ).values_list("user_id", "kind", "key")
+    )
     created = []
     for seat, kind, key, time, fields in found.events:
+        if (seat.user_id, kind, key) in recorded:
+            continue
         data = {**fields, "name": seat.name}
         try:
             with transaction.atomic():
@@ -195,9 +216,9 @@ def scan(game: Game, now: int) -> list[Notice]:
     """Scan one game and move its watch; the notices created."""
     found = find(game, now)
     created = record(game, found, now)
-    Watch.objects.update_or_create(
-        game=game, defaults={"scanned_version": game.version, "next_check_at": found.next_check_at}
-    )
+    bookmark = {"scanned_version": game.version, "next_check_at": found.next_check_at}
+    if not Watch.objects.filter(game=game).update(**bookmark):  # one UPDATE, but for a game's first scan
+        Watch.objects.update_or_create(game=game, defaults=bookmark)
     return created
 
 
