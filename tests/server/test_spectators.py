@@ -8,7 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from delve.server.games import engine
 from delve.server.games.models import Game
@@ -44,6 +46,18 @@ def test_a_spectator_sees_the_public_view_with_no_hidden_fact(secret_game, spect
         "hand-of-Ann"
         in session_client(secret_game.seats.get(name="Ann").user).get(f"/games/{secret_game.pk}/").content.decode()
     )
+
+
+def test_the_gate_reads_a_running_games_status_and_policy_in_one_query(secret_game, staff, spectator):
+    """The gate runs before every read of a game's pages and API: for a running game open to
+    spectators (with or without a policy row) it asks the database once, game and policy joined."""
+    for policy in (None, True):
+        if policy is not None:
+            SpectatorPolicy.objects.create(game=secret_game, allowed=policy)
+        with CaptureQueriesContext(connection) as queries:
+            assert Client().get(f"/api/v1/games/{secret_game.pk}").status_code == 200
+        asked = [q["sql"] for q in queries.captured_queries if "social_spectatorpolicy" in q["sql"]]
+        assert len(asked) == 1 and "games_game" in asked[0], asked
 
 
 def close(game: Game, host: Any) -> Any:

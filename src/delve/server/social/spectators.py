@@ -68,6 +68,11 @@ class SpectatorGate:
             namespace == "play" and match.url_name in OPEN_PLAY_VIEWS
         ):
             return None
+        # One query for the usual answer (a game open to spectators, or not running): its status
+        # and its policy; the closed case then asks who the caller is.
+        found = Game.objects.filter(pk=kwargs["game_id"]).values_list("status", "spectators__allowed").first()
+        if found is None or found[0] != Game.Status.RUNNING or found[1] in (None, True):
+            return None
         game = Game.objects.filter(pk=kwargs["game_id"]).only("pk", "status", "created_by_id").first()
         if game is None or may_watch(game, request.user):
             return None
