@@ -394,6 +394,8 @@ def _card_costs(ctx: Ctx) -> dict[int, _CardCosts]:
     key = (id(content), ctx.state.settings.preset)
     found = _CARD_COSTS.get(key)
     if found is None or found[0] is not content:
+        if len(_CARD_COSTS) >= 16:  # contents other than the packaged one (tests): keep few
+            _CARD_COSTS.clear()
         found = _CARD_COSTS[key] = (content, {})
     return found[1]
 
@@ -408,13 +410,13 @@ def _card_facts(ctx: Ctx, card_id: int) -> _CardCosts:
     return card.id, card.category, tuple(costs)
 
 
-def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
-    state = ctx.state
+def _hand(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
+    """The viewer's cards with their CP cost per use (``use``: its effects), at its prices now."""
     price = cards.cp_prices(ctx, player)
     table = _card_costs(ctx)
     prices: dict[int, int] = {}
     by_kind: dict[str, dict[str, int]] = {}
-    hand = []
+    hand: list[dict[str, Any]] = []
     for card_id in player.hand:
         facts = table.get(card_id)
         if facts is None:
@@ -431,6 +433,11 @@ def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
         else:
             cp = cp.copy()
         hand.append({"id": card_id, "kind": kind, "category": facts[1], "cp": cp})
+    return hand
+
+
+def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
+    state = ctx.state
     alive = player.alive
     phase = player.phase
     if alive:
@@ -441,7 +448,7 @@ def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
         "phase": phase,
         "alive": alive,
         "tile": [x, y] if alive else None,
-        "hand": hand,
+        "hand": _hand(ctx, player),
         "max_cards": player.max_cards,
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
