@@ -22,6 +22,7 @@ from delve.kernel.ruleset import (
     get_ruleset,
     register,
     registered_names,
+    views_of,
 )
 
 __all__ = [
@@ -53,4 +54,5 @@ __all__ = [
     "registered_names",
     "replay",
     "state_hash",
+    "views_of",
 ]

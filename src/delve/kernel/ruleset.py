@@ -13,6 +13,12 @@ the bots, the replay tool and the tests) drive every game through these methods 
 - ``event_data(kind, data) -> dict``: the allow-listed fields of an event that may leave.
 - optionally ``journal(state) -> Journal``: recent events a view shows but the state does not keep
   (:mod:`delve.kernel.journal`); the server fills them in from its event table.
+- optionally ``views(state, seats) -> list[dict]``: the views of several audiences at once (seat
+  indexes, ``None`` for a spectator), equal to ``[view(state, seat) for seat in seats]`` but free
+  to share the work they have in common (the server builds every audience's view after each
+  change). The views it returns may share their unchanged parts (the same dict or list in
+  several views): callers read them and never change them. :func:`views_of` calls it, or
+  ``view`` per seat for a ruleset without it.
 
 Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
 parses them with its own strict schema, so the API, the web pages and the bots share one parser.
@@ -142,6 +148,17 @@ class Ruleset(Protocol[S]):
     def decode(self, data: bytes) -> S:
         """The inverse of :meth:`encode`."""
         ...
+
+
+def views_of(ruleset: Ruleset[S], state: S, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """The views of ``seats`` (``None``: a spectator), in that order: the ruleset's ``views`` when
+    it has one (see the module docstring; its views may share parts, to be read only), else
+    ``view`` for each seat."""
+    many = getattr(ruleset, "views", None)
+    if many is None:
+        return [ruleset.view(state, seat) for seat in seats]
+    found: list[dict[str, Any]] = many(state, seats)
+    return found
 
 
 # Built-in rulesets are imported lazily so that the kernel never imports a game.

@@ -30,6 +30,7 @@ from delve.kernel import (
     SettingsError,
     get_ruleset,
     has_journal,
+    views_of,
 )
 from delve.server import clock
 from delve.server.games.errors import Rejected, game_not_found, not_seated
@@ -107,9 +108,29 @@ def seen_version(game: Game, seat: int | None) -> int:
     return int(entry[0]) if entry else game.version
 
 
-def view_digest(ruleset: Ruleset[Any], state: Any, seat: int | None) -> str:
-    """A short digest of the ruleset's view for ``seat`` (views carry no clock)."""
-    return hashlib.sha256(_canonical.encode(ruleset.view(state, seat))).hexdigest()[:16]
+def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None]) -> list[str]:
+    """A short digest of the ruleset's view for each of ``seats`` (views carry no clock): the first
+    16 hex digits of the SHA-256 of the view's canonical JSON (keys sorted, compact).
+
+    The views come from :func:`~delve.kernel.views_of`. A ruleset that builds them at once may
+    share parts between them (the same dict or list under a key of several views): each such part
+    is encoded once here and put into every view's encoding as those bytes (``msgspec.Raw``), so
+    the digest is the same as encoding each view whole."""
+    views = views_of(ruleset, state, seats)
+    if len(views) > 1 and getattr(ruleset, "views", None) is not None:
+        counts: dict[int, int] = {}
+        for view in views:
+            for value in view.values():
+                if isinstance(value, dict | list):
+                    counts[id(value)] = counts.get(id(value), 0) + 1
+        raw: dict[int, msgspec.Raw] = {}
+        for view in views:
+            for value in view.values():
+                if counts.get(id(value), 0) > 1 and id(value) not in raw:
+                    raw[id(value)] = msgspec.Raw(_canonical.encode(value))
+        if raw:
+            views = [{key: raw.get(id(value), value) for key, value in view.items()} for view in views]
+    return [hashlib.sha256(_canonical.encode(view)).hexdigest()[:16] for view in views]
 
 
 def _observe(game: Game, ruleset: Ruleset[Any], state: Any, events: Sequence[Event], actor: int | None = None) -> None:
@@ -120,10 +141,10 @@ def _observe(game: Game, ruleset: Ruleset[Any], state: Any, events: Sequence[Eve
     made on the same version is stale even when the first changed nothing it can see)."""
     observed = dict(game.observed or {})
     shown = [e for e in events if not own_event(e.kind, e.data)] if has_journal(ruleset) else []
-    for seat in [None, *range(game.seat_count)]:
+    seats: list[int | None] = [None, *range(game.seat_count)]
+    for seat, digest in zip(seats, view_digests(ruleset, state, seats), strict=True):
         key = audience(seat)
         version, before = observed.get(key) or [game.version - 1, ""]
-        digest = view_digest(ruleset, state, seat)
         moved = digest != before or (actor is not None and seat == actor) or any(e.visible_to(seat) for e in shown)
         observed[key] = [int(version) + moved, digest]
     game.observed = observed

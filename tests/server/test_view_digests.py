@@ -1,0 +1,119 @@
+"""The per-audience view digests behind the change counters (``engine.view_digests``): the first
+16 hex digits of the SHA-256 of each view's canonical JSON, whether the ruleset builds its views
+one by one or several at once with shared parts (``views``, ``delve.kernel.views_of``)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import msgspec
+
+from delve.kernel import Ruleset, SeatInfo, get_ruleset, views_of
+from delve.server.games.engine import view_digests
+from tests.kernel.toy import ToyRuleset, ToyState
+
+T0 = 1_700_000_000
+canonical = msgspec.json.Encoder(order="sorted")
+
+
+def whole_digest(view: Any) -> str:
+    """The digest as stored by every earlier version: the whole view encoded, then hashed."""
+    return hashlib.sha256(canonical.encode(view)).hexdigest()[:16]
+
+
+class SharingToy(ToyRuleset):
+    """Views built at once: the public parts are the same objects in every view, the seat's own
+    part differs."""
+
+    name = "sharing-toy"
+
+    def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
+        return {**super().view(state, seat), "z": {"rules": ["roll", "wait"], "seats": len(state.seats)}}
+
+    def views(self, state: ToyState, seats: list[int | None]) -> list[dict[str, Any]]:
+        public = self.view(state, None)
+        out = []
+        for seat in seats:
+            view = dict(public)
+            view["stored"] = state.seats[seat].stored if seat is not None else None
+            out.append(view)
+        return out
+
+
+def played(ruleset: Ruleset[Any], settings: dict[str, Any], seats: list[SeatInfo], steps: int, seed: int) -> Any:
+    """A position after ``steps`` random legal commands (a seeded choice among every seat's)."""
+    rng = random.Random(seed)
+    state = ruleset.setup(settings, seats, seed, T0)
+    now = T0
+    for _ in range(steps):
+        now += 7
+        ruleset.advance(state, now)
+        choices = [
+            (seat, command)
+            for seat in range(len(seats))
+            for command in ruleset.legal_commands(state, seat)
+            if command["kind"] not in {"give_up", "comment"}
+        ]
+        if not choices or ruleset.outcome(state).ended:
+            break
+        seat, command = rng.choice(choices)
+        ruleset.apply(state, seat, command, now)
+    return state
+
+
+def audiences(count: int) -> list[int | None]:
+    return [None, *range(count)]
+
+
+def test_the_digests_are_those_of_each_whole_view_for_views_built_one_by_one() -> None:
+    ruleset = ToyRuleset()
+    state = played(ruleset, {}, [SeatInfo("a"), SeatInfo("b")], 12, seed=3)
+    seats = audiences(2)
+    assert view_digests(ruleset, state, seats) == [whole_digest(ruleset.view(state, s)) for s in seats]
+
+
+def test_shared_parts_give_the_same_digests_as_the_whole_views() -> None:
+    ruleset = SharingToy()
+    for seed in range(5):
+        state = played(ruleset, {}, [SeatInfo("a"), SeatInfo("b"), SeatInfo("c")], 10 + seed, seed=seed)
+        seats = audiences(3)
+        views = views_of(ruleset, state, seats)
+        assert views == [ruleset.view(state, s) for s in seats]
+        assert views[0]["z"] is views[1]["z"]  # shared, so encoded once
+        assert view_digests(ruleset, state, seats) == [whole_digest(ruleset.view(state, s)) for s in seats]
+        # seats whose views are equal have equal digests, a differing seat a differing one
+        digests = view_digests(ruleset, state, seats)
+        for a, view_a in zip(digests, views, strict=True):
+            for b, view_b in zip(digests, views, strict=True):
+                assert (a == b) == (view_a == view_b)
+
+
+def test_fated_and_maiden_digests_are_those_of_each_whole_view() -> None:
+    classes = ["explorer", "warrior", "priest", "thief"]
+    games: list[tuple[str, dict[str, Any], list[SeatInfo]]] = [
+        (
+            "fated",
+            {"preset": "fated-labyrinth", "players": 4, "maze_size": 13},
+            [SeatInfo(f"P{i}", {"class": classes[i]}) for i in range(4)],
+        ),
+        ("maiden", {"preset": "white-maiden", "players": 2, "start_player": 0}, [SeatInfo("A"), SeatInfo("B")]),
+    ]
+    for name, settings, seats in games:
+        ruleset = get_ruleset(name)
+        for seed, steps in [(1, 0), (2, 15), (3, 40)]:
+            state = played(ruleset, settings, seats, steps, seed=seed)
+            who = audiences(len(seats))
+            assert view_digests(ruleset, state, who) == [whole_digest(ruleset.view(state, s)) for s in who], name
+
+
+def test_an_empty_view_and_no_audience() -> None:
+    class Empty(ToyRuleset):
+        def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
+            return {}
+
+    ruleset = Empty()
+    state = ruleset.setup({}, [SeatInfo("a")], 1, T0)
+    assert view_digests(ruleset, state, [None, 0]) == [whole_digest({})] * 2
+    assert view_digests(ruleset, state, []) == []
