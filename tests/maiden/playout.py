@@ -61,6 +61,7 @@ def check_invariants(ruleset: MaidenRuleset, game: Game, explored_before: list[s
 def hidden_invariant_views(ruleset: MaidenRuleset, game: Game) -> None:
     """Shuffling every deck and reseeding the RNG must not change any view (nothing hidden leaks)."""
     views = [ruleset.view(game, s) for s in [None, *range(len(game.maidens))]]
+    assert ruleset.views(game, [None, *range(len(game.maidens))]) == views  # built at once, shared
     other = ruleset.decode(ruleset.encode(game))
     mixer = random.Random(len(game.log))
     for name in ("action", "skill", "room", "quest", "quests_aside"):

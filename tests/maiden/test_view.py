@@ -4,10 +4,25 @@ undrawn cards, quests set aside, the RNG, unrevealed passages)."""
 from __future__ import annotations
 
 import json
+import random
 
 import msgspec
+import pytest
 
-from tests.maiden.helpers import act, autoplay_one, enter_room_check, new_game, roll, set_stats, to_move
+from delve.kernel import IllegalCommand
+from delve.maiden.ruleset import MaidenRuleset
+from tests.maiden.helpers import (
+    T0,
+    act,
+    autoplay_one,
+    enter_room_check,
+    new_game,
+    roll,
+    seats,
+    set_stats,
+    to_move,
+    waiting,
+)
 from tests.maiden.playout import hidden_invariant_views
 
 
@@ -132,3 +147,31 @@ def test_own_best_ap_agrees_with_the_odds_module_mv_asc_9() -> None:
             index = ("red", "blue", "black").index(slate)
             mine = dice.best_ap(faces[:index] + faces[index + 1 :], bonus, faces[index])
         assert mine == odds.best_ap(faces, pie, slate)  # type: ignore[arg-type]
+
+
+def test_views_built_at_once_equal_each_seats_view_over_random_positions() -> None:
+    """The ``views`` hook shares the public table between the audiences' views; each must still
+    equal that audience's own view, the known passages (by each maiden's Ins) included."""
+    ruleset = MaidenRuleset()  # the shipped content, with its hidden passages
+    for players in (1, 2, 3, 4):
+        chooser = random.Random(players)
+        game = ruleset.setup({"players": players, "start_player": 0}, seats(players), players, T0)
+        now = T0
+        for step in range(120):
+            if game.ended:
+                break
+            if step % 4 == 0:
+                for audience in ([None, *range(players)], [*reversed(range(players)), None], [0, 0]):
+                    assert ruleset.views(game, audience) == [ruleset.view(game, s) for s in audience]
+            now += chooser.choice((0, 1, 60))
+            ruleset.advance(game, now)
+            if game.ended:
+                break
+            seat = waiting(game)
+            ruleset.apply(game, seat, chooser.choice(ruleset.legal_commands(game, seat)), now)
+
+
+def test_views_refuse_an_unknown_seat() -> None:
+    r, g = new_game(2)
+    with pytest.raises(IllegalCommand):
+        r.views(g, [None, 2])

@@ -118,6 +118,14 @@ class MaidenRuleset:
             self._check_seat(game, seat)
         return view.build(self._ctx(game, game.clock), seat)
 
+    def views(self, game: Game, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The views of ``seats`` at once (the kernel's optional hook): the table is public, so
+        it is built once and shared; see :func:`delve.maiden.view.build_many`."""
+        for seat in seats:
+            if seat is not None:
+                self._check_seat(game, seat)
+        return view.build_many(self._ctx(game, game.clock), seats)
+
     def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """White Maiden is cooperative: every event it emits is public with all its fields (only the
         deck order is hidden, and no event carries it). A per-kind allow-list like Fated's

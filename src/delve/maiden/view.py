@@ -10,6 +10,7 @@ viewer's own.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from delve.maiden import board, checks, commands, dice, movement, rounds
@@ -34,10 +35,19 @@ def phase(state: Game) -> str:
 
 
 def build(ctx: Ctx, seat: int | None) -> dict[str, Any]:
+    return build_many(ctx, [seat])[0]
+
+
+def build_many(ctx: Ctx, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """The views of ``seats`` (``None``: a spectator), each equal to :func:`build` of that seat.
+    The table is the same for every seat, so it is built once and its parts are shared by the
+    views (to be read, not changed); each seat adds its ``map`` (the passages it knows), ``you``
+    and ``legal``."""
     state = ctx.state
     content = ctx.content
     active = state.active
-    return {
+    freed = set(state.freed)
+    head = {
         "game": "maiden",
         "round": state.round,
         "rounds": ROUNDS,
@@ -50,14 +60,15 @@ def build(ctx: Ctx, seat: int | None) -> dict[str, Any]:
         "turns_per_round": len(rounds.turn_order(state.settings.players, 0)),
         "start_player": state.start_player,
         "deadline": state.deadline,
-        "map": _map(ctx, seat),
+    }
+    middle = {
         "areas": [
             {
                 "id": a.id,
                 "name": dict(a.name),
-                "freed": a.id in state.freed,
+                "freed": a.id in freed,
                 "effect_text": dict(a.effect_text),
-                "mods": None if a.id in state.freed else _mods(a.mods),
+                "mods": None if a.id in freed else _mods(a.mods),
             }
             for a in content.areas.values()
         ],
@@ -89,13 +100,25 @@ def build(ctx: Ctx, seat: int | None) -> dict[str, Any]:
             {"seat": d.seat, "kind": d.kind, "options": _options(d.kind, d.options), "data": _decision_data(d.data)}
             for d in state.pending[:1]
         ],
-        "you": seat,
-        "legal": commands.legal_commands(ctx, seat) if seat is not None else [],
+    }
+    tail = {
         "ended": state.ended,
         "result": state.result,
         "summary": rounds.summary(ctx) if state.ended else None,
         "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
     }
+    maps = _Maps(ctx)
+    return [
+        {
+            **head,
+            "map": maps.of(seat),
+            **middle,
+            "you": seat,
+            "legal": commands.legal_commands(ctx, seat) if seat is not None else [],
+            **tail,
+        }
+        for seat in seats
+    ]
 
 
 def _options(kind: str, options: list[Any]) -> list[Any]:
@@ -116,36 +139,49 @@ def _mods(mods: Any) -> dict[str, Any]:
     return {k: v for k in getattr(mods, "__struct_fields__", ()) if (v := getattr(mods, k))}
 
 
-def _map(ctx: Ctx, seat: int | None) -> dict[str, Any]:
-    state = ctx.state
-    content = ctx.content
-    viewer = state.maidens[seat] if seat is not None else None
-    passages = [
-        {"id": p.id, "a": p.a, "b": p.b, "revealed": p.id in state.revealed_passages}
-        for p in content.passages.values()
-        if p.id in state.revealed_passages or (viewer is not None and viewer.ins >= p.min_ins)
-    ]
-    return {
-        "start": content.start,
-        "rooms": [
+class _Maps:
+    """The map as each seat sees it: the rooms and edges are everyone's (built once); the hidden
+    passages shown depend on the viewer's Ins (a maiden who can use a passage has found it)."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        state = ctx.state
+        content = ctx.content
+        explored = set(state.explored)
+        explored.add(content.start)
+        here: dict[str, list[int]] = {}
+        for m in state.maidens:
+            here.setdefault(m.room, []).append(m.seat)
+        restricted = state.settings.entry_restrictions
+        self.rooms = [
             {
                 "id": r.id,
                 "area": r.area,
                 "type": board.room_type(ctx, r.id),
                 "x": r.x,
                 "y": r.y,
-                "explored": board.is_explored(state, r.id, content.start),
+                "explored": r.id in explored,
                 "boss": r.boss,
-                "maidens": [m.seat for m in state.maidens if m.room == r.id],
-                "entry_requirement": list(getattr(r, "entry_requirement", ()) or ())
-                if state.settings.entry_restrictions
-                else [],
+                "maidens": list(here.get(r.id, ())),
+                "entry_requirement": list(getattr(r, "entry_requirement", ()) or ()) if restricted else [],
             }
             for r in content.rooms.values()
-        ],
-        "edges": [[e.a, e.b] for e in content.edges] + [list(e) for e in state.extra_edges],
-        "passages": passages,
-    }
+        ]
+        self.edges = [[e.a, e.b] for e in content.edges] + [list(e) for e in state.extra_edges]
+        self.passages: dict[int | None, list[dict[str, Any]]] = {}  # by the viewer's Ins
+
+    def of(self, seat: int | None) -> dict[str, Any]:
+        state = self.ctx.state
+        ins = state.maidens[seat].ins if seat is not None else None
+        passages = self.passages.get(ins)
+        if passages is None:
+            revealed = set(state.revealed_passages)
+            passages = self.passages[ins] = [
+                {"id": p.id, "a": p.a, "b": p.b, "revealed": p.id in revealed}
+                for p in self.ctx.content.passages.values()
+                if p.id in revealed or (ins is not None and ins >= p.min_ins)
+            ]
+        return {"start": self.ctx.content.start, "rooms": self.rooms, "edges": self.edges, "passages": passages}
 
 
 def _boss(ctx: Ctx, boss_id: str) -> dict[str, Any]:
