@@ -231,6 +231,9 @@ def test_a_refresh_visits_only_changes_yet_equals_a_refresh_from_scratch():
         lambda: setattr(
             g.state, "settings", type(g.state.settings)(**{**_fields(g.state.settings), "sight_metric": "manhattan"})
         ),
+        lambda: setattr(g.p(0), "pos", g.at(5, 4)),  # one step: the sights overlap
+        lambda: (setattr(g.p(0), "pos", g.at(5, 3)), g.state.set_tile(g.at(4, 4), ICE)),  # a change in the overlap
+        lambda: (g.p(0).statuses.append(Status(id="blind", turns=7)), setattr(g.p(0), "pos", g.at(6, 3))),
         lambda: None,
     ]
     for change in changes:

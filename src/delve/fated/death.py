@@ -34,8 +34,10 @@ def qualifies(ctx: Ctx, player: Player) -> bool:
 
 def visit(ctx: Ctx, player: Player) -> None:
     """AMB-56: a checkpoint is visited when the player's position becomes a corner, by any means."""
-    n = ctx.state.size
-    for bit, corner in zip((TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT), corners(n), strict=True):
+    tiles = corners(ctx.state.size)
+    if player.pos not in tiles:
+        return
+    for bit, corner in zip((TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT), tiles, strict=True):
         if player.pos == corner and not player.visited & bit:
             player.visited |= bit
             ctx.private(player.seat, "checkpoint.visited", corner=bit)
@@ -160,6 +162,8 @@ def _credit(ctx: Ctx, victim: Player, credit: int | None) -> list[int]:
 def expire_pass_bys(ctx: Ctx, seat: int) -> None:
     """AMB-9: pass-by requests involving a player whose position changed (or who died) expire."""
     for player in ctx.state.players:
+        if not player.pending:
+            continue
         keep = []
         for item in player.pending:
             if item.kind == "pass_by" and seat in (item.source, player.seat):

@@ -161,8 +161,9 @@ def refresh(ctx: Ctx) -> None:
 # knowers). So after a refresh, a later refresh changes nothing on the tiles of an unchanged
 # sight whose terrain, trap and fake are unchanged. The cache below remembers, per seat, the
 # sight, the world and the memory of its last refresh, and the next refresh only visits the tiles
-# of its sight that changed since (all of them when the sight moved or grew, Insight began, or
-# the memory or the seen-since-exit marks were written elsewhere). Changes are found by comparing
+# of its sight that changed since, and those that were not in its last sight when the sight moved
+# or changed its radius (all of them when Insight began or ended, or the memory or the
+# seen-since-exit marks were written elsewhere). Changes are found by comparing
 # snapshots, not by hooks in the rules, so a state changed in any way still refreshes exactly.
 # The cache lives beside the state (never serialized); a decoded or copied state starts without
 # one and its first refresh visits every tile in sight.
@@ -229,18 +230,21 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World, manhattan: 
     key = _key(ctx, player, manhattan)
     _, radius, _, insight = key
     seen = cache.seats.get(player.seat)
-    tiles: AbstractSet[int]
+    tiles: AbstractSet[int] = _area(player.pos, radius, state.size, manhattan)
     if (
         seen is not None
-        and seen.key == key
+        and seen.key[2:] == key[2:]
         and seen.memory is player.memory
         and seen.seen_since_exit is player.seen_since_exit
     ):
-        if seen.world is world:
+        if seen.key == key and seen.world is world:
             return False
-        tiles = _area(player.pos, radius, state.size, manhattan) & _changed(seen.world, world)
-    else:
-        tiles = _area(player.pos, radius, state.size, manhattan)
+        # The tiles of the last refresh's sight are up to date where the world did not change.
+        before = seen.key
+        fresh = tiles - _area(before[0], before[1], state.size, manhattan) if before != key else frozenset()
+        if seen.world is not world:
+            fresh |= tiles & _changed(seen.world, world)
+        tiles = fresh
     learned = False
     if insight:
         for tile in tiles:
