@@ -20,7 +20,7 @@ import msgspec
 from delve.fated import statuses
 from delve.fated.ctx import Ctx
 from delve.fated.grid import EXIT, FAKE_EXIT, FAKE_TREASURE, TREASURE, xy
-from delve.fated.state import GameState, Player
+from delve.fated.state import Fake, GameState, Player, Status, Trap
 
 UNEXPLORED, OWN_TRAP, KNOWN_TRAP = "?", "o", "x"
 _FAKES = frozenset({FAKE_TREASURE, FAKE_EXIT})
@@ -145,7 +145,7 @@ def refresh(ctx: Ctx) -> None:
             and seen.world is world
             and seen.memory is player.memory
             and seen.seen_since_exit is player.seen_since_exit
-            and seen.key == _key(ctx, player, manhattan)
+            and _same_sight(ctx, seen, player, manhattan)
         ):
             continue  # nothing it sees or remembers changed (what ``_refresh`` would find)
         learned = _refresh(ctx, player, cache, world, manhattan) or learned
@@ -169,7 +169,6 @@ def refresh(ctx: Ctx) -> None:
 # one and its first refresh visits every tile in sight.
 
 _Snapshot = dict[int, tuple[int, tuple[int, ...]]]
-_encode = msgspec.msgpack.Encoder().encode
 _World = tuple[str, _Snapshot, _Snapshot]
 
 
@@ -180,25 +179,30 @@ class _Seen(NamedTuple):
     world: _World
     memory: str
     seen_since_exit: str
+    statuses: list[Status]  # copies of the statuses and the class the radius was read from
+    cls: str
 
 
 class _Cache:
-    __slots__ = ("marks", "seats", "world")
+    __slots__ = ("copies", "seats", "world")
 
     def __init__(self) -> None:
         self.world: _World | None = None
-        self.marks = b""
+        self.copies: tuple[dict[int, Trap], dict[int, Fake]] = ({}, {})
         self.seats: dict[int, _Seen] = {}
 
     def current(self, state: GameState) -> _World:
         """The world as it is now; the previous snapshot object itself when nothing changed.
-        The traps and fakes are first compared in their encoded form (equal encodings are equal
-        traps and fakes), and the snapshot is only made again when that differs."""
+        The traps and fakes are first compared with copies of them as they were (equal traps and
+        fakes give equal snapshots), and the snapshot is only made again when they differ."""
         world = self.world
-        marks = _encode((state.traps, state.fakes))
-        if world is not None and marks == self.marks and world[0] == state.grid:
+        traps_then, fakes_then = self.copies
+        if world is not None and state.traps == traps_then and state.fakes == fakes_then and world[0] == state.grid:
             return world
-        self.marks = marks
+        self.copies = (
+            {t: msgspec.structs.replace(trap, known=list(trap.known)) for t, trap in state.traps.items()},
+            {t: msgspec.structs.replace(fake, known=list(fake.known)) for t, fake in state.fakes.items()},
+        )
         traps = {t: (trap.setter, tuple(trap.known)) for t, trap in state.traps.items()}
         fakes = {t: (fake.setter, tuple(fake.known)) for t, fake in state.fakes.items()}
         if world is not None and world[0] == state.grid and world[1] == traps and world[2] == fakes:
@@ -258,8 +262,20 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World, manhattan: 
         unmarked = [(tile, "1") for tile in tiles if marks[tile] != "1"]
         if unmarked:
             player.seen_since_exit = _written(marks, unmarked)
-    cache.seats[player.seat] = _Seen(key, world, player.memory, player.seen_since_exit)
+    copies = [msgspec.structs.replace(status) for status in player.statuses]
+    cache.seats[player.seat] = _Seen(key, world, player.memory, player.seen_since_exit, copies, player.cls)
     return learned
+
+
+def _same_sight(ctx: Ctx, seen: _Seen, player: Player, manhattan: bool) -> bool:
+    """Whether the player's sight key is still the one of its last refresh (its radius and
+    Insight are read again only when its statuses or class changed since)."""
+    key = seen.key
+    if key[0] != player.pos or key[2] != manhattan:
+        return False
+    if seen.statuses == player.statuses and seen.cls == player.cls:
+        return True
+    return key == _key(ctx, player, manhattan)
 
 
 def _key(ctx: Ctx, player: Player, manhattan: bool) -> tuple[int, int, bool, bool]:
