@@ -10,6 +10,7 @@ import pytest
 
 from delve.fated import commands, play
 from delve.fated.ctx import Ctx
+from delve.fated.grid import adjacent
 from delve.fated.state import CORE, GameState
 from delve.kernel import Rng
 
@@ -19,13 +20,17 @@ from .playout import new_playout, step
 @pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
 def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
     """FL-USE, FL-CORE: in random core phases, every card's uses from one shared listing equal
-    its uses asked with a fresh listing, the normal-attack and 《隣接》 targets agree, and every
-    listed command is judged legal on its own."""
-    seen = {"core": 0, "uses": 0}
+    its uses asked with a fresh listing, the normal-attack and 《隣接》 targets agree, the tiles
+    around the player have the occupants ``state.occupant`` names, and every listed command is
+    judged legal on its own."""
+    seen = {"core": 0, "uses": 0, "occupied": 0}
 
     def choose(state: GameState, seat: int, choices: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
         ctx = Ctx(state, state.clock)
         player = state.players[seat]
+        around = [(d, tile, state.occupant(tile)) for d, tile in adjacent(player.pos, state.size)]
+        assert play.Listing(ctx, player).around == around
+        seen["occupied"] += sum(occupant is not None for _, _, occupant in around)
         if player.phase == CORE:
             seen["core"] += 1
             shared = play.Listing(ctx, player)
@@ -45,4 +50,4 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
         rng = Rng.seeded(seed)
         while playout.commands < 250 and step(playout, rng, check=False, choose=choose):
             pass
-    assert seen["core"] >= 50 and seen["uses"] >= 200, seen
+    assert seen["core"] >= 50 and seen["uses"] >= 200 and seen["occupied"] >= 50, seen

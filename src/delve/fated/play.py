@@ -47,7 +47,17 @@ class Listing:
         right (tiles outside the grid left out)."""
         if self._around is None:
             state = self.ctx.state
-            self._around = [(d, tile, state.occupant(tile)) for d, tile in adjacent(self.player.pos, state.size)]
+            tiles = adjacent(self.player.pos, state.size)
+            # ``state.occupant`` of each tile, in one pass: the first living player there, else
+            # the first monster
+            occupants: dict[int, Occupant] = dict.fromkeys(tile for _, tile in tiles)
+            for player in state.players:
+                if player.alive and player.pos in occupants and occupants[player.pos] is None:
+                    occupants[player.pos] = player
+            for monster in state.monsters:
+                if monster.pos in occupants and occupants[monster.pos] is None:
+                    occupants[monster.pos] = monster
+            self._around = [(d, tile, occupants[tile]) for d, tile in tiles]
         return self._around
 
     def price(self, cost: int) -> int:
