@@ -242,6 +242,8 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World, manhattan: 
         and seen.seen_since_exit is player.seen_since_exit
     ):
         if seen.key == key and seen.world is world:
+            # the statuses changed, not the sight: remember them as read now
+            cache.seats[player.seat] = seen._replace(statuses=_copies(player.statuses), cls=player.cls)
             return False
         # The tiles of the last refresh's sight are up to date where the world did not change.
         before = seen.key
@@ -262,9 +264,13 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World, manhattan: 
         unmarked = [(tile, "1") for tile in tiles if marks[tile] != "1"]
         if unmarked:
             player.seen_since_exit = _written(marks, unmarked)
-    copies = [msgspec.structs.replace(status) for status in player.statuses]
+    copies = _copies(player.statuses)
     cache.seats[player.seat] = _Seen(key, world, player.memory, player.seen_since_exit, copies, player.cls)
     return learned
+
+
+def _copies(found: list[Status]) -> list[Status]:
+    return [msgspec.structs.replace(status) for status in found]
 
 
 def _same_sight(ctx: Ctx, seen: _Seen, player: Player, manhattan: bool) -> bool:
