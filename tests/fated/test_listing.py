@@ -10,7 +10,7 @@ import pytest
 
 from delve.fated import commands, play
 from delve.fated.ctx import Ctx
-from delve.fated.grid import adjacent
+from delve.fated.grid import DIRECTIONS, adjacent
 from delve.fated.state import CORE, GameState
 from delve.kernel import Rng
 
@@ -21,9 +21,10 @@ from .playout import new_playout, step
 def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
     """FL-USE, FL-CORE: in random core phases, every card's uses from one shared listing equal
     its uses asked with a fresh listing, the normal-attack and 《隣接》 targets agree, the tiles
-    around the player have the occupants ``state.occupant`` names, and every listed command is
-    judged legal on its own."""
-    seen = {"core": 0, "uses": 0, "occupied": 0}
+    around the player have the occupants ``state.occupant`` names, every listed command is
+    judged legal on its own, and a card command's near misses (another use, direction or
+    target) are judged legal exactly when the full listing holds them."""
+    seen = {"core": 0, "uses": 0, "occupied": 0, "variants": 0}
 
     def choose(state: GameState, seat: int, choices: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
         ctx = Ctx(state, state.clock)
@@ -39,9 +40,18 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
                 assert play.legal_uses(ctx, player, card_id, shared) == alone
                 seen["uses"] += len(alone)
             assert shared.adjacent_targets(None) == play.adjacent_targets(ctx, player, None)
-        for command in commands.legal_commands(ctx, seat):
+        legal = commands.legal_commands(ctx, seat)
+        for command in legal:
             if command["kind"] != "comment":
                 assert commands.is_legal(ctx, seat, command), command
+            if command["kind"] == "use_card":  # near misses are judged as the full listing judges
+                bare = {k: v for k, v in command.items() if k not in ("use", "dir", "target", "monster")}
+                variants = [bare, *({**bare, "use": use} for use in ("trap", "adjacent", "remote"))]
+                variants += [{**v, "dir": d} for v in variants for d in DIRECTIONS]
+                variants += [{**v, "target": t} for v in variants[:4] for t in range(len(state.players))]
+                for variant in variants:
+                    assert commands.is_legal(ctx, seat, variant) == (variant in legal), variant
+                    seen["variants"] += 1
         weighted = [c for c in choices if c["kind"] == "use_card"] * 3 + choices
         return rng.choice(weighted)
 

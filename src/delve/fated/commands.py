@@ -110,7 +110,7 @@ def is_legal(ctx: Ctx, seat: int, command: dict[str, Any]) -> bool:
     if kind == "give_up":
         return command == {"kind": "give_up"}
     offers = _OFFERED_BY.get(player.phase, {}).get(kind)
-    return offers is not None and command in offers(play.Listing(ctx, player), command.get("card"))
+    return offers is not None and command in offers(play.Listing(ctx, player), command)
 
 
 def _comment_wait(ctx: Ctx, player: Player) -> int:
@@ -119,34 +119,35 @@ def _comment_wait(ctx: Ctx, player: Player) -> int:
 
 
 # Each phase's offers, in the order legal_commands lists them: (the kinds offered, a function
-# (listing, card) listing them for the listing's player). ``card``, when given, narrows card
-# commands to that card.
-Offers = Callable[[play.Listing, int | None], list[dict[str, Any]]]
+# (listing, judged) listing them for the listing's player). ``judged``, when given, is a command
+# of that kind to judge: an offer may then leave out what cannot equal it (card commands list
+# only that card's uses of the same kind).
+Offers = Callable[[play.Listing, dict[str, Any] | None], list[dict[str, Any]]]
 
 
-def _start_turn(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _start_turn(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "start_turn"}]
 
 
-def _moves(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _moves(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     grid = here.ctx.state.grid
     return [
         {"kind": "move", "dir": d} for d, tile, occupant in here.around if occupant is None and grid[tile] in PASSABLE
     ]
 
 
-def _stay(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _stay(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "stay"}]
 
 
-def _move_pass(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _move_pass(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     player = here.player
     if player.move_no == 1 and not player.moved:  # AMB-6
         return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}]
     return []
 
 
-def _swaps(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _swaps(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     seat = here.player.seat
     return [
         {"kind": "swap", "dir": d}
@@ -155,7 +156,7 @@ def _swaps(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
     ]
 
 
-def _attacks(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _attacks(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "attack", "dir": d} for d in here.adjacent_targets(None)]
 
 
@@ -163,56 +164,57 @@ def _adjacent_players(here: play.Listing) -> list[str]:
     return [d for d, _, occupant in here.around if isinstance(occupant, Player)]
 
 
-def _pass_bys(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _pass_bys(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "pass_by", "dir": d} for d in _adjacent_players(here)]
 
 
-def _pick_up(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _pick_up(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "pick_up"}] if core.shows(here.ctx, here.player, "T") else []
 
 
-def _escape(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _escape(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     ctx, player = here.ctx, here.player
     return [{"kind": "escape"}] if core.shows(ctx, player, "E") and death.qualifies(ctx, player) else []
 
 
-def _nothing(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _nothing(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "nothing"}]
 
 
-def _draw(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _draw(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "draw"}] if len(here.player.hand) <= 3 else []
 
 
-def _core_pass(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _core_pass(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [{"kind": "pass", "reward": "cards"}, {"kind": "pass", "reward": "cp"}] if here.player.stayed else []
 
 
-def _jumps(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _jumps(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     ctx, player = here.ctx, here.player
     if not ctx.content.classes[player.cls].has("jump") or player.cp < combat.ABILITY_CP:
         return []
     return [{"kind": "jump", "dir": d} for d in DIRECTIONS if core.jump_landing(ctx, player, d) is not None]
 
 
-def _steals(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _steals(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     ctx, player = here.ctx, here.player
     if not ctx.content.classes[player.cls].has("steal") or player.cp < combat.ABILITY_CP:
         return []
     return [{"kind": "steal", "dir": d} for d in _adjacent_players(here)]
 
 
-def _card_uses(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _card_uses(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     ctx, player = here.ctx, here.player
-    if card is not None:
-        return play.legal_uses(ctx, player, card, here) if card in player.hand else []
+    if judged is not None:  # only that card, and only its uses of the same kind
+        card = judged.get("card")
+        return play.legal_uses(ctx, player, card, here, use=judged.get("use")) if card in player.hand else []
     out: list[dict[str, Any]] = []
     for card_id in player.hand:
         out += play.legal_uses(ctx, player, card_id, here)
     return out
 
 
-def _defenses(here: play.Listing, card: int | None) -> list[dict[str, Any]]:
+def _defenses(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     player = here.player
     return combat.defense_options(here.ctx, player, player.pending[0]) if player.pending else []
 

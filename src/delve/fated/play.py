@@ -25,6 +25,9 @@ def trap_allowed(ctx: Ctx, player: Player) -> bool:
 
 Occupant = Player | Monster | None
 
+#: ``legal_uses(..., use=EVERY_USE)``: every use of the card and its effects.
+EVERY_USE = "*"
+
 
 class Listing:
     """One player at one moment, while its commands are listed: what several offers ask (the
@@ -88,13 +91,13 @@ class Listing:
             found = self._targets["trap"] = trap_allowed(self.ctx, self.player)
         return found
 
-    def uses(self, card: CardDef) -> list[dict[str, Any]]:
+    def uses(self, card: CardDef, use: str | None = EVERY_USE) -> list[dict[str, Any]]:
         """The parameters after kind and card of each legal way to play a card of this kind
         (the same for every card of a kind): see :func:`legal_uses`."""
-        key = ("uses", card.id)
+        key = ("uses", card.id, use)
         found: list[dict[str, Any]] | None = self._targets.get(key)
         if found is None:
-            found = self._targets[key] = _uses(self, card)
+            found = self._targets[key] = _uses(self, card, use)
         return found
 
     def card_targets(self, card: CardDef) -> list[dict[str, Any]]:
@@ -130,24 +133,30 @@ def remote_targets(ctx: Ctx, player: Player) -> list[int]:
     return effects.designatable(ctx, player)
 
 
-def legal_uses(ctx: Ctx, player: Player, card_id: int, listing: Listing | None = None) -> list[dict[str, Any]]:
+def legal_uses(
+    ctx: Ctx, player: Player, card_id: int, listing: Listing | None = None, *, use: str | None = EVERY_USE
+) -> list[dict[str, Any]]:
     """Every legal way to play this card now: one command per use and target of an attack
     card, and one per target of a card's effects (both for a special attack / utility card).
-    ``listing`` shares what the uses of several cards ask (the player's, made at this moment)."""
+    ``listing`` shares what the uses of several cards ask (the player's, made at this moment);
+    ``use`` narrows the list to one 《use》 of an attack card (``None``: the card's effects)."""
     card = ctx.card(card_id)
     if card.category == "defense":
         return []  # defense cards only in the defense phase (FL-CARD-2)
     if listing is None:
         listing = Listing(ctx, player)
-    return [{"kind": "use_card", "card": card_id, **how} for how in listing.uses(card)]
+    return [{"kind": "use_card", "card": card_id, **how} for how in listing.uses(card, use)]
 
 
-def _uses(listing: Listing, card: CardDef) -> list[dict[str, Any]]:
-    """The parameters (after kind and card) of each legal way to play a card of this kind."""
+def _uses(listing: Listing, card: CardDef, only: str | None) -> list[dict[str, Any]]:
+    """The parameters (after kind and card) of each legal way to play a card of this kind
+    (``only``: as in :func:`legal_uses`)."""
     player = listing.player
     found: list[dict[str, Any]] = []
     price = listing.price
     for use, cost in card.uses.items():
+        if only not in (EVERY_USE, use):
+            continue
         if price(cost) > player.cp:
             continue  # FL-CP-4: more than the current CP cannot be paid; equal can
         if use == "trap":
@@ -157,7 +166,7 @@ def _uses(listing: Listing, card: CardDef) -> list[dict[str, Any]]:
             found += [{"use": use, "dir": d} for d in listing.adjacent_targets(card)]
         else:
             found += [{"use": use, "target": seat} for seat in listing.remote_targets()]
-    if card.has_effects and price(card.cost) <= player.cp:
+    if only in (EVERY_USE, None) and card.has_effects and price(card.cost) <= player.cp:
         found += listing.card_targets(card)
     return found
 
