@@ -143,13 +143,14 @@ def defense_options(ctx: Ctx, player: Player, item: Pending) -> list[dict[str, A
     if item.kind == "pass_by":
         return [{"kind": "accept_pass_by"}, {"kind": "decline_pass_by"}]
     options: list[dict[str, Any]] = [{"kind": "no_defense"}]
+    price = cards.cp_prices(ctx, player)
     for card_id in player.hand:
         card = ctx.card(card_id)
         if card.defense is None or symbol(item.row, card.defense) == NO:
             continue
         if card.defense == "counter" and item.reflected:
             continue  # reflected attacks cannot be reflected again (AMB-30)
-        if cards.cp_cost(ctx, player, card.cost) > player.cp:
+        if price(card.cost) > player.cp:
             continue
         options.append({"kind": "defend", "card": card_id})
     if (

@@ -184,12 +184,20 @@ class _Seen(NamedTuple):
 
 
 class _Cache:
-    __slots__ = ("copies", "seats", "world")
+    __slots__ = ("copies", "last_change", "seats", "world")
 
     def __init__(self) -> None:
         self.world: _World | None = None
         self.copies: tuple[dict[int, Trap], dict[int, Fake]] = ({}, {})
         self.seats: dict[int, _Seen] = {}
+        self.last_change: tuple[_World, _World, frozenset[int]] | None = None
+
+    def changed(self, old: _World, new: _World) -> frozenset[int]:
+        """:func:`_changed`, found once for the seats that last refreshed in the same world."""
+        last = self.last_change
+        if last is None or last[0] is not old or last[1] is not new:
+            last = self.last_change = (old, new, frozenset(_changed(old, new)))
+        return last[2]
 
     def current(self, state: GameState) -> _World:
         """The world as it is now; the previous snapshot object itself when nothing changed.
@@ -249,7 +257,7 @@ def _refresh(ctx: Ctx, player: Player, cache: _Cache, world: _World, manhattan: 
         before = seen.key
         fresh = tiles - _area(before[0], before[1], state.size, manhattan) if before != key else frozenset()
         if seen.world is not world:
-            fresh |= tiles & _changed(seen.world, world)
+            fresh |= tiles & cache.changed(seen.world, world)
         tiles = fresh
     learned = False
     if insight:
