@@ -59,16 +59,25 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_players_stream_tells_of_every_change_of_their_view(
-    player: Any, opponent: Any, quick: None, django_capture_on_commit_callbacks: Any
+    player: Any, opponent: Any, quick: None, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A command handled anywhere reaches the stream as ``changed``, after its commit; a stream
     with nothing new sends keep-alive comments."""
     game = maiden_game([player, opponent])
     frames = _open(session_client(opponent), game)
     assert next(frames) == b": keep-alive\n\n"
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+    published: list[int] = []
+    publish = hub_module.hub().publish
+
+    def noting(game_id: int, seen: dict[str, int]) -> None:
+        published.append(game_id)
+        publish(game_id, seen)
+
+    monkeypatch.setattr(hub_module.hub(), "publish", noting)
+    with django_capture_on_commit_callbacks(execute=True):
         engine.submit(game.pk, player, legal(game, 0)[0])
-    assert len(callbacks) == 1
+        assert published == []  # not before the commit
+    assert published == [game.pk]  # one notice
     assert next(frames) == b"event: changed\ndata: {}\n\n"
     assert next(frames) == b": keep-alive\n\n"  # one change, one notice
     frames.close()

@@ -146,7 +146,10 @@ class Ruleset(Protocol[S]):
         ...
 
     def decode(self, data: bytes) -> S:
-        """The inverse of :meth:`encode`."""
+        """The inverse of :meth:`encode`: ``decode(encode(state))`` goes on exactly as ``state``
+        (the same commands, events, views and encoding from then on), since the server keeps the
+        state it saved and goes on with it for the game's next change instead of decoding the
+        row (caches derived from the state may be kept beside it, never anything else)."""
         ...
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from django.db import IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
 
 from delve.kernel import (
     DelveError,
@@ -33,6 +33,7 @@ from delve.kernel import (
     views_of,
 )
 from delve.server import clock
+from delve.server.games import kept
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.games.sql import snapshot, statements
@@ -174,6 +175,21 @@ class Decoded:
 
 def load_state(game: Game, ruleset: Ruleset[Any] | None = None) -> Any:
     return (ruleset or ruleset_of(game)).decode(game.state.encode())
+
+
+def _alias(game: Game) -> str:
+    return game._state.db or DEFAULT_DB_ALIAS
+
+
+def _locked_state(game: Game, ruleset: Ruleset[Any], decoded: Decoded | None = None) -> tuple[Any, list[Event]]:
+    """The state of a game locked in the current transaction, with the events of an advance made
+    on it before (not stored yet): the caller's ``decoded`` when the game is still at its version,
+    else the state this process saved the game with when the row is still the one it saved
+    (:mod:`delve.server.games.kept`), else the row decoded. The caller owns it and may change it."""
+    if decoded is not None and decoded.version == game.version:
+        return decoded.state, list(decoded.pending)  # advancing again continues it
+    state = kept.take(_alias(game), game.pk, game.ruleset, game.version, game.state)
+    return (load_state(game, ruleset) if state is None else state), []
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
@@ -494,10 +510,7 @@ def _submit(
     assert index is not None
     now = clock.now()
     ruleset = ruleset_of(game)
-    if decoded is not None and decoded.version == game.version:
-        state, events = decoded.state, list(decoded.pending)  # advancing again continues it
-    else:
-        state, events = load_state(game, ruleset), []
+    state, events = _locked_state(game, ruleset, decoded)
     if game.status == Game.Status.RUNNING:
         events += ruleset.advance(state, now)
     if choices is not None and command["kind"] != COMMENT:
@@ -543,7 +556,7 @@ def open_game(game_id: int, user: Any) -> Answer | None:
             return None
         now = clock.now()
         # the state looked at, unless the game moved meanwhile: decoded once
-        state, events = (peek.state, peek.pending) if game.version == peek.version else (load_state(game, ruleset), [])
+        state, events = _locked_state(game, ruleset, peek)
         events += ruleset.advance(state, now)
         command = ruleset.command_on_open(state, seat.index)
         if command is None:
@@ -555,8 +568,8 @@ def open_game(game_id: int, user: Any) -> Answer | None:
 def advance(game: Game, now: int) -> Answer:
     """Bring a locked, running game's clock up to ``now`` (the worker's step)."""
     ruleset = ruleset_of(game)
-    state = load_state(game, ruleset)
-    events = ruleset.advance(state, now)
+    state, events = _locked_state(game, ruleset)
+    events += ruleset.advance(state, now)
     return _commit(game, ruleset, state, events, now, seat=None, command=None, source="clock")
 
 
@@ -602,6 +615,7 @@ def _commit(
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
     _observe(game, ruleset, state, events, actor=seat)
+    kept.keep_on_commit(_alias(game), game.pk, game.ruleset, game.version, game.state, state)
     answer = Answer(
         sequence=game.version,
         version=seen_version(game, seat),
