@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.backends.utils import CursorWrapper
 from django.test.utils import CaptureQueriesContext
 
 from delve.server.games import engine
@@ -125,3 +126,34 @@ def test_an_unknown_game_is_still_404_over_the_api(db, player):
     )
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "game/not_found"
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's statement trace")
+def test_without_query_logging_the_same_statements_go_straight_to_the_driver(game, player, clock, monkeypatch):
+    """Outside a query capture the command's statements skip Django's cursor (only the
+    transaction control of the test's own transaction passes through it) and SQLite runs the
+    same four."""
+    through_django: list[str] = []
+    original = CursorWrapper.execute
+
+    def noting(self: CursorWrapper, sql: str, params: Any = None) -> Any:
+        through_django.append(sql)
+        return original(self, sql, params)
+
+    monkeypatch.setattr(CursorWrapper, "execute", noting)
+    connection.ensure_connection()
+    traced: list[str] = []
+    connection.connection.set_trace_callback(traced.append)
+    try:
+        clock.tick(60)
+        answer = engine.submit(game.pk, player, {"kind": "roll"}, idempotency_key="k-1")
+    finally:
+        connection.connection.set_trace_callback(None)
+    assert not connection.queries_logged
+    assert all(sql.upper().startswith(CONTROL) for sql in through_django), through_django
+    ran = [sql for sql in traced if not sql.upper().startswith(CONTROL)]
+    assert verbs(ran) == ["SELECT", "INSERT", "INSERT", "UPDATE"], ran
+    stored = CommandEntry.objects.get(game=game, sequence=answer.sequence)
+    assert (stored.command, stored.idempotency_key, stored.answer) == ({"kind": "roll"}, "k-1", answer.as_dict())
+    events = EventEntry.objects.filter(game=game).order_by("sequence")
+    assert [engine.entry_body(engine.ruleset_of(game), e) for e in events][-len(answer.events) :] == answer.events

@@ -9,15 +9,26 @@ command needs are fixed, so they are put together here once per connection (the 
 - :meth:`Statements.insert_events` / :meth:`Statements.insert_command`: the append-only logs;
 - :meth:`Statements.update_game`: only the fields of the game that changed.
 
-Values go in through each field's ``get_db_prep_save`` and come out through the converters Django
-itself would apply, so a row reads and writes exactly as through the ORM.
+Values come out through the converters Django itself would apply, so a row reads exactly as
+through the ORM. They go in as the ORM would write them: the engine's values of integer, text and
+foreign-key columns are already what the driver takes, JSON columns are encoded (on SQLite with
+``json.dumps`` as Django does, byte for byte, since its JSON ``exact`` lookups there compare the
+text; elsewhere through the field's ``get_db_prep_save``), and any other column through
+``get_db_prep_save``.
+
+Inside a transaction, with no query logging (``DEBUG``, a test's query capture) and no execute
+wrapper installed, a statement goes straight to a driver cursor (on SQLite with its own ``?``
+placeholders), errors still turned into Django's by ``wrap_database_errors``; otherwise it runs
+through Django's cursor, so what is logged and counted is the same statements.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
@@ -32,6 +43,15 @@ COMMAND_COLUMNS = ("game", "sequence", "time", "seat", "source", "command", "ide
 CHUNK = 200
 
 
+#: Columns whose values the engine gives as the driver takes them (ints, texts, None).
+PLAIN = (models.IntegerField, models.CharField, models.TextField, models.ForeignKey)
+
+
+def _json_text(value: Any) -> str | None:
+    """A JSON column's value on SQLite, as the ORM writes it (``None``: SQL NULL)."""
+    return None if value is None else json.dumps(value)
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """The game's field values as loaded, to save later only what changed."""
     return {field.attname: getattr(game, field.attname) for field in GAME_FIELDS}
@@ -42,6 +62,7 @@ class Statements:
 
     def __init__(self, connection: BaseDatabaseWrapper) -> None:
         self.connection = connection
+        self.sqlite = connection.vendor == "sqlite"
         q = connection.ops.quote_name
         game, seat = Game._meta, Seat._meta
         self.games = Rows(Game, connection, "g")
@@ -56,12 +77,15 @@ class Statements:
             f"WHERE g.{q(game.pk.column)} = %s{lock}"
         )
         self.event_fields = [EventEntry._meta.get_field(name) for name in EVENT_COLUMNS]
+        self.event_adapters = [self._adapter(field) for field in self.event_fields]
         self.event_sql = self._insert_sql(EventEntry, self.event_fields)
         self.command_fields = [CommandEntry._meta.get_field(name) for name in COMMAND_COLUMNS]
+        self.command_adapters = [self._adapter(field) for field in self.command_fields]
         self.command_sql = (
             self._insert_sql(CommandEntry, self.command_fields) + " VALUES " + self._row(len(self.command_fields))
         )
         self.game_fields = {field.attname: field for field in GAME_FIELDS}
+        self.game_adapters = {field.attname: self._adapter(field) for field in GAME_FIELDS}
         self.game_table = q(game.db_table)
         self.game_pk = q(game.pk.column)
         self.seat_update_sql = (
@@ -76,15 +100,45 @@ class Statements:
     def _row(width: int) -> str:
         return "(" + ", ".join(["%s"] * width) + ")"
 
-    def _prep(self, fields: Sequence[Field[Any, Any]], values: Sequence[Any]) -> list[Any]:
-        return [field.get_db_prep_save(value, self.connection) for field, value in zip(fields, values, strict=True)]
+    def _adapter(self, field: Field[Any, Any]) -> Callable[[Any], Any] | None:
+        """How a value of ``field`` is written (``None``: as it is)."""
+        if isinstance(field, models.JSONField):
+            if self.sqlite and field.encoder is None:
+                return _json_text
+        elif isinstance(field, PLAIN):
+            return None
+        connection = self.connection
+        return lambda value: field.get_db_prep_save(value, connection)
+
+    @staticmethod
+    def _prep(adapters: Sequence[Callable[[Any], Any] | None], values: Sequence[Any]) -> list[Any]:
+        return [value if adapt is None else adapt(value) for adapt, value in zip(adapters, values, strict=True)]
+
+    def execute(self, sql: str, params: Sequence[Any], *, fetch: bool = False) -> Any:
+        """Run ``sql`` (``%s`` placeholders); its first row when ``fetch``. See the module docstring
+        for when it skips Django's cursor."""
+        db = self.connection
+        if not db.in_atomic_block or db.queries_logged or db.execute_wrappers:
+            with db.cursor() as wrapped:
+                wrapped.execute(sql, params)
+                return wrapped.fetchone() if fetch else None
+        db.validate_no_broken_transaction()
+        with db.wrap_database_errors:
+            if self.sqlite:
+                cursor = db.connection.cursor()
+                sql = sql.replace("%s", "?")
+            else:
+                cursor = db.create_cursor()
+            try:
+                cursor.execute(sql, params)
+                return cursor.fetchone() if fetch else None
+            finally:
+                cursor.close()
 
     def lock(self, game_id: int, user_id: Any) -> tuple[Game, tuple[int, int | None, str] | None] | None:
         """The game, locked until the transaction ends, and the user's seat in it (its id, index and
         comment), or ``None`` when there is no such game."""
-        with self.connection.cursor() as cursor:
-            cursor.execute(self.lock_sql, [user_id, game_id])
-            row = cursor.fetchone()
+        row = self.execute(self.lock_sql, [user_id, game_id], fetch=True)
         if row is None:
             return None
         game = self.games.build(row)
@@ -94,17 +148,15 @@ class Statements:
 
     def insert_events(self, rows: Iterable[Sequence[Any]]) -> None:
         """Rows of (game id, sequence, time, kind, data, visibility), in as few statements as fit."""
-        prepared = [self._prep(self.event_fields, row) for row in rows]
-        with self.connection.cursor() as cursor:
-            for start in range(0, len(prepared), CHUNK):
-                chunk = prepared[start : start + CHUNK]
-                sql = self.event_sql + " VALUES " + ", ".join([self._row(len(self.event_fields))] * len(chunk))
-                cursor.execute(sql, [value for row in chunk for value in row])
+        prepared = [self._prep(self.event_adapters, row) for row in rows]
+        for start in range(0, len(prepared), CHUNK):
+            chunk = prepared[start : start + CHUNK]
+            sql = self.event_sql + " VALUES " + ", ".join([self._row(len(self.event_fields))] * len(chunk))
+            self.execute(sql, [value for row in chunk for value in row])
 
     def insert_command(self, values: Sequence[Any]) -> None:
         """One command entry: (game id, sequence, time, seat, source, command, key, answer)."""
-        with self.connection.cursor() as cursor:
-            cursor.execute(self.command_sql, self._prep(self.command_fields, values))
+        self.execute(self.command_sql, self._prep(self.command_adapters, values))
 
     def update_game(self, game: Game, loaded: Mapping[str, Any]) -> list[str]:
         """Write the fields of ``game`` that differ from ``loaded``; the names written."""
@@ -112,16 +164,12 @@ class Statements:
         if changed:
             fields = [self.game_fields[name] for name in changed]
             assignments = ", ".join(f"{self.connection.ops.quote_name(field.column)} = %s" for field in fields)
-            values = [field.get_db_prep_save(getattr(game, field.attname), self.connection) for field in fields]
-            with self.connection.cursor() as cursor:
-                cursor.execute(
-                    f"UPDATE {self.game_table} SET {assignments} WHERE {self.game_pk} = %s", [*values, game.pk]
-                )
+            values = self._prep([self.game_adapters[name] for name in changed], [getattr(game, n) for n in changed])
+            self.execute(f"UPDATE {self.game_table} SET {assignments} WHERE {self.game_pk} = %s", [*values, game.pk])
         return changed
 
     def update_comment(self, seat_id: int, comment: str) -> None:
-        with self.connection.cursor() as cursor:
-            cursor.execute(self.seat_update_sql, [comment, seat_id])
+        self.execute(self.seat_update_sql, [comment, seat_id])
 
 
 def statements(connection: BaseDatabaseWrapper | None = None) -> Statements:
