@@ -33,6 +33,12 @@ class Rows(Generic[M]):
             [*connection.ops.get_db_converters(column), *column.field.get_db_converters(connection)]
             for column in self.expressions
         ]
+        #: (position, converters, expression) of the columns that have converters at all
+        self.converted = [
+            (position, converters, self.expressions[position])
+            for position, converters in enumerate(self.converters)
+            if converters
+        ]
 
     @property
     def width(self) -> int:
@@ -41,10 +47,13 @@ class Rows(Generic[M]):
     def build(self, row: Sequence[Any]) -> M:
         """The instance of the first ``width`` values of ``row``."""
         values = list(row[: self.width])
-        for position, converters in enumerate(self.converters):
+        connection = self.connection
+        for position, converters, expression in self.converted:
+            value = values[position]
             for converter in converters:
-                values[position] = converter(values[position], self.expressions[position], self.connection)
-        return self.model.from_db(self.connection.alias, self.attnames, values)
+                value = converter(value, expression, connection)
+            values[position] = value
+        return self.model.from_db(connection.alias, self.attnames, values)
 
     def convert(self, name: str, value: Any) -> Any:
         """One value of field ``name`` as the ORM would read it."""
