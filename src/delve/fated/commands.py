@@ -55,7 +55,7 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
 
     :raises IllegalCommand: ``command/malformed`` quoting (the start of) what is wrong.
     """
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # a plain dict skips the ABC check
         raise IllegalCommand(
             "command/malformed", f'a command is an object with a "kind", not {type(data).__name__} {_quote(data)}'
         )

@@ -29,7 +29,6 @@ from delve.fated.content import CardDef, Effect
 from delve.fated.ctx import Ctx
 from delve.fated.effect_rules import TERRAINS, statuses_of
 from delve.fated.grid import (
-    DIRECTIONS,
     DOOR,
     FAKE_EXIT,
     FAKE_TREASURE,
@@ -37,6 +36,7 @@ from delve.fated.grid import (
     PASSABLE,
     TREASURE,
     WALL,
+    adjacent,
     chebyshev,
     step,
     xy,
@@ -198,12 +198,9 @@ def _enterable(ctx: Ctx, tile: int) -> bool:
 
 def _adjacent(test: Callable[[Ctx, Player, int], bool]) -> Callable[[Ctx, Player], list[dict[str, Any]]]:
     def options(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
-        out = []
-        for direction in DIRECTIONS:
-            tile = step(player.pos, direction, ctx.state.size)
-            if tile is not None and test(ctx, player, tile):
-                out.append({"dir": direction})
-        return out
+        return [
+            {"dir": direction} for direction, tile in adjacent(player.pos, ctx.state.size) if test(ctx, player, tile)
+        ]
 
     return options
 
