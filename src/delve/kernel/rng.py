@@ -18,10 +18,6 @@ _MASK = (1 << 64) - 1
 T = TypeVar("T")
 
 
-def _rotl(x: int, k: int) -> int:
-    return ((x << k) | (x >> (64 - k))) & _MASK
-
-
 def _splitmix64(x: int) -> tuple[int, int]:
     x = (x + 0x9E3779B97F4A7C15) & _MASK
     z = x
@@ -70,14 +66,15 @@ class Rng(msgspec.Struct, array_like=True):
     def next_u64(self) -> int:
         """The next raw 64-bit output."""
         s0, s1, s2, s3 = self.s0, self.s1, self.s2, self.s3
-        result = (_rotl((s1 * 5) & _MASK, 7) * 9) & _MASK
+        x = (s1 * 5) & _MASK
+        result = ((((x << 7) | (x >> 57)) & _MASK) * 9) & _MASK  # rotl(s1 * 5, 7) * 9, inline
         t = (s1 << 17) & _MASK
         s2 ^= s0
         s3 ^= s1
         s1 ^= s2
         s0 ^= s3
         s2 ^= t
-        s3 = _rotl(s3, 45)
+        s3 = ((s3 << 45) | (s3 >> 19)) & _MASK  # rotl(s3, 45)
         self.s0, self.s1, self.s2, self.s3 = s0, s1, s2, s3
         return result
 
