@@ -619,7 +619,7 @@ def ratios(kind: str, results: dict[tuple[str, int], Result], report: Callable[[
             met = "met" if throughput >= 0.5 and p99 <= 3.0 else "not met"
             aim = f" (targets: >= 0.50, p99 <= 3.0x: {met})"
         report(
-            f"{kind:>10} ratio {load} / noop at {count:>2} clients: durable commands/s {throughput:.2f}{windows}, "
+            f"{kind:>10} ratio {load} / noop at {count:>2} clients: durable commands/s {throughput:.3f}{windows}, "
             f"p50 x{result.percentile(0.5) / base.percentile(0.5):.1f}, p99 x{p99:.1f}{aim}"
         )
         if result.plays and base.per_second:
