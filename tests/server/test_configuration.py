@@ -74,7 +74,12 @@ def test_database_urls(tmp_path):
         "6543",
         "delve",
     )
-    assert pg["OPTIONS"] == {"sslmode": "require", "pool": {"min_size": 2, "max_size": 10, "timeout": 30.0}}
+    assert pg["OPTIONS"] == {
+        "sslmode": "require",
+        "pool": {"min_size": 2, "max_size": 10, "timeout": 30.0},
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+    }
     assert pg["CONN_MAX_AGE"] == 0  # a request's connection goes back to the pool when it ends
     relative = database_from_url("sqlite:///games.sqlite3", data_dir=tmp_path)
     assert relative["NAME"] == str(tmp_path / "games.sqlite3")
@@ -99,6 +104,7 @@ def test_postgresql_connections_come_from_a_pool_bounded_by_the_environment(monk
     monkeypatch.setenv("DELVE_DB_POOL_MIN", "0")
     unpooled = database_from_url("postgres://u@h/db", data_dir=tmp_path, pool=Pool.from_env())
     assert "pool" not in unpooled["OPTIONS"] and unpooled["CONN_MAX_AGE"] == 0
+    assert "prepare_threshold" not in unpooled["OPTIONS"], "an external pooler may not keep prepared statements"
 
 
 @pytest.mark.parametrize(
@@ -146,3 +152,19 @@ def test_sqlite_runs_with_wal_and_immediate_transactions(db):
         cursor.execute("PRAGMA busy_timeout")
         assert cursor.fetchone()[0] >= 20000
     assert connection.transaction_mode == "IMMEDIATE"
+
+
+def test_a_pooled_postgresql_connection_binds_on_the_server_and_prepares_what_it_repeats(db):
+    from django.db import connection
+
+    from delve.server.games.models import Game
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL-specific: this pass runs on " + connection.vendor)
+    assert connection.features.uses_server_side_binding
+    for pk in range(1, 8):  # one statement, run seven times with different values
+        assert not Game.objects.filter(pk=pk).exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('FROM "games_game"' in statement for statement in prepared), prepared

@@ -152,6 +152,13 @@ def database_from_url(
         pool = pool or Pool()
         if pool.max_size:
             options["pool"] = {"min_size": pool.min_size, "max_size": pool.max_size, "timeout": pool.timeout}
+            # The pool keeps its connections, so the server may keep their statements too: bound
+            # by the server (not quoted into the SQL text by psycopg) and prepared once a
+            # connection has run one five times, they are parsed and planned once per connection
+            # (a durable command runs the same few statements every time). Not without the pool:
+            # an external pooler may hand a prepared statement's next run to another connection.
+            options.setdefault("server_side_binding", True)
+            options.setdefault("prepare_threshold", 5)
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
