@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from delve.fated.state import GameState
+from delve.fated.state import GameState, Status
 from delve.kernel import IllegalCommand, Rng
 
 from . import view_reference
@@ -147,6 +147,29 @@ def test_views_share_no_object_and_a_changed_view_changes_no_other(preset):
                     card["cp"].clear()
         assert [text(view) for view in again] == before
         assert [text(RULESET.view(state, seat)) for seat in seats] == before
+
+
+@pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
+def test_views_equal_the_reference_build_with_images_and_changed_prices(preset):
+    """Cases the random games rarely reach: players shown with an image (Level D's registration
+    option), and hand prices changed by Magic, Sage and Fool (FL-CP-5), the same hand seen at
+    several prices one after another (the card tables are kept per price)."""
+    changes = [(0, None), (30, "sage"), (30, None), (55, "fool"), (0, "sage"), (99, "fool"), (0, None)]
+    for number, state in enumerate(positions(preset, 7)):
+        if number % 5:
+            continue
+        for i, player in enumerate(state.players):
+            if i % 2 == 0:
+                player.image = "cat"
+        for magic, status in changes:
+            for player in state.players:
+                player.magic = magic
+                player.statuses = [s for s in player.statuses if s.id not in {"sage", "fool"}]
+                if status is not None:
+                    player.statuses.append(Status(id=status))
+            for seat in [None, *range(len(state.players))]:
+                expected = text(view_reference.build(state, seat))
+                assert text(RULESET.view(state, seat)) == expected, f"seat {seat} at magic {magic}, {status}"
 
 
 def test_views_refuse_a_seat_that_does_not_exist():

@@ -109,6 +109,8 @@ def poison_loss(ctx: Ctx, target: Character, status_id: str) -> int:
 
 def evasion(ctx: Ctx, target: Character) -> int:
     """FL-STAT-12: base evasion +20 with Nimble, exactly 0 with Sluggish, clamped to 0..100."""
+    if not target.statuses:
+        return max(0, min(100, target.evasion))
     if active(target, "sluggish", ctx):
         return 0
     value = target.evasion + (20 if active(target, "nimble", ctx) else 0)

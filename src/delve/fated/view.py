@@ -15,8 +15,8 @@ Speed: a view is built after every command (and, by the server, for every audien
 parts that do not depend on the viewer (the game's settings and standing, every player's public
 entry as others see it, the spectator's and the final map) are built once per :class:`_Views`
 and handed to each view as a fresh copy; a hand card's kind, category and costs per use come
-from a table kept per card number (:func:`_card_costs`), its prices from the player's current
-price function. Every view is a tree of its own: nothing in one is shared with another.
+from a table kept per card number and price (:func:`_priced`). Every view is a tree of its own:
+nothing in one is shared with another.
 """
 
 from __future__ import annotations
@@ -54,7 +54,10 @@ class _Views:
         self.state = state
         self.ctx = Ctx(state, state.clock)
         players = state.players
-        self.numbers = [_number(p) for p in players]
+        numbers = _NUMBERS.get(len(players))
+        if numbers is None:
+            numbers = _NUMBERS[len(players)] = tuple(p.number for p in players)
+        self.numbers = numbers
         self.game: dict[str, Any] | None = None
         self.others: list[dict[str, Any] | None] = [None] * len(players)
         """Per seat: the player's public entry as anyone else sees it (FL-INFO-1/2)."""
@@ -68,8 +71,12 @@ class _Views:
         ctx = self.ctx
         viewer = state.players[seat] if seat is not None else None
         copy = self.used
+        # the sight radius, read once for the map, the characters and "you" (FL-VIS-1)
+        radius = statuses.sight_radius(ctx, viewer) if viewer is not None and viewer.alive else 0
         sight: AbstractSet[int] = (
-            visibility.sight(ctx, viewer) if viewer is not None and not state.ended else frozenset()
+            visibility.within(state, viewer.pos, radius)
+            if viewer is not None and viewer.alive and not state.ended
+            else frozenset()
         )
         if self.game is None:
             self.game = _game(state)
@@ -81,7 +88,7 @@ class _Views:
             "players": self._players(viewer, copy),
         }
         if viewer is not None:
-            view["you"] = _you(ctx, viewer, self.numbers[viewer.seat])
+            view["you"] = _you(ctx, viewer, self.numbers[viewer.seat], radius)
         self.used = True
         return view
 
@@ -172,15 +179,9 @@ class _Views:
         return out
 
 
-#: Seat -> the player's number as :attr:`Player.number` gives it (a function of the seat).
-_NUMBERS: dict[int, str] = {}
-
-
-def _number(player: Player) -> str:
-    number = _NUMBERS.get(player.seat)
-    if number is None:
-        number = _NUMBERS[player.seat] = player.number
-    return number
+#: Player count -> each seat's number as :attr:`Player.number` gives it (a function of the seat;
+#: the seats of a game are 0, 1, 2...).
+_NUMBERS: dict[int, tuple[str, ...]] = {}
 
 
 def _game(state: GameState) -> dict[str, Any]:
@@ -318,6 +319,34 @@ def _monster(ctx: Ctx, monster: Monster, own_seat: int | None, *, in_sight: bool
 
 def _public_player(ctx: Ctx, player: Player, number: str, *, own: bool) -> dict[str, Any]:
     """FL-INFO-1/2, FL-UI-9: always public fields; the status fields unless under Stealth."""
+    found = player.statuses
+    # only a status (Stealth, FL-STS-18) hides the status fields
+    shown = own or not found or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player)
+    if shown and not player.image:  # the usual entry, made in one step
+        top_left, top_right, bottom_left, bottom_right = _MARKS[player.visited]
+        return {
+            "seat": player.seat,
+            "number": number,
+            "name": player.name,
+            "class": player.cls,
+            "alive": player.alive,
+            "fate": player.fate or None,
+            "comment": player.comment,
+            "practice": not player.keep_record,
+            "hand_size": len(player.hand),
+            "hp": player.hp,
+            "max_hp": player.max_hp,
+            "cp": player.cp,
+            "max_cp": player.max_cp,
+            "attack": player.attack,
+            "defense": player.defense,
+            "magic": player.magic,
+            "evasion": player.evasion,
+            "statuses": _status_list(ctx, found, own=own) if found else [],
+            "treasures": player.treasures,
+            "kills": player.kills,
+            "visited": [[top_left, top_right], [bottom_left, bottom_right]],
+        }
     entry: dict[str, Any] = {
         "seat": player.seat,
         "number": number,
@@ -331,8 +360,7 @@ def _public_player(ctx: Ctx, player: Player, number: str, *, own: bool) -> dict[
     }
     if player.image:
         entry["image"] = player.image
-    # only a status (Stealth, FL-STS-18) hides the status fields
-    if own or not player.statuses or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player):
+    if shown:
         top_left, top_right, bottom_left, bottom_right = _MARKS[player.visited]
         entry["hp"] = player.hp
         entry["max_hp"] = player.max_hp
@@ -342,7 +370,7 @@ def _public_player(ctx: Ctx, player: Player, number: str, *, own: bool) -> dict[
         entry["defense"] = player.defense
         entry["magic"] = player.magic
         entry["evasion"] = player.evasion
-        entry["statuses"] = _status_list(ctx, player.statuses, own=own) if player.statuses else []
+        entry["statuses"] = _status_list(ctx, found, own=own) if found else []
         entry["treasures"] = player.treasures
         entry["kills"] = player.kills
         entry["visited"] = [[top_left, top_right], [bottom_left, bottom_right]]
@@ -382,61 +410,61 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
     return data
 
 
-#: A card's kind, category and (use, base cost) pairs, per card number, per content and preset.
-_CardCosts = tuple[str, str, tuple[tuple[str, int], ...]]
-_CARD_COSTS: dict[tuple[int, str], tuple[Content, dict[int, _CardCosts]]] = {}
+#: Per content and preset, per price (the numerator and denominator that
+#: :func:`cards.cp_prices` applies), per card number: the card's kind, category and CP cost per
+#: use at that price (a template each hand entry copies).
+_Priced = tuple[str, str, dict[str, int]]
+_PRICED: dict[tuple[int, str], tuple[Content, dict[tuple[int, int], dict[int, _Priced]]]] = {}
 
 
-def _card_costs(ctx: Ctx) -> dict[int, _CardCosts]:
-    """The table of hand-card facts that depend only on the card (kept per content and preset,
-    filled on first use by :func:`_card_facts`)."""
+def _priced(ctx: Ctx, player: Player) -> dict[int, _Priced]:
+    """The table of hand-card facts at ``player``'s prices now (kept per content, preset and
+    price, filled on first use by :func:`_card_facts`)."""
     content = ctx.content
     key = (id(content), ctx.state.settings.preset)
-    found = _CARD_COSTS.get(key)
+    found = _PRICED.get(key)
     if found is None or found[0] is not content:
-        if len(_CARD_COSTS) >= 16:  # contents other than the packaged one (tests): keep few
-            _CARD_COSTS.clear()
-        found = _CARD_COSTS[key] = (content, {})
-    return found[1]
+        if len(_PRICED) >= 16:  # contents other than the packaged one (tests): keep few
+            _PRICED.clear()
+        found = _PRICED[key] = (content, {})
+    factor, denominator = statuses.cp_ratio(ctx, player)
+    price = (factor * (100 - player.magic), denominator * 100)
+    tables = found[1]
+    table = tables.get(price)
+    if table is None:
+        if len(tables) >= 256:  # prices are few (magic 0..100, three ratios); keep them bounded
+            tables.clear()
+        table = tables[price] = {}
+    return table
 
 
-def _card_facts(ctx: Ctx, card_id: int) -> _CardCosts:
-    """A card's kind, category and base costs: one per use, and ``use`` (its effects) when it
-    has effects or no uses."""
+def _card_facts(ctx: Ctx, player: Player, card_id: int) -> _Priced:
+    """A card's kind, category and CP costs at the player's prices now: one per use, and
+    ``use`` (its effects) when it has effects or no uses."""
     card = ctx.card(card_id)
-    costs = list(card.uses.items())
+    price = cards.cp_prices(ctx, player)
+    cp = {use: price(cost) for use, cost in card.uses.items()}
     if card.effects or not card.uses:
-        costs.append(("use", card.cost))
-    return card.id, card.category, tuple(costs)
+        cp["use"] = price(card.cost)
+    return card.id, card.category, cp
 
 
 def _hand(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
     """The viewer's cards with their CP cost per use (``use``: its effects), at its prices now."""
-    price = cards.cp_prices(ctx, player)
-    table = _card_costs(ctx)
-    prices: dict[int, int] = {}
-    by_kind: dict[str, dict[str, int]] = {}
+    table = _priced(ctx, player)
     hand: list[dict[str, Any]] = []
+    append = hand.append
     for card_id in player.hand:
         facts = table.get(card_id)
         if facts is None:
-            facts = table[card_id] = _card_facts(ctx, card_id)
-        kind = facts[0]
-        cp = by_kind.get(kind)
-        if cp is None:
-            cp = by_kind[kind] = {}
-            for use, cost in facts[2]:
-                value = prices.get(cost)
-                if value is None:
-                    value = prices[cost] = price(cost)
-                cp[use] = value
-        else:
-            cp = cp.copy()
-        hand.append({"id": card_id, "kind": kind, "category": facts[1], "cp": cp})
+            facts = table[card_id] = _card_facts(ctx, player, card_id)
+        kind, category, cp = facts
+        append({"id": card_id, "kind": kind, "category": category, "cp": cp.copy()})
     return hand
 
 
-def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
+def _you(ctx: Ctx, player: Player, number: str, radius: int) -> dict[str, Any]:
+    """``radius``: the player's sight radius now (0 when dead)."""
     state = ctx.state
     alive = player.alive
     phase = player.phase
@@ -453,7 +481,7 @@ def _you(ctx: Ctx, player: Player, number: str) -> dict[str, Any]:
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
         "qualifies": death.qualifies(ctx, player),
-        "sight_radius": statuses.sight_radius(ctx, player) if alive else 0,
+        "sight_radius": radius,
         "effective_evasion": statuses.evasion(ctx, player),
     }
     if phase == MOVE:

@@ -31,8 +31,12 @@ def sight(ctx: Ctx, player: Player) -> frozenset[int]:
     walls). A dead player sees nothing."""
     if not player.alive:
         return frozenset()
-    radius = statuses.sight_radius(ctx, player)
-    return _area(player.pos, radius, ctx.state.size, ctx.state.settings.sight_metric == "manhattan")
+    return within(ctx.state, player.pos, statuses.sight_radius(ctx, player))
+
+
+def within(state: GameState, center: int, radius: int) -> frozenset[int]:
+    """The tiles within ``radius`` of ``center`` by the game's sight metric (FL-VIS-1, AMB-14)."""
+    return _area(center, radius, state.size, state.settings.sight_metric == "manhattan")
 
 
 @functools.lru_cache(maxsize=8192)
