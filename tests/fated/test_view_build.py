@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from delve.fated.state import GameState, Status
+from delve.fated.grid import FAKE_TREASURE
+from delve.fated.state import Fake, GameState, Player, Status, Trap
 from delve.kernel import IllegalCommand, Rng
 
 from . import view_reference
@@ -170,6 +171,36 @@ def test_views_equal_the_reference_build_with_images_and_changed_prices(preset):
             for seat in [None, *range(len(state.players))]:
                 expected = text(view_reference.build(state, seat))
                 assert text(RULESET.view(state, seat)) == expected, f"seat {seat} at magic {magic}, {status}"
+
+
+def test_views_equal_the_reference_build_after_changes_made_straight_to_the_state():
+    """FL-VIS-8..10: a map shows what the viewer perceives in sight now even when the state was
+    changed after its last refresh (a trap set, learned or moved, a tile changed, a player moved,
+    its sight changed): the memory its last refresh wrote is used only while nothing it
+    perceives in sight changed since."""
+    changes: list[Callable[[GameState, Player], object]] = [
+        lambda state, p: state.traps.__setitem__(p.pos, Trap(card="attack-10", setter=p.seat)),
+        lambda state, p: state.traps[p.pos].__setattr__("setter", (p.seat + 1) % len(state.players)),
+        lambda state, p: state.traps[p.pos].known.append(p.seat),
+        lambda state, p: state.set_tile(p.pos, FAKE_TREASURE) or state.fakes.__setitem__(p.pos, Fake(setter=p.seat)),
+        lambda state, p: state.fakes[p.pos].__setattr__("setter", (p.seat + 1) % len(state.players)),
+        lambda state, p: p.statuses.append(Status(id="light", turns=3)),
+        lambda state, p: setattr(p, "pos", p.pos + 1 if p.pos % state.size < state.size - 1 else p.pos - 1),
+        lambda state, p: None,
+    ]
+    checked = 0
+    for number, state in enumerate(positions("level-d", 1)):
+        if number % 10 or state.ended:
+            continue
+        viewer = next((p for p in state.players if p.alive), None)
+        if viewer is None:
+            continue
+        for change in changes:
+            change(state, viewer)
+            expected = text(view_reference.build(state, viewer.seat))
+            assert text(RULESET.view(state, viewer.seat)) == expected, f"after {number}: {change}"
+            checked += 1
+    assert checked > 0
 
 
 def test_views_refuse_a_seat_that_does_not_exist():

@@ -83,7 +83,7 @@ class _Views:
         view: dict[str, Any] = {
             "game": self.game.copy() if copy else self.game,
             "piles": {"deck": len(state.deck), "discard": len(state.discard)},
-            "map": self._map(viewer, sight, copy),
+            "map": self._map(viewer, radius, sight, copy),
             "characters": self._characters(viewer, sight),
             "players": self._players(viewer, copy),
         }
@@ -94,7 +94,7 @@ class _Views:
 
     # -- the map ------------------------------------------------------------------------------
 
-    def _map(self, viewer: Player | None, sight: AbstractSet[int], copy: bool) -> dict[str, Any]:
+    def _map(self, viewer: Player | None, radius: int, sight: AbstractSet[int], copy: bool) -> dict[str, Any]:
         """``tiles``: one character per tile as the viewer knows it (``?`` unexplored);
         ``lit``: ``1`` for tiles in sight now (bright), ``0`` otherwise (remembered or unexplored).
         After the game ends everyone sees the whole maze as it is."""
@@ -116,7 +116,7 @@ class _Views:
                 }
                 return self.spectator_map
             return _copy_map(self.spectator_map) if copy else self.spectator_map
-        return _seat_map(self.state, viewer, sight)
+        return _seat_map(self.state, viewer, radius, sight)
 
     # -- characters ---------------------------------------------------------------------------
 
@@ -137,7 +137,7 @@ class _Views:
             in_sight = everything or pos in sight
             you = player.seat == own_seat
             # Exposed (a status) shows a player anywhere (FL-VIS-6)
-            if in_sight or you or (player.statuses and statuses.exposed(ctx, player)):
+            if in_sight or you or (player.statuses and _active(player.statuses, "exposed")):
                 y, x = divmod(pos, n)
                 out.append(
                     {
@@ -228,10 +228,11 @@ def _final_map(state: GameState) -> dict[str, Any]:
     }
 
 
-def _seat_map(state: GameState, viewer: Player, sight: AbstractSet[int]) -> dict[str, Any]:
-    """A playing seat's map while the game runs (``sight``: the tiles in its sight now)."""
+def _seat_map(state: GameState, viewer: Player, radius: int, sight: AbstractSet[int]) -> dict[str, Any]:
+    """A playing seat's map while the game runs (``sight``: the tiles in its sight now, within
+    ``radius``)."""
     n = state.size
-    tiles = visibility.perceived_in(state, viewer, sight)
+    tiles = visibility.memory_in_sight(state, viewer, radius, sight)
     lit = _lit(frozenset(sight), n)
     doors = {}
     if state.door_hp:
@@ -281,6 +282,15 @@ def _key(tile: int, n: int) -> str:
     return f"{x},{y}"
 
 
+def _active(found: list[Status], status_id: str) -> bool:
+    """:func:`statuses.active` on a character's statuses (its first entry of the status decides):
+    Stealth (:func:`statuses.hidden_by_stealth`), Exposed (:func:`statuses.exposed`)."""
+    for status in found:
+        if status.id == status_id:
+            return not status.cancelled
+    return False
+
+
 def _status_list(ctx: Ctx, items: list[Status], *, own: bool) -> list[dict[str, Any]]:
     out = []
     definitions = ctx.content.statuses
@@ -321,7 +331,7 @@ def _public_player(ctx: Ctx, player: Player, number: str, *, own: bool) -> dict[
     """FL-INFO-1/2, FL-UI-9: always public fields; the status fields unless under Stealth."""
     found = player.statuses
     # only a status (Stealth, FL-STS-18) hides the status fields
-    shown = own or not found or ctx.state.ended or not statuses.hidden_by_stealth(ctx, player)
+    shown = own or not found or ctx.state.ended or not _active(found, "stealth")
     if shown and not player.image:  # the usual entry, made in one step
         top_left, top_right, bottom_left, bottom_right = _MARKS[player.visited]
         return {

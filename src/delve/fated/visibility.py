@@ -93,6 +93,23 @@ def perceived_in(state: GameState, player: Player, tiles: Iterable[int]) -> str:
     return _written(memory, changes) if changes else memory
 
 
+def memory_in_sight(state: GameState, player: Player, radius: int, tiles: Iterable[int]) -> str:
+    """:func:`perceived_in` for the tiles of the player's sight now (``radius``: its sight
+    radius now): its memory itself when its last refresh wrote those tiles in the world as it is
+    now (nothing it perceives there changed since), else found again."""
+    cache: _Cache | None = state.__dict__.get("_sight_cache")
+    if cache is not None:
+        seen = cache.seats.get(player.seat)
+        if (
+            seen is not None
+            and seen.memory is player.memory
+            and seen.key[:3] == (player.pos, radius, state.settings.sight_metric == "manhattan")
+            and cache.current(state) is seen.world
+        ):
+            return player.memory
+    return perceived_in(state, player, tiles)
+
+
 def learn_trap(state: GameState, seat: int, tile: int) -> bool:
     """``seat`` knows the trap on ``tile`` from now on; returns whether that is news."""
     trap = state.traps.get(tile)
