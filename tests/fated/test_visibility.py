@@ -234,6 +234,7 @@ def test_a_refresh_visits_only_changes_yet_equals_a_refresh_from_scratch():
         lambda: setattr(g.p(0), "pos", g.at(5, 4)),  # one step: the sights overlap
         lambda: (setattr(g.p(0), "pos", g.at(5, 3)), g.state.set_tile(g.at(4, 4), ICE)),  # a change in the overlap
         lambda: (g.p(0).statuses.append(Status(id="blind", turns=7)), setattr(g.p(0), "pos", g.at(6, 3))),
+        lambda: setattr(g.p(0).statuses[-1], "turns", 6),  # a status changed, the sight is the same
         lambda: setattr(g.p(0).statuses[-1], "cancelled", True),  # Blind loses its effect in place
         lambda: g.state.traps[g.at(6, 6)].known.append(0),  # a trap learned in place
         lambda: None,

@@ -166,7 +166,11 @@ def refresh(ctx: Ctx) -> None:
             and seen.world is world
             and seen.memory is player.memory
             and seen.seen_since_exit is player.seen_since_exit
-            and _same_sight(ctx, seen, player, manhattan)
+            and seen.key[0] == player.pos
+            and (
+                (seen.statuses == player.statuses and seen.cls == player.cls and seen.key[2] == manhattan)
+                or _same_sight(ctx, cache, seen, player, manhattan)
+            )
         ):
             continue  # nothing it sees or remembers changed (what ``_refresh`` would find)
         learned = _refresh(ctx, player, cache, world, manhattan) or learned
@@ -302,15 +306,19 @@ def _copies(found: list[Status]) -> list[Status]:
     return [msgspec.structs.replace(status) for status in found]
 
 
-def _same_sight(ctx: Ctx, seen: _Seen, player: Player, manhattan: bool) -> bool:
+def _same_sight(ctx: Ctx, cache: _Cache, seen: _Seen, player: Player, manhattan: bool) -> bool:
     """Whether the player's sight key is still the one of its last refresh (its radius and
-    Insight are read again only when its statuses or class changed since)."""
+    Insight are read again only when its statuses or class changed since; when the key is the
+    same, the statuses and class are remembered as read now, as :func:`_refresh` does)."""
     key = seen.key
     if key[0] != player.pos or key[2] != manhattan:
         return False
     if seen.statuses == player.statuses and seen.cls == player.cls:
         return True
-    return key == _key(ctx, player, manhattan)
+    if key != _key(ctx, player, manhattan):
+        return False
+    cache.seats[player.seat] = seen._replace(statuses=_copies(player.statuses), cls=player.cls)
+    return True
 
 
 def _key(ctx: Ctx, player: Player, manhattan: bool) -> tuple[int, int, bool, bool]:
