@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from delve.fated import commands, play
+from delve.fated import commands, effects, play
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DIRECTIONS, adjacent
 from delve.fated.state import CORE, GameState
@@ -20,11 +20,12 @@ from .playout import new_playout, step
 @pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
 def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
     """FL-USE, FL-CORE: in random core phases, every card's uses from one shared listing equal
-    its uses asked with a fresh listing, the normal-attack and 《隣接》 targets agree, the tiles
+    its uses asked with a fresh listing, the targets of its effects are those ``effects.TARGETS``
+    finds, the normal-attack and 《隣接》 targets agree, the tiles
     around the player have the occupants ``state.occupant`` names, every listed command is
     judged legal on its own, and a card command's near misses (another use, direction or
     target) are judged legal exactly when the full listing holds them."""
-    seen = {"core": 0, "uses": 0, "occupied": 0, "variants": 0}
+    seen = {"core": 0, "uses": 0, "occupied": 0, "variants": 0, "adjacent characters": 0}
 
     def choose(state: GameState, seat: int, choices: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
         ctx = Ctx(state, state.clock)
@@ -39,6 +40,10 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
                 alone = play.legal_uses(ctx, player, card_id)
                 assert play.legal_uses(ctx, player, card_id, shared) == alone
                 seen["uses"] += len(alone)
+                card = ctx.card(card_id)  # the targets of its effects, as effects.TARGETS finds them
+                assert shared.card_targets(card) == effects.card_targets(ctx, player, card)
+                if card.target == "adjacent_character" and shared.card_targets(card):
+                    seen["adjacent characters"] += 1
             assert shared.adjacent_targets(None) == play.adjacent_targets(ctx, player, None)
         legal = commands.legal_commands(ctx, seat)
         for command in legal:
@@ -61,3 +66,5 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
         while playout.commands < 250 and step(playout, rng, check=False, choose=choose):
             pass
     assert seen["core"] >= 50 and seen["uses"] >= 200 and seen["occupied"] >= 50, seen
+    if preset == "fated-labyrinth":  # Knockback's targets found next to characters (rarer in Level D's games)
+        assert seen["adjacent characters"] >= 1, seen

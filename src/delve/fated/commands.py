@@ -209,8 +209,11 @@ def _card_uses(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[s
         card = judged.get("card")
         return play.legal_uses(ctx, player, card, here, use=judged.get("use")) if card in player.hand else []
     out: list[dict[str, Any]] = []
-    for card_id in player.hand:
-        out += play.legal_uses(ctx, player, card_id, here)
+    card = ctx.card
+    for card_id in player.hand:  # play.legal_uses of each card, written out
+        found = card(card_id)
+        if found.category != "defense":  # defense cards only in the defense phase (FL-CARD-2)
+            out += [{"kind": "use_card", "card": card_id, **how} for how in here.uses(found)]
     return out
 
 

@@ -107,7 +107,16 @@ class Listing:
         key = ("effects", card.target)
         found: list[dict[str, Any]] | None = self._targets.get(key)
         if found is None:
-            found = self._targets[key] = effects.card_targets(self.ctx, self.player, card)
+            if card.target == "adjacent_character":  # effects.TARGETS' test, on the tiles around
+                seat = self.player.seat
+                found = [
+                    {"dir": direction}
+                    for direction, _, occupant in self.around
+                    if isinstance(occupant, Player) or (isinstance(occupant, Monster) and occupant.owner != seat)
+                ]
+            else:
+                found = effects.card_targets(self.ctx, self.player, card)
+            self._targets[key] = found
         return found
 
 
