@@ -273,6 +273,27 @@ def test_an_unavailable_database_on_a_page_is_a_503_page(db, monkeypatch):
     assert "The server is busy" in page_error(response, 503)
 
 
+@pytest.mark.parametrize("path", ["/api/v1/games/{id}", "/games/{id}/"])
+def test_an_unavailable_database_met_by_a_middleware_is_a_503_too(db, monkeypatch, caplog, path):
+    """The spectator gate queries the game before any view runs (a middleware): when the pool
+    times out there, the answer is the same 503 with Retry-After as from a view, not Django's 500
+    (seen under load on PostgreSQL: 256 clients on a starved machine)."""
+    from delve.server.social import spectators
+
+    game = Game.objects.create(ruleset="toy", preset="toy", settings={}, seat_count=2, seed=1)
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("couldn't get a connection after 30.00 sec")
+
+    monkeypatch.setattr(spectators.Game.objects, "filter", down)
+    response = Client(raise_request_exception=False).get(path.format(id=game.pk))
+    if path.startswith("/api/"):
+        api_error(response, 503, "server/unavailable")
+    else:
+        assert "The server is busy" in page_error(response, 503)
+    assert response["Retry-After"] == "5"
+
+
 def test_django_own_error_answers_under_the_api_are_rewritten_as_json(db):
     api_error(Client(HTTP_HOST="evil.example").get("/api/v1/games"), 400, "request/malformed")
 

@@ -14,15 +14,22 @@ Afterwards it shapes every failure:
 - the pages show a refusal (:class:`~delve.kernel.DelveError`, e.g. a malformed parameter) on an
   error page with its status (400, 413...), never as a server error;
 - a database that is busy or unreachable (the pool timed out, the SQLite writer queue is full)
-  answers 503 with ``Retry-After``, never 500.
+  answers 503 with ``Retry-After``, never 500: also when a middleware met it before any view
+  ran (the spectator gate's query, a session saved on the way out). Django answers those with
+  its own 500 (and logs it) before this guard sees the response, so the exception is remembered
+  on the request when Django signals it (``got_request_exception``) and the guard answers it
+  as it would have answered a view's.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.core.signals import got_request_exception
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
@@ -72,6 +79,11 @@ class RequestGuard:
         if refusal is not None:
             return self.answer(request, refusal)
         response = self.get_response(request)
+        failure = request.__dict__.pop(FAILURE, None)
+        if failure is not None and response.status_code == 500:
+            error = as_error(failure)  # raised outside a view (a middleware): answered as from one
+            if error is not None:
+                return self.answer(request, error)
         if is_api(request) and response.status_code >= 400 and not _is_json(response):
             return self.answer(request, _generic(response.status_code))
         return response
@@ -156,6 +168,21 @@ def as_error(exception: BaseException) -> DelveError | None:
         log.warning("database unavailable: %s", str(exception).strip().splitlines()[:1])
         return unavailable()
     return None
+
+
+#: The request attribute under which :func:`_remember` keeps an exception Django turned into a 500.
+FAILURE = "_delve_failure"
+
+
+def _remember(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+    """Keep the exception being handled on its request (Django sends ``got_request_exception``
+    from inside its ``except`` block, where the exception is the current one)."""
+    exception = sys.exc_info()[1]
+    if request is not None and exception is not None:
+        request.__dict__[FAILURE] = exception
+
+
+got_request_exception.connect(_remember, dispatch_uid="delve.server.guard.remember")
 
 
 def _generic(status: int) -> Rejected:
