@@ -175,3 +175,35 @@ def test_views_refuse_an_unknown_seat() -> None:
     r, g = new_game(2)
     with pytest.raises(IllegalCommand):
         r.views(g, [None, 2])
+
+
+def test_lasting_parts_equal_fresh_ones_and_are_kept_while_unchanged() -> None:
+    """The ``views`` hook takes the areas, Arcana, bosses and each seat's map from memos of
+    lasting parts (built again only when what they show changed): over long random games they
+    equal the parts ``view`` builds afresh, the same object comes back while the part is
+    unchanged, and ``view`` never hands out a kept part (its callers may change what they get)."""
+    ruleset = MaidenRuleset()
+    kept = 0
+    for players in (1, 3):
+        chooser = random.Random(10 + players)
+        game = ruleset.setup({"players": players, "start_player": 0}, seats(players), players, T0)
+        audience = [None, *range(players)]
+        before = ruleset.views(game, audience)
+        now = T0
+        for _ in range(300):
+            now += chooser.choice((0, 1, 60))
+            ruleset.advance(game, now)
+            if game.ended:
+                break
+            seat = waiting(game)
+            ruleset.apply(game, seat, chooser.choice(ruleset.legal_commands(game, seat)), now)
+            views = ruleset.views(game, audience)
+            fresh = [ruleset.view(game, s) for s in audience]
+            assert views == fresh
+            for old, new, own in zip(before, views, fresh, strict=True):
+                for key in ("areas", "arcana", "bosses", "map"):
+                    assert own[key] is not new[key]
+                    if old[key] == new[key]:
+                        kept += old[key] is new[key]
+            before = views
+    assert kept > 500

@@ -117,3 +117,85 @@ def test_an_empty_view_and_no_audience() -> None:
     state = ruleset.setup({}, [SeatInfo("a")], 1, T0)
     assert view_digests(ruleset, state, [None, 0]) == [whole_digest({})] * 2
     assert view_digests(ruleset, state, []) == []
+
+
+def digests_follow_views(
+    ruleset: Ruleset[Any], settings: dict[str, Any], seats: list[SeatInfo], seed: int, steps: int
+) -> int:
+    """Play a random game and check after every command, for every audience, that the digest is
+    that of the whole view and that it moved exactly when the view changed; the number of times
+    an audience's view stayed the same (so the check is not vacuous)."""
+    rng = random.Random(seed)
+    state = ruleset.setup(settings, seats, seed, T0)
+    who = audiences(len(seats))
+    before_views = [ruleset.view(state, s) for s in who]
+    before = view_digests(ruleset, state, who)
+    unchanged = 0
+    now = T0
+    for _ in range(steps):
+        now += rng.choice((1, 7, 60))
+        ruleset.advance(state, now)
+        choices = [
+            (seat, command)
+            for seat in range(len(seats))
+            for command in ruleset.legal_commands(state, seat)
+            if command["kind"] not in {"give_up", "comment"}
+        ]
+        if not choices or ruleset.outcome(state).ended:
+            break
+        seat, command = rng.choice(choices)
+        ruleset.apply(state, seat, command, now)
+        views = [ruleset.view(state, s) for s in who]
+        digests = view_digests(ruleset, state, who)
+        assert digests == [whole_digest(view) for view in views]
+        for audience, old, new, old_view, new_view in zip(who, before, digests, before_views, views, strict=True):
+            assert (old == new) == (old_view == new_view), (audience, command)
+            unchanged += old_view == new_view
+        before, before_views = digests, views
+    return unchanged
+
+
+def test_each_audience_digest_moves_exactly_when_its_view_changes() -> None:
+    """FL-UI-5 / change counters: over random White Maiden and Fated Labyrinth games, each
+    audience's digest changes iff its whole view changed (White Maiden's lasting parts, the areas,
+    bosses and maps kept from earlier views, included)."""
+    classes = ["explorer", "warrior", "priest", "thief"]
+    unchanged = 0
+    for seed in range(3):
+        unchanged += digests_follow_views(
+            get_ruleset("maiden"),
+            {"preset": "white-maiden", "players": 1 + seed, "start_player": 0},
+            [SeatInfo(f"M{i}") for i in range(1 + seed)],
+            seed,
+            300,  # long enough for maidens to come back to rooms after exploring others
+        )
+        unchanged += digests_follow_views(
+            get_ruleset("fated"),
+            {"preset": "fated-labyrinth", "players": 4, "maze_size": 13, "wait_time": 10},
+            [SeatInfo(f"P{i}", {"class": classes[i]}) for i in range(4)],
+            seed,
+            120,
+        )
+    assert unchanged > 0
+
+
+def test_a_changed_view_does_not_change_later_views_or_digests() -> None:
+    """White Maiden hands its lasting parts out only to the read-only ``views`` hook: a page that
+    changes the view it got from ``view`` (as pages add keys) changes nothing kept."""
+    ruleset = get_ruleset("maiden")
+    state = played(
+        ruleset, {"preset": "white-maiden", "players": 2, "start_player": 0}, [SeatInfo("A"), SeatInfo("B")], 20, 5
+    )
+    who = audiences(2)
+    digests = view_digests(ruleset, state, who)
+    lasting = views_of(ruleset, state, who)
+    for seat in who:
+        view = ruleset.view(state, seat)
+        for key in ("areas", "arcana", "bosses", "map"):
+            assert view[key] is not lasting[0][key]
+        view["map"]["rooms"].clear()
+        view["map"]["extra"] = True
+        view["areas"][0]["name"]["en"] = "changed"
+        view["bosses"].clear()
+    assert view_digests(ruleset, state, who) == digests
+    assert views_of(ruleset, state, who) == [ruleset.view(state, s) for s in who]

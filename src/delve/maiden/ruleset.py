@@ -120,11 +120,13 @@ class MaidenRuleset:
 
     def views(self, game: Game, seats: Sequence[int | None]) -> list[dict[str, Any]]:
         """The views of ``seats`` at once (the kernel's optional hook): the table is public, so
-        it is built once and shared; see :func:`delve.maiden.view.build_many`."""
+        it is built once and shared, and its seldom changing parts (areas, Arcana, bosses, each
+        seat's map) are lasting parts, shared with earlier views too; see
+        :func:`delve.maiden.view.build_many`. The views are read-only, as the hook promises."""
         for seat in seats:
             if seat is not None:
                 self._check_seat(game, seat)
-        return view.build_many(self._ctx(game, game.clock), seats)
+        return view.build_many(self._ctx(game, game.clock), seats, lasting=True)
 
     def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """White Maiden is cooperative: every event it emits is public with all its fields (only the

@@ -13,9 +13,14 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
+from delve.kernel.lasting import Lasting
 from delve.maiden import board, checks, commands, dice, movement, rounds
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
+
+_encode = msgspec.json.Encoder().encode
 
 LOG_SHOWN = 30
 
@@ -38,15 +43,20 @@ def build(ctx: Ctx, seat: int | None) -> dict[str, Any]:
     return build_many(ctx, [seat])[0]
 
 
-def build_many(ctx: Ctx, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+def build_many(ctx: Ctx, seats: Sequence[int | None], *, lasting: bool = False) -> list[dict[str, Any]]:
     """The views of ``seats`` (``None``: a spectator), each equal to :func:`build` of that seat.
     The table is the same for every seat, so it is built once and its parts are shared by the
     views (to be read, not changed); each seat adds its ``map`` (the passages it knows), ``you``
-    and ``legal``."""
+    and ``legal``.
+
+    ``lasting``: the areas, Arcana, bosses and each seat's map are taken from memos of this
+    content's parts (:class:`~delve.kernel.lasting.Lasting`), built again only when what they are
+    built from changed; such parts are shared with the views of other states and games, so only
+    callers that never change a view ask for them (the ``views`` hook)."""
     state = ctx.state
     content = ctx.content
     active = state.active
-    freed = set(state.freed)
+    parts = _parts_of(content) if lasting else None
     head = {
         "game": "maiden",
         "round": state.round,
@@ -61,27 +71,20 @@ def build_many(ctx: Ctx, seats: Sequence[int | None]) -> list[dict[str, Any]]:
         "start_player": state.start_player,
         "deadline": state.deadline,
     }
+    if parts is None:
+        areas = _areas(content, state.freed)
+        arcana = _arcana(content, state.arcana)
+        bosses = _bosses(ctx)
+    else:
+        freed = tuple(state.freed)
+        areas = parts.areas.get(freed, lambda: _areas(content, freed))
+        arcana_ids = tuple(state.arcana)
+        arcana = parts.arcana.get(arcana_ids, lambda: _arcana(content, arcana_ids))
+        bosses = parts.bosses.get(_bosses_key(state), lambda: _bosses(ctx))
     middle = {
-        "areas": [
-            {
-                "id": a.id,
-                "name": dict(a.name),
-                "freed": a.id in freed,
-                "effect_text": dict(a.effect_text),
-                "mods": None if a.id in freed else _mods(a.mods),
-            }
-            for a in content.areas.values()
-        ],
-        "arcana": [
-            {
-                "area": area_id,
-                "name": dict(content.areas[area_id].name),
-                "text": dict(content.areas[area_id].arcana_text),
-                "timing": content.areas[area_id].arcana_timing,
-            }
-            for area_id in state.arcana
-        ],
-        "bosses": [_boss(ctx, boss_id) for boss_id in content.bosses],
+        "areas": areas,
+        "arcana": arcana,
+        "bosses": bosses,
         "maidens": [_maiden(ctx, m) for m in state.maidens],
         "decks": {
             "action": {"count": len(state.decks.action), "discard": list(state.decks.action_discard)},
@@ -107,7 +110,7 @@ def build_many(ctx: Ctx, seats: Sequence[int | None]) -> list[dict[str, Any]]:
         "summary": rounds.summary(ctx) if state.ended else None,
         "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
     }
-    maps = _Maps(ctx)
+    maps = _Maps(ctx, parts)
     return [
         {
             **head,
@@ -119,6 +122,66 @@ def build_many(ctx: Ctx, seats: Sequence[int | None]) -> list[dict[str, Any]]:
         }
         for seat in seats
     ]
+
+
+class _Parts:
+    """The memos of one content's lasting view parts, each part by what it is built from."""
+
+    def __init__(self) -> None:
+        self.areas: Lasting[list[dict[str, Any]]] = Lasting(64)
+        self.arcana: Lasting[list[dict[str, Any]]] = Lasting(64)
+        self.bosses: Lasting[list[dict[str, Any]]] = Lasting(128)
+        self.rooms: Lasting[list[dict[str, Any]]] = Lasting(64)
+        self.edges: Lasting[list[list[str]]] = Lasting(32)
+        self.passages: Lasting[list[dict[str, Any]]] = Lasting(64)
+        self.maps: Lasting[dict[str, Any]] = Lasting(128)
+
+
+# Content objects are immutable and few (the shipped content, tests' own): each entry keeps its
+# content, so the id it is found by is never another content's.
+_PARTS: dict[int, tuple[Any, _Parts]] = {}
+
+
+def _parts_of(content: Any) -> _Parts:
+    found = _PARTS.get(id(content))
+    if found is None or found[0] is not content:
+        found = _PARTS[id(content)] = (content, _Parts())
+    return found[1]
+
+
+def _areas(content: Any, freed_ids: Sequence[str]) -> list[dict[str, Any]]:
+    freed = set(freed_ids)
+    return [
+        {
+            "id": a.id,
+            "name": dict(a.name),
+            "freed": a.id in freed,
+            "effect_text": dict(a.effect_text),
+            "mods": None if a.id in freed else _mods(a.mods),
+        }
+        for a in content.areas.values()
+    ]
+
+
+def _arcana(content: Any, area_ids: Sequence[str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "area": area_id,
+            "name": dict(content.areas[area_id].name),
+            "text": dict(content.areas[area_id].arcana_text),
+            "timing": content.areas[area_id].arcana_timing,
+        }
+        for area_id in area_ids
+    ]
+
+
+def _bosses(ctx: Ctx) -> list[dict[str, Any]]:
+    return [_boss(ctx, boss_id) for boss_id in ctx.content.bosses]
+
+
+def _bosses_key(state: Game) -> bytes:
+    """What the bosses' part is built from besides the content: every boss's state."""
+    return _encode(state.bosses)
 
 
 def _options(kind: str, options: list[Any]) -> list[Any]:
@@ -141,47 +204,91 @@ def _mods(mods: Any) -> dict[str, Any]:
 
 class _Maps:
     """The map as each seat sees it: the rooms and edges are everyone's (built once); the hidden
-    passages shown depend on the viewer's Ins (a maiden who can use a passage has found it)."""
+    passages shown depend on the viewer's Ins (a maiden who can use a passage has found it).
+    With ``parts``, the rooms, edges, passages and each seat's map are lasting parts."""
 
-    def __init__(self, ctx: Ctx) -> None:
+    def __init__(self, ctx: Ctx, parts: _Parts | None = None) -> None:
         self.ctx = ctx
+        self.parts = parts
         state = ctx.state
-        content = ctx.content
-        explored = set(state.explored)
-        explored.add(content.start)
-        here: dict[str, list[int]] = {}
-        for m in state.maidens:
-            here.setdefault(m.room, []).append(m.seat)
-        restricted = state.settings.entry_restrictions
-        self.rooms = [
-            {
-                "id": r.id,
-                "area": r.area,
-                "type": board.room_type(ctx, r.id),
-                "x": r.x,
-                "y": r.y,
-                "explored": r.id in explored,
-                "boss": r.boss,
-                "maidens": list(here.get(r.id, ())),
-                "entry_requirement": list(getattr(r, "entry_requirement", ()) or ()) if restricted else [],
-            }
-            for r in content.rooms.values()
-        ]
-        self.edges = [[e.a, e.b] for e in content.edges] + [list(e) for e in state.extra_edges]
+        self.revealed = tuple(state.revealed_passages)
         self.passages: dict[int | None, list[dict[str, Any]]] = {}  # by the viewer's Ins
+        if parts is None:
+            self.rooms = _rooms(ctx)
+            self.edges = _edges(ctx.content, state.extra_edges)
+            return
+        # What the rooms are built from besides the content (see _rooms and board.room_type).
+        self.rooms_key = (
+            tuple(state.explored),
+            tuple(m.room for m in state.maidens),
+            tuple(state.room_types.items()),
+            _bosses_key(state),
+            state.settings,
+        )
+        self.edges_key = tuple(tuple(e) for e in state.extra_edges)
+        self.rooms = parts.rooms.get(self.rooms_key, lambda: _rooms(ctx))
+        self.edges = parts.edges.get(self.edges_key, lambda: _edges(ctx.content, state.extra_edges))
 
     def of(self, seat: int | None) -> dict[str, Any]:
-        state = self.ctx.state
-        ins = state.maidens[seat].ins if seat is not None else None
+        ins = self.ctx.state.maidens[seat].ins if seat is not None else None
         passages = self.passages.get(ins)
         if passages is None:
-            revealed = set(state.revealed_passages)
-            passages = self.passages[ins] = [
-                {"id": p.id, "a": p.a, "b": p.b, "revealed": p.id in revealed}
-                for p in self.ctx.content.passages.values()
-                if p.id in revealed or (ins is not None and ins >= p.min_ins)
-            ]
-        return {"start": self.ctx.content.start, "rooms": self.rooms, "edges": self.edges, "passages": passages}
+            if self.parts is None:
+                passages = _passages(self.ctx.content, self.revealed, ins)
+            else:
+                passages = self.parts.passages.get(
+                    (self.revealed, ins), lambda: _passages(self.ctx.content, self.revealed, ins)
+                )
+            self.passages[ins] = passages
+        if self.parts is None:
+            return _map(self.ctx.content, self.rooms, self.edges, passages)
+        rooms, edges = self.rooms, self.edges
+        return self.parts.maps.get(
+            (self.rooms_key, self.edges_key, self.revealed, ins),
+            lambda: _map(self.ctx.content, rooms, edges, passages),
+        )
+
+
+def _map(content: Any, rooms: Any, edges: Any, passages: Any) -> dict[str, Any]:
+    return {"start": content.start, "rooms": rooms, "edges": edges, "passages": passages}
+
+
+def _rooms(ctx: Ctx) -> list[dict[str, Any]]:
+    state = ctx.state
+    content = ctx.content
+    explored = set(state.explored)
+    explored.add(content.start)
+    here: dict[str, list[int]] = {}
+    for m in state.maidens:
+        here.setdefault(m.room, []).append(m.seat)
+    restricted = state.settings.entry_restrictions
+    return [
+        {
+            "id": r.id,
+            "area": r.area,
+            "type": board.room_type(ctx, r.id),
+            "x": r.x,
+            "y": r.y,
+            "explored": r.id in explored,
+            "boss": r.boss,
+            "maidens": list(here.get(r.id, ())),
+            "entry_requirement": list(getattr(r, "entry_requirement", ()) or ()) if restricted else [],
+        }
+        for r in content.rooms.values()
+    ]
+
+
+def _edges(content: Any, extra_edges: Sequence[Sequence[str]]) -> list[list[str]]:
+    return [[e.a, e.b] for e in content.edges] + [list(e) for e in extra_edges]
+
+
+def _passages(content: Any, revealed_ids: Sequence[str], ins: int | None) -> list[dict[str, Any]]:
+    revealed = set(revealed_ids)
+    return [
+        {"id": p.id, "a": p.a, "b": p.b, "revealed": p.id in revealed}
+        for p in content.passages.values()
+        if p.id in revealed or (ins is not None and ins >= p.min_ins)
+    ]
 
 
 def _boss(ctx: Ctx, boss_id: str) -> dict[str, Any]:

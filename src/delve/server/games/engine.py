@@ -32,6 +32,8 @@ from delve.kernel import (
     has_journal,
     views_of,
 )
+from delve.kernel.lasting import encoded as lasting_encoding
+from delve.kernel.lasting import held as lasting_held
 from delve.server import clock
 from delve.server.games import kept
 from delve.server.games.errors import Rejected, game_not_found, not_seated
@@ -114,24 +116,36 @@ def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None])
     16 hex digits of the SHA-256 of the view's canonical JSON (keys sorted, compact).
 
     The views come from :func:`~delve.kernel.views_of`. A ruleset that builds them at once may
-    share parts between them (the same dict or list under a key of several views): each such part
-    is encoded once here and put into every view's encoding as those bytes (``msgspec.Raw``), so
-    the digest is the same as encoding each view whole."""
+    share parts between them (the same dict or list under a key of several views) or hand out
+    lasting parts (:mod:`delve.kernel.lasting`, kept from earlier views): a lasting part's
+    encoding is made once per process, a shared part's once here, and either is put into every
+    view's encoding as those bytes (``msgspec.Raw``), so the digest is the same as encoding each
+    view whole."""
     views = views_of(ruleset, state, seats)
-    if len(views) > 1 and getattr(ruleset, "views", None) is not None:
-        counts: dict[int, int] = {}
-        for view in views:
-            for value in view.values():
-                if isinstance(value, dict | list):
-                    counts[id(value)] = counts.get(id(value), 0) + 1
-        raw: dict[int, msgspec.Raw] = {}
-        for view in views:
-            for value in view.values():
-                if counts.get(id(value), 0) > 1 and id(value) not in raw:
-                    raw[id(value)] = msgspec.Raw(_canonical.encode(value))
-        if raw:
-            views = [{key: raw.get(id(value), value) for key, value in view.items()} for view in views]
+    if getattr(ruleset, "views", None) is not None:
+        views = _with_raw_parts(views)
     return [hashlib.sha256(_canonical.encode(view)).hexdigest()[:16] for view in views]
+
+
+def _with_raw_parts(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The views with their lasting parts, and the parts several of them share, as the bytes of
+    their canonical encoding (the top-level values only: that is where rulesets share them)."""
+    seen: set[int] = set()
+    found: dict[int, Any] = {}  # lasting or shared: the value by its id
+    for view in views:
+        for value in view.values():
+            key = id(value)
+            if key in seen or lasting_held(key):
+                found[key] = value
+            else:
+                seen.add(key)
+    raw: dict[int, msgspec.Raw] = {}
+    for key, value in found.items():
+        if isinstance(value, dict | list):
+            raw[key] = lasting_encoding(value) or msgspec.Raw(_canonical.encode(value))
+    if not raw:
+        return views
+    return [{key: raw.get(id(value), value) for key, value in view.items()} for view in views]
 
 
 def _observe(game: Game, ruleset: Ruleset[Any], state: Any, events: Sequence[Event], actor: int | None = None) -> None:

@@ -1,0 +1,108 @@
+"""Lasting parts of views: parts a ruleset builds once and hands out again, unchanged, in the
+views of later states (White Maiden's areas, bosses and map change seldom during a game).
+
+A :class:`Lasting` memo keeps the parts built for the most recent keys (a key names everything a
+part is built from). While it holds a part, :func:`encoded` gives the part's canonical JSON (keys
+sorted, compact), encoded once: the server's view digests put those bytes into the encoding of
+each view (``msgspec.Raw``) instead of encoding the part again after every change of every game.
+
+Parts are shared: whoever receives one reads it and never changes it (a ruleset hands them out
+only from its ``views`` hook, whose views are read-only; see :mod:`delve.kernel.ruleset`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+V = TypeVar("V")
+
+_canonical = msgspec.json.Encoder(order="sorted")
+
+
+class _Held:
+    """A part some memo holds (``count``: how many keys hold it), and its encoding once asked."""
+
+    __slots__ = ("count", "part", "raw")
+
+    def __init__(self, part: Any) -> None:
+        self.part = part
+        self.count = 0
+        self.raw: msgspec.Raw | None = None
+
+
+# Parts held now, by id: an entry holds its part, so the id cannot be reused while it is here.
+_held: dict[int, _Held] = {}
+_lock = threading.Lock()
+
+
+class Lasting(Generic[V]):
+    """A memo of at most ``size`` parts by key, the least recently used forgotten first.
+
+    ``get(key, build)`` returns the part held for ``key``, else ``build()`` (then held). The key
+    must name everything ``build`` reads that may differ from one call to another: the same key
+    must always build an equal part.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._parts: OrderedDict[Hashable, V] = OrderedDict()
+
+    def get(self, key: Hashable, build: Callable[[], V]) -> V:
+        with _lock:
+            part = self._parts.get(key)
+            if part is not None:
+                self._parts.move_to_end(key)
+                return part
+        part = build()
+        with _lock:
+            held = self._parts.get(key)
+            if held is not None:  # another thread built it meanwhile: one part per key
+                return held
+            self._parts[key] = part
+            entry = _held.get(id(part))
+            if entry is None:
+                entry = _held[id(part)] = _Held(part)
+            entry.count += 1
+            while len(self._parts) > self.size:
+                _, old = self._parts.popitem(last=False)
+                _release(old)
+        return part
+
+    def clear(self) -> None:
+        with _lock:
+            while self._parts:
+                _, old = self._parts.popitem(last=False)
+                _release(old)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+
+def _release(part: Any) -> None:
+    entry = _held.get(id(part))
+    if entry is not None and entry.part is part:
+        entry.count -= 1
+        if entry.count <= 0:
+            del _held[id(part)]
+
+
+def held(key: int) -> bool:
+    """Whether a part with the id ``key`` may be held now (a quick test before :func:`encoded`)."""
+    return key in _held
+
+
+def encoded(part: Any) -> msgspec.Raw | None:
+    """The canonical JSON (keys sorted, compact) of a part a :class:`Lasting` memo holds now,
+    encoded once while it is held; ``None`` for any other object."""
+    entry = _held.get(id(part))
+    if entry is None or entry.part is not part:
+        return None
+    raw = entry.raw
+    if raw is None:
+        raw = entry.raw = msgspec.Raw(_canonical.encode(part))
+    return raw

@@ -1,0 +1,81 @@
+"""Lasting view parts (``delve.kernel.lasting``): a bounded memo whose parts keep their canonical
+encoding while it holds them, and only while it holds them."""
+
+from __future__ import annotations
+
+import threading
+
+import msgspec
+
+from delve.kernel.lasting import Lasting, encoded, held
+
+canonical = msgspec.json.Encoder(order="sorted")
+
+
+def test_a_key_builds_once_and_its_part_is_encoded_canonically() -> None:
+    memo: Lasting[dict[str, object]] = Lasting(4)
+    builds: list[str] = []
+
+    def build(name: str) -> dict[str, object]:
+        builds.append(name)
+        return {"z": 1, "a": [name, {"y": 2, "b": None}]}
+
+    first = memo.get("k", lambda: build("k"))
+    again = memo.get("k", lambda: build("other"))
+    assert again is first and builds == ["k"]
+    raw = encoded(first)
+    assert raw is not None and bytes(raw) == canonical.encode(first)
+    assert encoded(first) is raw  # encoded once
+    assert held(id(first))
+
+
+def test_objects_no_memo_holds_have_no_encoding() -> None:
+    memo: Lasting[list[int]] = Lasting(2)
+    part = memo.get(1, lambda: [1])
+    assert encoded([1]) is None  # equal, but not the held object
+    assert encoded({"a": 1}) is None
+    assert encoded(part) is not None
+
+
+def test_the_least_recently_used_part_is_forgotten_with_its_encoding() -> None:
+    memo: Lasting[list[int]] = Lasting(2)
+    one = memo.get(1, lambda: [1])
+    two = memo.get(2, lambda: [2])
+    assert memo.get(1, lambda: [0]) is one  # 1 is now the most recently used
+    three = memo.get(3, lambda: [3])
+    assert len(memo) == 2
+    assert encoded(two) is None and not held(id(two))
+    assert encoded(one) is not None and encoded(three) is not None
+    assert memo.get(2, lambda: [22]) == [22]  # built again
+    memo.clear()
+    assert len(memo) == 0 and encoded(one) is None and encoded(three) is None
+
+
+def test_a_part_held_by_two_memos_stays_held_until_both_forget_it() -> None:
+    part = [7]
+    first: Lasting[list[int]] = Lasting(1)
+    second: Lasting[list[int]] = Lasting(1)
+    first.get("a", lambda: part)
+    second.get("b", lambda: part)
+    first.get("c", lambda: [8])  # first forgets it
+    assert encoded(part) is not None
+    second.clear()
+    assert encoded(part) is None
+
+
+def test_threads_sharing_a_memo_get_one_part_per_key() -> None:
+    memo: Lasting[list[int]] = Lasting(8)
+    results: list[list[int]] = []
+
+    def work() -> None:
+        for k in range(200):
+            results.append(memo.get(k % 12, lambda k=k: [k % 12]))  # type: ignore[misc]
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(memo) == 8
+    assert all(part == [part[0]] for part in results)
+    memo.clear()
