@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from delve.kernel import IllegalCommand
-from delve.maiden.ruleset import MaidenRuleset
+from delve.maiden.ruleset import MaidenRuleset, _timeless
 from tests.maiden.helpers import (
     T0,
     act,
@@ -207,3 +207,37 @@ def test_lasting_parts_equal_fresh_ones_and_are_kept_while_unchanged() -> None:
                         kept += old[key] is new[key]
             before = views
     assert kept > 500
+
+
+def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
+    """The ``views`` hook keeps each seat's legal commands by the state without its clock, and
+    ``apply`` on that state (the clock moved on) judges by them instead of listing them again:
+    a game viewed after every command and its twin never viewed accept and refuse the same
+    commands, with the same events, and reach the same states (a refusal restores the clock)."""
+    for players in (1, 3):
+        viewed, twin = MaidenRuleset(), MaidenRuleset()
+        chooser = random.Random(20 + players)
+        a = viewed.setup({"players": players, "start_player": 0}, seats(players), players, T0)
+        b = twin.setup({"players": players, "start_player": 0}, seats(players), players, T0)
+        audience = [None, *range(players)]
+        now = T0
+        hits = 0
+        for _ in range(200):
+            if a.ended:
+                break
+            viewed.views(a, audience)
+            now += chooser.choice((0, 1, 60))
+            seat = chooser.choice([waiting(a), chooser.randrange(players)])
+            legal = viewed.legal_commands(a, seat)
+            stale = {"kind": "move", "to": "nowhere"}
+            command = chooser.choice(legal) if legal and chooser.random() < 0.8 else stale
+            hits += viewed._legal.find((_timeless(a), seat)) is not None
+            outcomes = []
+            for ruleset, game in ((viewed, a), (twin, b)):
+                try:
+                    outcomes.append(("ok", [(e.kind, e.data) for e in ruleset.apply(game, seat, command, now)]))
+                except IllegalCommand as exc:
+                    outcomes.append(("refused", exc.code))
+            assert outcomes[0] == outcomes[1]
+            assert viewed.encode(a) == twin.encode(b)
+        assert hits > 50

@@ -73,6 +73,14 @@ class Lasting(Generic[V]):
                 _release(old)
         return part
 
+    def find(self, key: Hashable) -> V | None:
+        """The part held for ``key``, if any (nothing is built)."""
+        with _lock:
+            part = self._parts.get(key)
+            if part is not None:
+                self._parts.move_to_end(key)
+            return part
+
     def clear(self) -> None:
         with _lock:
             while self._parts:

@@ -163,15 +163,17 @@ def _arcana_uses(ctx: Ctx, maiden: Maiden) -> list[dict[str, Any]]:
     return out
 
 
-def apply(ctx: Ctx, seat: int, data: Mapping[str, Any]) -> None:
-    """Apply a command for ``seat`` and let the game run on to the next decision.
+def apply(ctx: Ctx, seat: int, data: Mapping[str, Any], legal: list[dict[str, Any]] | None = None) -> None:
+    """Apply a command for ``seat`` and let the game run on to the next decision. ``legal``: the
+    seat's legal commands in this state when the caller knows them already (read, not changed).
 
     :raises IllegalCommand: with a stable code when the command is malformed or not legal now.
     """
     command = parse(data)
     if command["kind"] == "ascend" and isinstance(command.get("dice"), list):
         command["dice"] = sorted(command["dice"])
-    legal = legal_commands(ctx, seat)
+    if legal is None:
+        legal = legal_commands(ctx, seat)
     if command not in legal:
         raise _diagnose(ctx, seat, command, legal)
     _dispatch(ctx, seat, command)

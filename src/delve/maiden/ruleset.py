@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from delve.kernel import Attention, Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+from delve.kernel.lasting import Lasting
 from delve.maiden import autopilot, commands, flow, rounds, settings, setup, state, view
 from delve.maiden.ctx import Ctx, load_content
 from delve.maiden.state import Game
@@ -22,6 +25,10 @@ class MaidenRuleset:
 
     def __init__(self, content: Any = None) -> None:
         self._content = content
+        # The legal commands the views hook listed, by the state without its clock (legality does
+        # not depend on it) and the seat: the next command's apply, usually made on that state
+        # with only the clock moved on, finds them there instead of listing them again.
+        self._legal: Lasting[list[dict[str, Any]]] = Lasting(32)
 
     @property
     def content(self) -> Any:
@@ -103,12 +110,14 @@ class MaidenRuleset:
         if now < game.clock:
             raise IllegalCommand("clock/backwards", f"time {now} is before the game clock {game.clock}")
         events = self.advance(game, now)
-        snapshot = state.encode(game)
+        clock = game.clock
+        snapshot = _timeless(game)
         ctx = self._ctx(game, now)
         try:
-            commands.apply(ctx, seat, command)
+            commands.apply(ctx, seat, command, self._legal.find((snapshot, seat)))
         except IllegalCommand:
             _restore(game, state.decode(snapshot))
+            game.clock = clock
             raise
         flow.update_clock(ctx)
         return events + ctx.events
@@ -126,7 +135,15 @@ class MaidenRuleset:
         for seat in seats:
             if seat is not None:
                 self._check_seat(game, seat)
-        return view.build_many(self._ctx(game, game.clock), seats, lasting=True)
+        ctx = self._ctx(game, game.clock)
+        if all(seat is None for seat in seats):
+            return view.build_many(ctx, seats, lasting=True)
+        timeless = _timeless(game)
+
+        def legal(seat: int) -> list[dict[str, Any]]:
+            return self._legal.get((timeless, seat), lambda: commands.legal_commands(ctx, seat))
+
+        return view.build_many(ctx, seats, lasting=True, legal=legal)
 
     def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """White Maiden is cooperative: every event it emits is public with all its fields (only the
@@ -189,6 +206,11 @@ class MaidenRuleset:
     def _check_seat(game: Game, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(game.maidens):
             raise IllegalCommand("command/no_such_seat", f"there is no seat {seat!r} in this game")
+
+
+def _timeless(game: Game) -> bytes:
+    """The state's encoding with its clock left out (as 0): what legality depends on."""
+    return state.encode(msgspec.structs.replace(game, clock=0))
 
 
 def _restore(game: Game, saved: Game) -> None:

@@ -10,7 +10,7 @@ viewer's own.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -43,7 +43,13 @@ def build(ctx: Ctx, seat: int | None) -> dict[str, Any]:
     return build_many(ctx, [seat])[0]
 
 
-def build_many(ctx: Ctx, seats: Sequence[int | None], *, lasting: bool = False) -> list[dict[str, Any]]:
+def build_many(
+    ctx: Ctx,
+    seats: Sequence[int | None],
+    *,
+    lasting: bool = False,
+    legal: Callable[[int], list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
     """The views of ``seats`` (``None``: a spectator), each equal to :func:`build` of that seat.
     The table is the same for every seat, so it is built once and its parts are shared by the
     views (to be read, not changed); each seat adds its ``map`` (the passages it knows), ``you``
@@ -52,7 +58,8 @@ def build_many(ctx: Ctx, seats: Sequence[int | None], *, lasting: bool = False) 
     ``lasting``: the areas, Arcana, bosses and each seat's map are taken from memos of this
     content's parts (:class:`~delve.kernel.lasting.Lasting`), built again only when what they are
     built from changed; such parts are shared with the views of other states and games, so only
-    callers that never change a view ask for them (the ``views`` hook)."""
+    callers that never change a view ask for them (the ``views`` hook). ``legal``: a seat's legal
+    commands (by default ``commands.legal_commands``)."""
     state = ctx.state
     content = ctx.content
     active = state.active
@@ -111,13 +118,14 @@ def build_many(ctx: Ctx, seats: Sequence[int | None], *, lasting: bool = False) 
         "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
     }
     maps = _Maps(ctx, parts)
+    legal_of = legal or (lambda seat: commands.legal_commands(ctx, seat))
     return [
         {
             **head,
             "map": maps.of(seat),
             **middle,
             "you": seat,
-            "legal": commands.legal_commands(ctx, seat) if seat is not None else [],
+            "legal": legal_of(seat) if seat is not None else [],
             **tail,
         }
         for seat in seats
