@@ -178,8 +178,8 @@ def test_views_refuse_an_unknown_seat() -> None:
 
 
 def test_lasting_parts_equal_fresh_ones_and_are_kept_while_unchanged() -> None:
-    """The ``views`` hook takes the areas, Arcana, bosses and each seat's map from memos of
-    lasting parts (built again only when what they show changed): over long random games they
+    """The ``views`` hook takes the areas, Arcana, bosses and the map's rooms, edges and passages
+    from memos of lasting parts (built again only when what they show changed): over long random games they
     equal the parts ``view`` builds afresh, the same object comes back while the part is
     unchanged, and ``view`` never hands out a kept part (its callers may change what they get)."""
     ruleset = MaidenRuleset()
@@ -201,10 +201,12 @@ def test_lasting_parts_equal_fresh_ones_and_are_kept_while_unchanged() -> None:
             fresh = [ruleset.view(game, s) for s in audience]
             assert views == fresh
             for old, new, own in zip(before, views, fresh, strict=True):
-                for key in ("areas", "arcana", "bosses", "map"):
-                    assert own[key] is not new[key]
-                    if old[key] == new[key]:
-                        kept += old[key] is new[key]
+                for key in ("areas", "arcana", "bosses", "map.rooms", "map.edges", "map.passages"):
+                    part, _, sub = key.partition(".")
+                    was, now_, afresh = (v[part][sub] if sub else v[part] for v in (old, new, own))
+                    assert afresh is not now_
+                    if was == now_:
+                        kept += was is now_
             before = views
     assert kept > 500
 

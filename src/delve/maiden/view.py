@@ -55,7 +55,7 @@ def build_many(
     views (to be read, not changed); each seat adds its ``map`` (the passages it knows), ``you``
     and ``legal``.
 
-    ``lasting``: the areas, Arcana, bosses and each seat's map are taken from memos of this
+    ``lasting``: the areas, Arcana, bosses and the map's rooms, edges and passages are taken from memos of this
     content's parts (:class:`~delve.kernel.lasting.Lasting`), built again only when what they are
     built from changed; such parts are shared with the views of other states and games, so only
     callers that never change a view ask for them (the ``views`` hook). ``legal``: a seat's legal
@@ -78,6 +78,7 @@ def build_many(
         "start_player": state.start_player,
         "deadline": state.deadline,
     }
+    bosses_key = b""
     if parts is None:
         areas = _areas(content, state.freed)
         arcana = _arcana(content, state.arcana)
@@ -87,7 +88,8 @@ def build_many(
         areas = parts.areas.get(freed, lambda: _areas(content, freed))
         arcana_ids = tuple(state.arcana)
         arcana = parts.arcana.get(arcana_ids, lambda: _arcana(content, arcana_ids))
-        bosses = parts.bosses.get(_bosses_key(state), lambda: _bosses(ctx))
+        bosses_key = _bosses_key(state)
+        bosses = parts.bosses.get(bosses_key, lambda: _bosses(ctx))
     middle = {
         "areas": areas,
         "arcana": arcana,
@@ -117,7 +119,7 @@ def build_many(
         "summary": rounds.summary(ctx) if state.ended else None,
         "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
     }
-    maps = _Maps(ctx, parts)
+    maps = _Maps(ctx, parts, bosses_key)
     legal_of = legal or (lambda seat: commands.legal_commands(ctx, seat))
     return [
         {
@@ -142,7 +144,6 @@ class _Parts:
         self.rooms: Lasting[list[dict[str, Any]]] = Lasting(64)
         self.edges: Lasting[list[list[str]]] = Lasting(32)
         self.passages: Lasting[list[dict[str, Any]]] = Lasting(64)
-        self.maps: Lasting[dict[str, Any]] = Lasting(128)
 
 
 # Content objects are immutable and few (the shipped content, tests' own): each entry keeps its
@@ -213,9 +214,10 @@ def _mods(mods: Any) -> dict[str, Any]:
 class _Maps:
     """The map as each seat sees it: the rooms and edges are everyone's (built once); the hidden
     passages shown depend on the viewer's Ins (a maiden who can use a passage has found it).
-    With ``parts``, the rooms, edges, passages and each seat's map are lasting parts."""
+    With ``parts``, the rooms, edges and passages are lasting parts (``bosses_key``: the bosses'
+    state, which the rooms' types depend on)."""
 
-    def __init__(self, ctx: Ctx, parts: _Parts | None = None) -> None:
+    def __init__(self, ctx: Ctx, parts: _Parts | None = None, bosses_key: bytes = b"") -> None:
         self.ctx = ctx
         self.parts = parts
         state = ctx.state
@@ -226,16 +228,16 @@ class _Maps:
             self.edges = _edges(ctx.content, state.extra_edges)
             return
         # What the rooms are built from besides the content (see _rooms and board.room_type).
-        self.rooms_key = (
+        rooms_key = (
             tuple(state.explored),
             tuple(m.room for m in state.maidens),
             tuple(state.room_types.items()),
-            _bosses_key(state),
+            bosses_key,
             state.settings,
         )
-        self.edges_key = tuple(tuple(e) for e in state.extra_edges)
-        self.rooms = parts.rooms.get(self.rooms_key, lambda: _rooms(ctx))
-        self.edges = parts.edges.get(self.edges_key, lambda: _edges(ctx.content, state.extra_edges))
+        edges_key = tuple(tuple(e) for e in state.extra_edges)
+        self.rooms = parts.rooms.get(rooms_key, lambda: _rooms(ctx))
+        self.edges = parts.edges.get(edges_key, lambda: _edges(ctx.content, state.extra_edges))
 
     def of(self, seat: int | None) -> dict[str, Any]:
         ins = self.ctx.state.maidens[seat].ins if seat is not None else None
@@ -248,13 +250,7 @@ class _Maps:
                     (self.revealed, ins), lambda: _passages(self.ctx.content, self.revealed, ins)
                 )
             self.passages[ins] = passages
-        if self.parts is None:
-            return _map(self.ctx.content, self.rooms, self.edges, passages)
-        rooms, edges = self.rooms, self.edges
-        return self.parts.maps.get(
-            (self.rooms_key, self.edges_key, self.revealed, ins),
-            lambda: _map(self.ctx.content, rooms, edges, passages),
-        )
+        return _map(self.ctx.content, self.rooms, self.edges, passages)
 
 
 def _map(content: Any, rooms: Any, edges: Any, passages: Any) -> dict[str, Any]:

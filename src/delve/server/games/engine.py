@@ -117,10 +117,10 @@ def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None])
 
     The views come from :func:`~delve.kernel.views_of`. A ruleset that builds them at once may
     share parts between them (the same dict or list under a key of several views) or hand out
-    lasting parts (:mod:`delve.kernel.lasting`, kept from earlier views): a lasting part's
-    encoding is made once per process, a shared part's once here, and either is put into every
-    view's encoding as those bytes (``msgspec.Raw``), so the digest is the same as encoding each
-    view whole."""
+    lasting parts (:mod:`delve.kernel.lasting`, kept from earlier views; at the top level of a
+    view or in a dict there): a lasting part's encoding is made once per process, a shared
+    part's once here, and either is put into every view's encoding as those bytes
+    (``msgspec.Raw``), so the digest is the same as encoding each view whole."""
     views = views_of(ruleset, state, seats)
     if getattr(ruleset, "views", None) is not None:
         views = _with_raw_parts(views)
@@ -128,21 +128,33 @@ def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None])
 
 
 def _with_raw_parts(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The views with their lasting parts, and the parts several of them share, as the bytes of
-    their canonical encoding (the top-level values only: that is where rulesets share them)."""
+    """The views with their lasting parts, and the top-level parts several of them share, as the
+    bytes of their canonical encoding. Lasting parts are looked for at the top level of a view
+    and, in views that have some there, one level below (a map's rooms and edges)."""
     seen: set[int] = set()
     found: dict[int, Any] = {}  # lasting or shared: the value by its id
+    dicts: list[dict[str, Any]] = []  # the other top-level dicts
+    lasting = False
     for view in views:
         for value in view.values():
             key = id(value)
-            if key in seen or lasting_held(key):
+            if key in seen:
                 found[key] = value
-            else:
-                seen.add(key)
-    raw: dict[int, msgspec.Raw] = {}
+                continue
+            seen.add(key)
+            if lasting_held(key):
+                found[key] = value
+                lasting = True
+            elif type(value) is dict:
+                dicts.append(value)
+    raw: dict[int, Any] = {}
     for key, value in found.items():
         if isinstance(value, dict | list):
             raw[key] = lasting_encoding(value) or msgspec.Raw(_canonical.encode(value))
+    if lasting:
+        for value in dicts:
+            if id(value) not in raw and any(lasting_held(id(part)) for part in value.values()):
+                raw[id(value)] = {name: lasting_encoding(part) or part for name, part in value.items()}
     if not raw:
         return views
     return [{key: raw.get(id(value), value) for key, value in view.items()} for view in views]
