@@ -17,8 +17,10 @@ the bots, the replay tool and the tests) drive every game through these methods 
   indexes, ``None`` for a spectator), equal to ``[view(state, seat) for seat in seats]`` but free
   to share the work they have in common (the server builds every audience's view after each
   change). The views it returns may share their unchanged parts (the same dict or list in
-  several views): callers read them and never change them. :func:`views_of` calls it, or
-  ``view`` per seat for a ruleset without it.
+  several views), and may hand out lasting parts kept from earlier views
+  (:mod:`delve.kernel.lasting`, at the top level of a view or in a dict there; their JSON is
+  then encoded once while kept): callers read them and never change them. :func:`views_of`
+  calls it, or ``view`` per seat for a ruleset without it.
 
 Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
 parses them with its own strict schema, so the API, the web pages and the bots share one parser.
