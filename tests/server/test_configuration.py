@@ -66,7 +66,8 @@ def test_serve_refuses_more_than_one_process_on_sqlite_with_one_clear_line(tmp_p
 
 def test_database_urls(tmp_path):
     pg = database_from_url("postgresql://u:p%40ss@db.example:6543/delve?sslmode=require", data_dir=tmp_path)
-    assert pg["ENGINE"] == "django.db.backends.postgresql"
+    assert pg["ENGINE"] == "delve.server.postgresql_backend"  # Django's, checking pooled connections itself
+    assert pg["CONN_HEALTH_CHECKS"] is False  # the backend checks, not Django's check given to the pool
     assert (pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"], pg["NAME"]) == (
         "u",
         "p@ss",

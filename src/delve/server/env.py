@@ -160,7 +160,7 @@ def database_from_url(
             options.setdefault("server_side_binding", True)
             options.setdefault("prepare_threshold", 5)
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "delve.server.postgresql_backend",
             "NAME": name,
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),
@@ -168,7 +168,10 @@ def database_from_url(
             "PORT": str(port or ""),
             "OPTIONS": options,
             "CONN_MAX_AGE": 0,  # a request's connection goes back to the pool when it ends
-            "CONN_HEALTH_CHECKS": True,  # the pool checks a connection before lending it
+            # Pooled: the backend checks a connection as it takes it from the pool (or lets the
+            # request's first read check it), so Django gives the pool no check of its own.
+            # Unpooled: Django's own check of a kept connection (none is kept: CONN_MAX_AGE 0).
+            "CONN_HEALTH_CHECKS": not pool.max_size,
         }
     if scheme == "sqlite":
         raw_path = unquote(parts.netloc + parts.path)

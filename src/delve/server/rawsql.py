@@ -8,7 +8,7 @@ backend's and the fields' converters, ``Model.from_db``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -16,6 +16,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
+T = TypeVar("T")
 
 
 class Rows(Generic[M]):
@@ -70,3 +71,14 @@ def per_connection(key: str, make: Any, connection: BaseDatabaseWrapper | None =
     if made is None:
         made = connection.__dict__[key] = make(connection)
     return made
+
+
+def first_read(connection: BaseDatabaseWrapper, read: Callable[[Any], T]) -> T:
+    """``read(cursor)`` as a request's first statement: on PostgreSQL it also checks the
+    connection it takes from the pool, instead of a round trip of its own before it
+    (:mod:`delve.server.postgresql_backend.base`). ``read`` must only read: it may run twice."""
+    reader = getattr(connection, "first_read", None)
+    if reader is not None:
+        return reader(read)  # type: ignore[no-any-return]
+    with connection.cursor() as cursor:
+        return read(cursor)

@@ -15,7 +15,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from delve.server.rawsql import Rows, per_connection
+from delve.server.rawsql import Rows, first_read, per_connection
 
 PREFIX = "dlv_"
 
@@ -91,9 +91,14 @@ class TokenLookup:
         )
 
     def find(self, token_digest: str) -> tuple[Any, int, dt.datetime | None] | None:
-        with self.connection.cursor() as cursor:
+        """The token's row; as a request's first statement it also checks the pooled connection
+        (:func:`delve.server.rawsql.first_read`)."""
+
+        def read(cursor: Any) -> Any:
             cursor.execute(self.sql, [token_digest])
-            row = cursor.fetchone()
+            return cursor.fetchone()
+
+        row = first_read(self.connection, read)
         if row is None:
             return None
         token_id, last_used_at = row[self.users.width :]
