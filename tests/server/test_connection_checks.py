@@ -1,6 +1,6 @@
 """PostgreSQL connections from the pool are checked before a request uses them (a connection the
-database dropped is replaced, never a failed request); a bot's token lookup is that check itself, one
-round trip fewer (delve.server.postgresql_backend)."""
+database dropped is replaced, never a failed request); a bot's token lookup, or a browser's session
+lookup, is that check itself, one round trip fewer (delve.server.postgresql_backend)."""
 
 from __future__ import annotations
 
@@ -63,6 +63,18 @@ def test_a_request_takes_a_checked_connection_and_a_token_lookup_checks_its_own(
     assert checks == [], "the token's lookup was the check: no empty statement before it"
 
 
+def test_a_session_lookup_checks_its_own_connection(checks, make_user):
+    browser = Client()
+    browser.force_login(make_user("ann"))
+    connection.close()
+    checks.clear()
+    assert browser.get("/api/v1/records").json()["user"] == "ann"
+    assert checks == [], "the session's lookup was the check: no empty statement before it"
+    browser.logout()
+    connection.close()
+    assert browser.get("/api/v1/records").status_code == 401  # logged out: at once, as ever
+
+
 def test_a_dropped_connection_is_replaced_not_a_failed_request(make_user):
     user = make_user("ann")
     _, token = ApiToken.issue(user)
@@ -74,3 +86,7 @@ def test_a_dropped_connection_is_replaced_not_a_failed_request(make_user):
     assert bot.get("/api/v1/games").status_code == 200
     assert drop_pooled_connections() >= 1
     assert Client().get("/healthz").json()["database"]["ok"] is True  # checked before use: replaced
+    browser = Client()
+    browser.force_login(user)
+    assert drop_pooled_connections() >= 1
+    assert browser.get("/api/v1/records").json()["user"] == "ann"  # the session read again on another

@@ -163,6 +163,8 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# Django's database sessions; their lookup also checks a pooled connection (accounts/sessions.py).
+SESSION_ENGINE = "delve.server.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SAMESITE = "Lax"
