@@ -14,7 +14,7 @@ returned).
 Speed: a view is built after every command (and, by the server, for every audience), so the
 parts that do not depend on the viewer (the game's settings and standing, every player's public
 entry as others see it, the spectator's and the final map) are built once per :class:`_Views`
-and handed to each view as a fresh copy; a hand card's kind, category and costs per use come
+and handed to each view as a fresh copy; a hand card's entry is copied
 from a table kept per card number and price (:func:`_priced`). Every view is a tree of its own:
 nothing in one is shared with another.
 """
@@ -421,15 +421,14 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
 
 
 #: Per content and preset, per price (the numerator and denominator that
-#: :func:`cards.cp_prices` applies), per card number: the card's kind, category and CP cost per
-#: use at that price (a template each hand entry copies).
-_Priced = tuple[str, str, dict[str, int]]
-_PRICED: dict[tuple[int, str], tuple[Content, dict[tuple[int, int], dict[int, _Priced]]]] = {}
+#: :func:`cards.cp_prices` applies), per card number: the card's hand entry at that price (its
+#: number, kind, category and CP cost per use), a template each view's entry is copied from.
+_PRICED: dict[tuple[int, str], tuple[Content, dict[tuple[int, int], dict[int, dict[str, Any]]]]] = {}
 
 
-def _priced(ctx: Ctx, player: Player) -> dict[int, _Priced]:
-    """The table of hand-card facts at ``player``'s prices now (kept per content, preset and
-    price, filled on first use by :func:`_card_facts`)."""
+def _priced(ctx: Ctx, player: Player) -> dict[int, dict[str, Any]]:
+    """The table of hand entries at ``player``'s prices now (kept per content, preset and
+    price, filled on first use by :func:`_card_entry`)."""
     content = ctx.content
     key = (id(content), ctx.state.settings.preset)
     found = _PRICED.get(key)
@@ -448,28 +447,31 @@ def _priced(ctx: Ctx, player: Player) -> dict[int, _Priced]:
     return table
 
 
-def _card_facts(ctx: Ctx, player: Player, card_id: int) -> _Priced:
-    """A card's kind, category and CP costs at the player's prices now: one per use, and
-    ``use`` (its effects) when it has effects or no uses."""
+def _card_entry(ctx: Ctx, player: Player, card_id: int) -> dict[str, Any]:
+    """A hand card's entry at the player's prices now: its kind, category and CP costs, one
+    per use, and ``use`` (its effects) when it has effects or no uses."""
     card = ctx.card(card_id)
     price = cards.cp_prices(ctx, player)
     cp = {use: price(cost) for use, cost in card.uses.items()}
     if card.effects or not card.uses:
         cp["use"] = price(card.cost)
-    return card.id, card.category, cp
+    return {"id": card_id, "kind": card.id, "category": card.category, "cp": cp}
 
 
 def _hand(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
-    """The viewer's cards with their CP cost per use (``use``: its effects), at its prices now."""
+    """The viewer's cards with their CP cost per use (``use``: its effects), at its prices now:
+    copies of the table's entries (a copied dict of the same keys is made faster than a new one
+    is written out)."""
     table = _priced(ctx, player)
     hand: list[dict[str, Any]] = []
     append = hand.append
     for card_id in player.hand:
-        facts = table.get(card_id)
-        if facts is None:
-            facts = table[card_id] = _card_facts(ctx, player, card_id)
-        kind, category, cp = facts
-        append({"id": card_id, "kind": kind, "category": category, "cp": cp.copy()})
+        template = table.get(card_id)
+        if template is None:
+            template = table[card_id] = _card_entry(ctx, player, card_id)
+        entry = template.copy()
+        entry["cp"] = template["cp"].copy()
+        append(entry)
     return hand
 
 
