@@ -209,3 +209,40 @@ def test_views_refuse_a_seat_that_does_not_exist():
         RULESET.views(state, [None, len(state.players)])
     assert raised.value.code == "command/no_such_seat"
     assert RULESET.views(state, []) == []
+
+
+def test_kept_public_entries_follow_every_change_of_what_they_show():
+    """FL-INFO-1/2, FL-STS-18: the players' entries and the game's standing, kept beside the
+    state between views, show every field changed straight on the state (a status's turns
+    changed in place included), and a decoded state keeps nothing of them."""
+    changes: list[Callable[[GameState, Player], object]] = [
+        lambda state, p: setattr(p, "hp", p.hp - 1),
+        lambda state, p: setattr(p, "comment", p.comment + "!"),
+        lambda state, p: setattr(p, "name", p.name + "?"),
+        lambda state, p: p.hand.append(p.hand[0] if p.hand else 0),
+        lambda state, p: setattr(p, "visited", p.visited ^ 5),
+        lambda state, p: p.statuses.append(Status(id="stealth", turns=3)),
+        lambda state, p: p.statuses[-1].__setattr__("turns", 1),
+        lambda state, p: p.statuses[-1].__setattr__("cancelled", True),
+        lambda state, p: setattr(p, "image", "cat"),
+        lambda state, p: setattr(p, "treasures", p.treasures + 1),
+        lambda state, p: setattr(state, "winner", p.seat),
+        lambda state, p: setattr(state, "ended", True),
+    ]
+    checked = 0
+    for number, state in enumerate(positions("fated-labyrinth", 2)):
+        if number % 20 or state.ended:
+            continue
+        seats: list[int | None] = [None, *range(len(state.players))]
+        for seat in seats:
+            RULESET.view(state, seat)
+        assert "_view_kept" not in RULESET.decode(RULESET.encode(state)).__dict__
+        changed = state.players[number // 20 % len(state.players)]
+        for change in changes:
+            change(state, changed)
+            for seat in seats:
+                expected = text(view_reference.build(state, seat))
+                assert text(RULESET.view(state, seat)) == expected, f"seat {seat} after {change}"
+            checked += 1
+        break
+    assert checked == len(changes)

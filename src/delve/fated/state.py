@@ -240,7 +240,7 @@ class Player(msgspec.Struct, omit_defaults=True):
 
 class GameState(msgspec.Struct, omit_defaults=True, dict=True):
     """``dict=True``: the engine keeps caches derived from the state beside it (never encoded,
-    never copied; see ``visibility``)."""
+    never copied; see ``visibility`` and ``view``)."""
 
     settings: Settings
     size: int

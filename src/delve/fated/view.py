@@ -14,9 +14,11 @@ returned).
 Speed: a view is built after every command (and, by the server, for every audience), so the
 parts that do not depend on the viewer (the game's settings and standing, every player's public
 entry as others see it, the spectator's and the final map) are built once per :class:`_Views`
-and handed to each view as a fresh copy; a hand card's entry is copied
-from a table kept per card number and price (:func:`_priced`). Every view is a tree of its own:
-nothing in one is shared with another.
+and handed to each view as a fresh copy. The players' entries and the game's standing are also
+kept beside the state across views and commands (:class:`_Kept`) with what they were made of,
+and copied again while that is unchanged (a copy of a dict is made faster than the dict written
+out anew); a hand card's entry is copied from a table kept per card number and price
+(:func:`_priced`). Every view is a tree of its own: nothing in one is shared with another.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import functools
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
+
+import msgspec
 
 from delve.fated import cards, clock, combat, death, statuses, visibility
 from delve.fated.content import Content
@@ -60,7 +64,8 @@ class _Views:
         self.numbers = numbers
         self.game: dict[str, Any] | None = None
         self.others: list[dict[str, Any] | None] = [None] * len(players)
-        """Per seat: the player's public entry as anyone else sees it (FL-INFO-1/2)."""
+        """Per seat: the player's public entry as anyone else sees it (FL-INFO-1/2), as kept
+        beside the state (:class:`_Kept`, copied for each view) once found for this moment."""
         self.spectator_map: dict[str, Any] | None = None
         self.final_map: dict[str, Any] | None = None
         self.used = False
@@ -79,13 +84,13 @@ class _Views:
             else frozenset()
         )
         if self.game is None:
-            self.game = _game(state)
+            self.game = _kept_game(state, ctx.content)
         view: dict[str, Any] = {
-            "game": self.game.copy() if copy else self.game,
+            "game": self.game.copy(),
             "piles": {"deck": len(state.deck), "discard": len(state.discard)},
             "map": self._map(viewer, radius, sight, copy),
             "characters": self._characters(viewer, sight),
-            "players": self._players(viewer, copy),
+            "players": self._players(viewer),
         }
         if viewer is not None:
             view["you"] = _you(ctx, viewer, self.numbers[viewer.seat], radius)
@@ -159,24 +164,107 @@ class _Views:
 
     # -- players ------------------------------------------------------------------------------
 
-    def _players(self, viewer: Player | None, copy: bool) -> list[dict[str, Any]]:
+    def _players(self, viewer: Player | None) -> list[dict[str, Any]]:
+        """Each player's public entry: the viewer's own (with its statuses' turns) and the
+        others' as anyone else sees them (FL-INFO-1/2), copied from the entries kept beside the
+        state (:class:`_Kept`) while everything they are made of is unchanged, else built again
+        and kept."""
         ctx = self.ctx
+        state = self.state
         own_seat = viewer.seat if viewer is not None else None
         others = self.others
         numbers = self.numbers
-        out = []
-        for player in self.state.players:
-            seat = player.seat
-            if seat == own_seat:
-                out.append(_public_player(ctx, player, numbers[seat], own=True))
-                continue
-            entry = others[seat]
-            if entry is None:
-                entry = others[seat] = _public_player(ctx, player, numbers[seat], own=False)
-                out.append(entry)
-            else:
-                out.append(_copy_public(entry) if copy else entry)
+        public = _kept(state, ctx.content).public
+        ended = state.ended
+        out: list[dict[str, Any]] = []
+        append = out.append
+        for index, player in enumerate(state.players):
+            own = index == own_seat
+            if not own:
+                entry = others[index]
+                if entry is not None:  # found for an earlier view of this moment
+                    append(_copy_public(entry))
+                    continue
+            key = (
+                player.seat,
+                player.name,
+                player.cls,
+                player.alive,
+                player.fate,
+                player.comment,
+                player.keep_record,
+                len(player.hand),
+                player.hp,
+                player.max_hp,
+                player.cp,
+                player.max_cp,
+                player.attack,
+                player.defense,
+                player.magic,
+                player.evasion,
+                player.treasures,
+                player.kills,
+                player.visited,
+                player.image,
+                ended,
+            )
+            slot = -1 - index if own else index
+            found = public.get(slot)
+            if found is None or found[0] != key or found[1] != player.statuses:
+                found = public[slot] = (
+                    key,
+                    [msgspec.structs.replace(status) for status in player.statuses],
+                    _public_player(ctx, player, numbers[index], own=own),
+                )
+            if not own:
+                others[index] = found[2]
+            append(_copy_public(found[2]))
         return out
+
+
+class _Kept:
+    """Parts of views kept beside a state across views and commands, each with what it was made
+    of, and used again (copied: what is kept here is never handed out) only while that is equal,
+    so a state changed in any way still shows what a fresh build would. Kept in
+    ``GameState.__dict__``: never encoded, never copied; a decoded state starts without it.
+
+    ``public``: per player, its public entry as others see it (at its index in ``players``) and
+    as its own view shows it (at ``-1 - index``), with the fields :func:`_public_player` read and
+    copies of the statuses. ``game``: :func:`_game` with what it read."""
+
+    __slots__ = ("content", "game", "public")
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.public: dict[int, tuple[tuple[Any, ...], list[Status], dict[str, Any]]] = {}
+        self.game: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+
+
+def _kept(state: GameState, content: Content) -> _Kept:
+    """The parts kept for ``state`` (started again under another content)."""
+    kept: _Kept | None = state.__dict__.get("_view_kept")
+    if kept is None or kept.content is not content:
+        kept = state.__dict__["_view_kept"] = _Kept(content)
+    return kept
+
+
+def _kept_game(state: GameState, content: Content) -> dict[str, Any]:
+    """:func:`_game`, built again only when something it reads changed (not a copy)."""
+    kept = _kept(state, content)
+    key = (
+        state.settings,
+        state.size,
+        state.t0,
+        state.ended,
+        state.ended_at,
+        state.winner,
+        state.win_kind,
+        state.exit is not None,
+    )
+    found = kept.game
+    if found is None or found[0] != key:
+        found = kept.game = (key, _game(state))
+    return found[1]
 
 
 #: Player count -> each seat's number as :attr:`Player.number` gives it (a function of the seat;
@@ -396,10 +484,12 @@ _MARKS = tuple((bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8)) 
 
 def _copy_public(source: dict[str, Any]) -> dict[str, Any]:
     out = source.copy()
-    if "visited" in source:
-        out["statuses"] = [status.copy() for status in source["statuses"]]
-        top, bottom = source["visited"]
+    visited = source.get("visited")
+    if visited is not None:
+        top, bottom = visited
         out["visited"] = [top.copy(), bottom.copy()]
+        found = source["statuses"]
+        out["statuses"] = [status.copy() for status in found] if found else []
     return out
 
 
