@@ -131,9 +131,11 @@ def _start_turn(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[
 
 def _moves(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     grid = here.ctx.state.grid
-    return [
-        {"kind": "move", "dir": d} for d, tile, occupant in here.around if occupant is None and grid[tile] in PASSABLE
-    ]
+    out = []  # a loop, not a comprehension (a call of its own in Python 3.11): listed at every move
+    for d, tile, occupant in here.around:
+        if occupant is None and grid[tile] in PASSABLE:
+            out.append({"kind": "move", "dir": d})
+    return out
 
 
 def _stay(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -149,19 +151,26 @@ def _move_pass(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[s
 
 def _swaps(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     seat = here.player.seat
-    return [
-        {"kind": "swap", "dir": d}
-        for d, _, occupant in here.around
-        if isinstance(occupant, Monster) and occupant.owner == seat
-    ]
+    out = []  # a loop, as in _moves
+    for d, _, occupant in here.around:
+        if isinstance(occupant, Monster) and occupant.owner == seat:
+            out.append({"kind": "swap", "dir": d})
+    return out
 
 
 def _attacks(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
-    return [{"kind": "attack", "dir": d} for d in here.adjacent_targets(None)]
+    out = []  # a loop, as in _moves
+    for d in here.adjacent_targets(None):
+        out.append({"kind": "attack", "dir": d})
+    return out
 
 
 def _adjacent_players(here: play.Listing) -> list[str]:
-    return [d for d, _, occupant in here.around if isinstance(occupant, Player)]
+    out = []  # a loop, as in _moves
+    for d, _, occupant in here.around:
+        if isinstance(occupant, Player):
+            out.append(d)
+    return out
 
 
 def _pass_bys(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -210,10 +219,11 @@ def _card_uses(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[s
         return play.legal_uses(ctx, player, card, here, use=judged.get("use")) if card in player.hand else []
     out: list[dict[str, Any]] = []
     card = ctx.card
-    for card_id in player.hand:  # play.legal_uses of each card, written out
+    for card_id in player.hand:  # play.legal_uses of each card, written out (loops, as in _moves)
         found = card(card_id)
         if found.category != "defense":  # defense cards only in the defense phase (FL-CARD-2)
-            out += [{"kind": "use_card", "card": card_id, **how} for how in here.uses(found)]
+            for how in here.uses(found):
+                out.append({"kind": "use_card", "card": card_id, **how})
     return out
 
 

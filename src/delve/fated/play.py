@@ -52,15 +52,20 @@ class Listing:
             state = self.ctx.state
             tiles = adjacent(self.player.pos, state.size)
             # ``state.occupant`` of each tile, in one pass: the first living player there, else
-            # the first monster
-            occupants: dict[int, Occupant] = dict.fromkeys(tile for _, tile in tiles)
+            # the first monster (loops, not comprehensions: each of those is a call in Python 3.11)
+            occupants: dict[int, Occupant] = {}
+            for _, tile in tiles:
+                occupants[tile] = None
             for player in state.players:
                 if player.alive and player.pos in occupants and occupants[player.pos] is None:
                     occupants[player.pos] = player
             for monster in state.monsters:
                 if monster.pos in occupants and occupants[monster.pos] is None:
                     occupants[monster.pos] = monster
-            self._around = [(d, tile, occupants[tile]) for d, tile in tiles]
+            around = []
+            for d, tile in tiles:
+                around.append((d, tile, occupants[tile]))
+            self._around = around
         return self._around
 
     def price(self, cost: int) -> int:
@@ -128,13 +133,15 @@ def adjacent_targets(ctx: Ctx, player: Player, card: CardDef | None) -> list[str
 
 def _adjacent_targets(ctx: Ctx, player: Player, around: list[tuple[str, int, Occupant]], doors: bool) -> list[str]:
     grid = ctx.state.grid
-    return [
-        direction
-        for direction, tile, occupant in around
-        if isinstance(occupant, Player)
-        or (isinstance(occupant, Monster) and occupant.owner != player.seat)
-        or (occupant is None and doors and grid[tile] == DOOR)
-    ]
+    out = []  # a loop, not a comprehension (a call of its own in Python 3.11)
+    for direction, tile, occupant in around:
+        if (
+            isinstance(occupant, Player)
+            or (isinstance(occupant, Monster) and occupant.owner != player.seat)
+            or (occupant is None and doors and grid[tile] == DOOR)
+        ):
+            out.append(direction)
+    return out
 
 
 def remote_targets(ctx: Ctx, player: Player) -> list[int]:
@@ -172,9 +179,11 @@ def _uses(listing: Listing, card: CardDef, only: str | None) -> list[dict[str, A
             if listing.trap_allowed():
                 found.append({"use": use})
         elif use == "adjacent":
-            found += [{"use": use, "dir": d} for d in listing.adjacent_targets(card)]
+            for d in listing.adjacent_targets(card):
+                found.append({"use": use, "dir": d})
         else:
-            found += [{"use": use, "target": seat} for seat in listing.remote_targets()]
+            for seat in listing.remote_targets():
+                found.append({"use": use, "target": seat})
     if only in (EVERY_USE, None) and card.has_effects and price(card.cost) <= player.cp:
         found += listing.card_targets(card)
     return found
