@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from delve.fated.content import CardDef, Content, load
+from delve.fated.content import CARDS_PER_SET, CardDef, Content, load
 from delve.fated.state import GameState
 from delve.kernel import Event, Rng
 
@@ -25,8 +25,10 @@ class Ctx:
         return self.state.rng
 
     def card(self, card_id: int) -> CardDef:
-        """The kind of a physical card in this game's preset."""
-        return self.content.card(card_id, self.state.settings.preset)
+        """The kind of a physical card in this game's preset (:meth:`Content.card` written out:
+        this is asked for every card listed or shown)."""
+        content = self.content
+        return content.cards[content.card_sets[self.state.settings.preset][card_id % CARDS_PER_SET]]
 
     def public(self, kind: str, /, **data: Any) -> None:
         """An event for everyone: the recent-events log shows it (no coordinates, FL-INFO-4)."""

@@ -82,9 +82,11 @@ def remove(target: Character, status_id: str) -> bool:
 
 def active(target: Character, status_id: str, ctx: Ctx) -> bool:
     """Whether a status's effect applies now: it is on the target and not listed as cancelled by
-    a later opposite (FL-STS-12, AMB-34)."""
-    status = _find(target, status_id)
-    return status is not None and not status.cancelled
+    a later opposite (FL-STS-12, AMB-34). (:func:`_find` written out: this is asked often.)"""
+    for status in target.statuses:
+        if status.id == status_id:
+            return not status.cancelled
+    return False
 
 
 def countdown(ctx: Ctx, player: Player) -> list[str]:

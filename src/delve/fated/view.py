@@ -213,7 +213,7 @@ class _Views:
             if found is None or found[0] != key or found[1] != player.statuses:
                 found = public[slot] = (
                     key,
-                    [msgspec.structs.replace(status) for status in player.statuses],
+                    [msgspec.structs.replace(status) for status in player.statuses] if player.statuses else [],
                     _public_player(ctx, player, numbers[index], own=own),
                 )
             if not own:
@@ -488,8 +488,10 @@ def _copy_public(source: dict[str, Any]) -> dict[str, Any]:
     if visited is not None:
         top, bottom = visited
         out["visited"] = [top.copy(), bottom.copy()]
-        found = source["statuses"]
-        out["statuses"] = [status.copy() for status in found] if found else []
+        copied = []  # a loop, not a comprehension (a call of its own in Python 3.11)
+        for status in source["statuses"]:
+            copied.append(status.copy())
+        out["statuses"] = copied
     return out
 
 
