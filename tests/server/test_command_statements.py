@@ -157,3 +157,32 @@ def test_without_query_logging_the_same_statements_go_straight_to_the_driver(gam
     assert (stored.command, stored.idempotency_key, stored.answer) == ({"kind": "roll"}, "k-1", answer.as_dict())
     events = EventEntry.objects.filter(game=game).order_by("sequence")
     assert [engine.entry_body(engine.ruleset_of(game), e) for e in events][-len(answer.events) :] == answer.events
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="psycopg's pipeline mode: PostgreSQL only")
+def test_on_postgresql_the_writes_of_a_command_go_out_in_one_pipeline(game, player, clock, monkeypatch):
+    """The lock is read on its own (its row is needed); the command entry, its events, the game's
+    update and the seat's new comment are sent together and answered in one round trip. A key
+    reused there still fails at the constraint and returns the first answer."""
+    from psycopg import pq
+
+    from delve.server.games import sql as command_sql
+
+    ran: list[tuple[str, bool]] = []
+    original = command_sql.Statements.execute
+
+    def noting(self: Any, sql: str, params: Any, *, fetch: bool = False) -> Any:
+        piped = connection.connection.pgconn.pipeline_status != pq.PipelineStatus.OFF
+        ran.append((sql.split(None, 1)[0].upper(), piped))
+        return original(self, sql, params, fetch=fetch)
+
+    monkeypatch.setattr(command_sql.Statements, "execute", noting)
+    clock.tick(60)
+    first = engine.submit(game.pk, player, {"kind": "comment", "text": "hello"}, idempotency_key="k-1")
+    assert ran == [("SELECT", False), ("INSERT", True), ("INSERT", True), ("UPDATE", True), ("UPDATE", True)], ran
+    assert Seat.objects.get(game=game, user=player).comment == "hello"
+    assert CommandEntry.objects.get(game=game, sequence=first.sequence).idempotency_key == "k-1"
+    clock.tick(61)
+    again = engine.submit(game.pk, player, {"kind": "comment", "text": "hello"}, idempotency_key="k-1")
+    assert again.replayed and again.as_dict() == first.as_dict()
+    assert CommandEntry.objects.filter(game=game, idempotency_key="k-1").count() == 1

@@ -11,6 +11,7 @@ Only the kernel's ``Ruleset`` protocol is used; this module knows no game.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -554,11 +555,19 @@ def _submit(
             raise Rejected("request/malformed", "a standing order's command needs its order key", status=400)
         events.append(order_event(order, command, index, now))
     events += ruleset.apply(state, index, command, now)
-    answer = _commit(game, ruleset, state, events, now, seat=index, command=command, key=idempotency_key)
     text = command.get("text")
-    if command["kind"] == COMMENT and isinstance(text, str) and text != comment:
-        sql.update_comment(seat_id, text)
-    return answer
+    changed = command["kind"] == COMMENT and isinstance(text, str) and text != comment
+    return _commit(
+        game,
+        ruleset,
+        state,
+        events,
+        now,
+        seat=index,
+        command=command,
+        key=idempotency_key,
+        seat_comment=(seat_id, text) if changed else None,
+    )
 
 
 def open_game(game_id: int, user: Any) -> Answer | None:
@@ -624,12 +633,14 @@ def _commit(
     command: dict[str, Any] | None,
     source: str = CommandEntry.Source.PLAYER,
     key: str | None = None,
+    seat_comment: tuple[int, str] | None = None,
 ) -> Answer:
     """Save the state with ``version + 1``, append the command and its events, end the game (and
     write the records, exactly once) when the outcome says so. The command entry goes first, so
     that a reused idempotency key fails before anything else is written; the game row is updated
     in its changed fields only when it was loaded by :meth:`Statements.lock` (which remembers
-    them), in full otherwise."""
+    them), in full otherwise; ``seat_comment`` (a seat's id and its new comment) is saved with
+    them. These writes go out as one batch (:meth:`Statements.batch`)."""
     loaded: dict[str, Any] | None = getattr(game, "_loaded", None)
     game.version += 1
     outcome = ruleset.outcome(state)
@@ -652,12 +663,16 @@ def _commit(
         ],
     )
     sql = statements()
-    sql.insert_command((game.pk, game.version, now, seat, source, command, key, answer.as_dict()))
-    _append_events(game, events)
-    if loaded is None:
-        game.save()
-    else:
-        sql.update_game(game, loaded)
+    with sql.batch() if loaded is not None else contextlib.nullcontext():  # the ORM's save reads a row count
+        sql.insert_command((game.pk, game.version, now, seat, source, command, key, answer.as_dict()))
+        _append_events(game, events)
+        if loaded is None:
+            game.save()
+        else:
+            sql.update_game(game, loaded)
+        if seat_comment is not None:
+            sql.update_comment(*seat_comment)
+    if loaded is not None:
         game._loaded = snapshot(game)  # type: ignore[attr-defined]
     publish_on_commit(game.pk, game.observed, game.version)
     return answer
