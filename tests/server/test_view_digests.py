@@ -5,13 +5,15 @@ one by one or several at once with shared parts (``views``, ``delve.kernel.views
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from typing import Any
 
 import msgspec
 
 from delve.kernel import Ruleset, SeatInfo, get_ruleset, views_of
-from delve.server.games.engine import view_digests
+from delve.server.games.engine import _observe, view_digests
+from delve.server.games.models import Game
 from tests.kernel.toy import ToyRuleset, ToyState
 
 T0 = 1_700_000_000
@@ -21,6 +23,21 @@ canonical = msgspec.json.Encoder(order="sorted")
 def whole_digest(view: Any) -> str:
     """The digest as stored by every earlier version: the whole view encoded, then hashed."""
     return hashlib.sha256(canonical.encode(view)).hexdigest()[:16]
+
+
+def expected_digest(ruleset: Any, view: dict[str, Any]) -> str:
+    """The digest by its definition: the whole view's, or for a ruleset that names
+    ``digest_parts``, ``~`` and 15 hex digits of the view with each named part replaced by the
+    string ``"#"`` + the SHA-256 of its canonical JSON."""
+    parts = getattr(ruleset, "digest_parts", ())
+    if not parts:
+        return whole_digest(view)
+    form = json.loads(canonical.encode(view))  # a deep copy
+    for part in parts:
+        top, _, sub = part.partition(".")
+        holder, key = (form[top], sub) if sub else (form, top)
+        holder[key] = "#" + hashlib.sha256(canonical.encode(holder[key])).hexdigest()
+    return "~" + hashlib.sha256(canonical.encode(form)).hexdigest()[:15]
 
 
 class SharingToy(ToyRuleset):
@@ -90,7 +107,9 @@ def test_shared_parts_give_the_same_digests_as_the_whole_views() -> None:
                 assert (a == b) == (view_a == view_b)
 
 
-def test_fated_and_maiden_digests_are_those_of_each_whole_view() -> None:
+def test_fated_and_maiden_digests_follow_their_definition() -> None:
+    """Fated Labyrinth's are those of each whole view; White Maiden names its large parts (areas,
+    Arcana, bosses, the map's rooms, edges and passages) in ``digest_parts``."""
     classes = ["explorer", "warrior", "priest", "thief"]
     games: list[tuple[str, dict[str, Any], list[SeatInfo]]] = [
         (
@@ -105,7 +124,8 @@ def test_fated_and_maiden_digests_are_those_of_each_whole_view() -> None:
         for seed, steps in [(1, 0), (2, 15), (3, 40)]:
             state = played(ruleset, settings, seats, steps, seed=seed)
             who = audiences(len(seats))
-            assert view_digests(ruleset, state, who) == [whole_digest(ruleset.view(state, s)) for s in who], name
+            expected = [expected_digest(ruleset, ruleset.view(state, s)) for s in who]
+            assert view_digests(ruleset, state, who) == expected, name
 
 
 def test_an_empty_view_and_no_audience() -> None:
@@ -147,7 +167,7 @@ def digests_follow_views(
         ruleset.apply(state, seat, command, now)
         views = [ruleset.view(state, s) for s in who]
         digests = view_digests(ruleset, state, who)
-        assert digests == [whole_digest(view) for view in views]
+        assert digests == [expected_digest(ruleset, view) for view in views]
         for audience, old, new, old_view, new_view in zip(who, before, digests, before_views, views, strict=True):
             assert (old == new) == (old_view == new_view), (audience, command)
             unchanged += old_view == new_view
@@ -201,3 +221,27 @@ def test_a_changed_view_does_not_change_later_views_or_digests() -> None:
         view["bosses"].clear()
     assert view_digests(ruleset, state, who) == digests
     assert views_of(ruleset, state, who) == [ruleset.view(state, s) for s in who]
+
+
+def test_digests_stored_before_the_parts_were_named_move_no_counter_by_themselves() -> None:
+    """A game whose counters were stored with whole-view digests (before White Maiden named its
+    ``digest_parts``): the next change compares each audience's whole-view digest with the stored
+    one, so an unchanged view keeps its counter and a changed one moves it, and the new digests
+    are stored."""
+    ruleset = get_ruleset("maiden")
+    state = played(
+        ruleset, {"preset": "white-maiden", "players": 2, "start_player": 0}, [SeatInfo("A"), SeatInfo("B")], 15, 4
+    )
+    who = audiences(2)
+    whole = [whole_digest(ruleset.view(state, s)) for s in who]
+    game = Game(ruleset="maiden", seat_count=2, version=9)
+    game.observed = {"*": [7, whole[0]], "0": [8, "0123456789abcdef"], "1": [6, whole[2]]}
+    _observe(game, ruleset, state, [])
+    assert game.observed == {
+        "*": [7, view_digests(ruleset, state, who)[0]],
+        "0": [9, view_digests(ruleset, state, who)[1]],
+        "1": [6, view_digests(ruleset, state, who)[2]],
+    }
+    assert all(entry[1].startswith("~") for entry in game.observed.values())
+    _observe(game, ruleset, state, [], actor=1)  # the new digests compare as they are
+    assert [game.observed[k][0] for k in ("*", "0", "1")] == [7, 9, 7]

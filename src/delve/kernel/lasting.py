@@ -3,8 +3,10 @@ views of later states (White Maiden's areas, bosses and map change seldom during
 
 A :class:`Lasting` memo keeps the parts built for the most recent keys (a key names everything a
 part is built from). While it holds a part, :func:`encoded` gives the part's canonical JSON (keys
-sorted, compact), encoded once: the server's view digests put those bytes into the encoding of
-each view (``msgspec.Raw``) instead of encoding the part again after every change of every game.
+sorted, compact), encoded once, and :func:`digest` its SHA-256, computed once: the server's
+view digests put those bytes into the encoding of each view (``msgspec.Raw``), or that digest in
+place of the part (for the parts a ruleset names in ``digest_parts``), instead of encoding and
+hashing the part again after every change of every game.
 
 Parts are shared: whoever receives one reads it and never changes it (a ruleset hands them out
 only from its ``views`` hook, whose views are read-only; see :mod:`delve.kernel.ruleset`).
@@ -12,6 +14,7 @@ only from its ``views`` hook, whose views are read-only; see :mod:`delve.kernel.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -27,12 +30,13 @@ _canonical = msgspec.json.Encoder(order="sorted")
 class _Held:
     """A part some memo holds (``count``: how many keys hold it), and its encoding once asked."""
 
-    __slots__ = ("count", "part", "raw")
+    __slots__ = ("count", "digest", "part", "raw")
 
     def __init__(self, part: Any) -> None:
         self.part = part
         self.count = 0
         self.raw: msgspec.Raw | None = None
+        self.digest: str | None = None
 
 
 # Parts held now, by id: an entry holds its part, so the id cannot be reused while it is here.
@@ -114,3 +118,16 @@ def encoded(part: Any) -> msgspec.Raw | None:
     if raw is None:
         raw = entry.raw = msgspec.Raw(_canonical.encode(part))
     return raw
+
+
+def digest(part: Any) -> str:
+    """The SHA-256 (hex) of the canonical JSON of ``part``: computed once while a
+    :class:`Lasting` memo holds it, every time for any other object."""
+    entry = _held.get(id(part))
+    if entry is None or entry.part is not part:
+        return hashlib.sha256(_canonical.encode(part)).hexdigest()
+    found = entry.digest
+    if found is None:
+        raw = encoded(part)
+        found = entry.digest = hashlib.sha256(_canonical.encode(part) if raw is None else bytes(raw)).hexdigest()
+    return found

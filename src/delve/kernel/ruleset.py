@@ -21,6 +21,11 @@ the bots, the replay tool and the tests) drive every game through these methods 
   (:mod:`delve.kernel.lasting`, at the top level of a view or in a dict there; their JSON is
   then encoded once while kept): callers read them and never change them. :func:`views_of`
   calls it, or ``view`` per seat for a ruleset without it.
+- optionally ``digest_parts``: a tuple of view keys (``"areas"``, or ``"map.rooms"`` for a key
+  of the dict under ``map``) whose values the server's view digests identify by their own
+  digest (``delve.server.games.engine.view_digests``): for large parts that seldom change,
+  best handed out as lasting parts by ``views``. Once named, a part stays named (the digests
+  stored before are compared with whole-view digests once, not after it is dropped again).
 
 Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
 parses them with its own strict schema, so the API, the web pages and the bots share one parser.

@@ -22,6 +22,9 @@ class MaidenRuleset:
     """The engine contract for White Maiden. ``content`` replaces the shipped content (tests)."""
 
     name = "maiden"
+    #: The parts of its views that the server's view digests identify by their own digest (the
+    #: views hook hands them out as lasting parts, hashed once while kept).
+    digest_parts = ("areas", "arcana", "bosses", "map.rooms", "map.edges", "map.passages")
 
     def __init__(self, content: Any = None) -> None:
         self._content = content

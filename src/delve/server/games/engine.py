@@ -33,6 +33,7 @@ from delve.kernel import (
     has_journal,
     views_of,
 )
+from delve.kernel.lasting import digest as lasting_digest
 from delve.kernel.lasting import encoded as lasting_encoding
 from delve.kernel.lasting import held as lasting_held
 from delve.server import clock
@@ -112,20 +113,76 @@ def seen_version(game: Game, seat: int | None) -> int:
     return int(entry[0]) if entry else game.version
 
 
+PARTS_MARK = "~"
+"""The first character of the digests of a ruleset that names ``digest_parts`` (see
+:func:`view_digests`); the digests stored before it named them are 16 hex digits."""
+
+
 def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None]) -> list[str]:
     """A short digest of the ruleset's view for each of ``seats`` (views carry no clock): the first
     16 hex digits of the SHA-256 of the view's canonical JSON (keys sorted, compact).
 
+    A ruleset may name parts of its views in ``digest_parts`` (``"areas"``: the value of a
+    top-level key; ``"map.rooms"``: a key of the dict under ``map``): each such value is then
+    identified by its own SHA-256 (the JSON string ``"#<64 hex digits>"`` in its place), and the
+    digest is :data:`PARTS_MARK` followed by the first 15 hex digits of the SHA-256 of that
+    form. Equal views still give equal digests and different views different ones, but a part
+    kept from earlier views (:mod:`delve.kernel.lasting`) is hashed once, not once per
+    audience after every change.
+
     The views come from :func:`~delve.kernel.views_of`. A ruleset that builds them at once may
     share parts between them (the same dict or list under a key of several views) or hand out
-    lasting parts (:mod:`delve.kernel.lasting`, kept from earlier views; at the top level of a
-    view or in a dict there): a lasting part's encoding is made once per process, a shared
-    part's once here, and either is put into every view's encoding as those bytes
-    (``msgspec.Raw``), so the digest is the same as encoding each view whole."""
+    lasting parts (at the top level of a view or in a dict there): a lasting part's encoding is
+    made once per process, a shared part's once here, and either is put into every view's
+    encoding as those bytes (``msgspec.Raw``), so the digest is the same as encoding each view
+    (or its form) whole."""
     views = views_of(ruleset, state, seats)
+    parts: Sequence[str] = getattr(ruleset, "digest_parts", ())
+    if parts:
+        forms = _with_raw_parts(_part_forms(views, parts))
+        return [PARTS_MARK + hashlib.sha256(_canonical.encode(form)).hexdigest()[:15] for form in forms]
+    return _whole_digests(ruleset, views)
+
+
+def _whole_digests(ruleset: Ruleset[Any], views: list[dict[str, Any]]) -> list[str]:
+    """The digests of the whole views (without ``digest_parts``)."""
     if getattr(ruleset, "views", None) is not None:
         views = _with_raw_parts(views)
     return [hashlib.sha256(_canonical.encode(view)).hexdigest()[:16] for view in views]
+
+
+def _part_forms(views: list[dict[str, Any]], parts: Sequence[str]) -> list[dict[str, Any]]:
+    """The views with each of ``parts`` replaced by the JSON string of its SHA-256, ``"#..."``
+    (each part hashed once here, a lasting part once while it is kept)."""
+    paths: dict[str, list[str]] = {}
+    for part in parts:
+        top, _, sub = part.partition(".")
+        paths.setdefault(top, []).append(sub)
+    tokens: dict[int, msgspec.Raw] = {}
+
+    def token(value: Any) -> msgspec.Raw:
+        found = tokens.get(id(value))
+        if found is None:
+            found = tokens[id(value)] = msgspec.Raw(b'"#' + lasting_digest(value).encode() + b'"')
+        return found
+
+    forms = []
+    for view in views:
+        form = dict(view)
+        for top, subs in paths.items():
+            if top not in form:
+                continue
+            value = form[top]
+            if "" in subs:
+                form[top] = token(value)
+            elif type(value) is dict:
+                inner = dict(value)
+                for sub in subs:
+                    if sub in inner:
+                        inner[sub] = token(inner[sub])
+                form[top] = inner
+        forms.append(form)
+    return forms
 
 
 def _with_raw_parts(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -166,14 +223,24 @@ def _observe(game: Game, ruleset: Ruleset[Any], state: Any, events: Sequence[Eve
     saved state or, for a ruleset whose views show recent events from the event table (a
     journal, :mod:`delve.kernel.journal`), one of the ruleset's events saved now that it may see;
     the ``actor``'s also for its own accepted command (it knows it acted, so a second decision
-    made on the same version is stale even when the first changed nothing it can see)."""
+    made on the same version is stale even when the first changed nothing it can see).
+
+    A digest stored before the ruleset named its ``digest_parts`` (no :data:`PARTS_MARK`) is
+    compared with the digest of the whole view, so that change moves no counter by itself."""
     observed = dict(game.observed or {})
     shown = [e for e in events if not own_event(e.kind, e.data)] if has_journal(ruleset) else []
     seats: list[int | None] = [None, *range(game.seat_count)]
-    for seat, digest in zip(seats, view_digests(ruleset, state, seats), strict=True):
+    whole: list[str] | None = None
+    for index, (seat, digest) in enumerate(zip(seats, view_digests(ruleset, state, seats), strict=True)):
         key = audience(seat)
         version, before = observed.get(key) or [game.version - 1, ""]
-        moved = digest != before or (actor is not None and seat == actor) or any(e.visible_to(seat) for e in shown)
+        if before and digest.startswith(PARTS_MARK) and not before.startswith(PARTS_MARK):
+            if whole is None:
+                whole = _whole_digests(ruleset, views_of(ruleset, state, seats))
+            changed = whole[index] != before
+        else:
+            changed = digest != before
+        moved = changed or (actor is not None and seat == actor) or any(e.visible_to(seat) for e in shown)
         observed[key] = [int(version) + moved, digest]
     game.observed = observed
 
