@@ -1,7 +1,7 @@
 """The view as built (``delve.fated.view``: shared parts, card tables) against the plain reference
 build (``view_reference.py``), and ``FatedRuleset.views`` against one ``view`` per seat, over many
 random positions of both presets: the same dicts, key order included, and no object shared
-between two views."""
+between two views built for callers (the ``views`` hook's read-only views share parts)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 
 from delve.fated.grid import FAKE_TREASURE
 from delve.fated.state import Fake, GameState, Player, Status, Trap
+from delve.fated.view import build_many
 from delve.kernel import IllegalCommand, Rng
+from delve.kernel.lasting import held
 
 from . import view_reference
 from .playout import RULESET, new_playout, step
@@ -125,13 +127,18 @@ def test_the_random_positions_reach_what_the_views_must_get_right():
 
 @pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
 def test_views_share_no_object_and_a_changed_view_changes_no_other(preset):
-    """Each view is a tree of its own (no dict or list in two places, two cards of a kind
-    included), in one ``views`` call (any seat order, a seat twice) and between successive calls,
-    so a caller may fill in or change one view freely."""
+    """Each view built for a caller (``view``, ``build_many`` without ``lasting``) is a tree of
+    its own (no dict or list in two places, two cards of a kind included), in one call (any seat
+    order, a seat twice) and between successive calls, so a caller may fill in or change one
+    view freely; the read-only views of the ``views`` hook share nothing with them either."""
     for state in positions(preset, 5):
         seats: list[int | None] = [2, None, 0, *range(len(state.players)), None, 2]
-        many = RULESET.views(state, seats)
+        lasting = RULESET.views(state, seats)
+        kept = [text(view) for view in lasting]
+        many = build_many(state, seats)
         assert shared(many) == 0
+        in_lasting = {i for view in lasting for i in containers(view)}
+        assert in_lasting.isdisjoint(i for view in many for i in containers(view))
         again = [RULESET.view(state, seat) for seat in seats]
         assert shared(many + again) == 0
         before = [text(view) for view in again]
@@ -148,6 +155,38 @@ def test_views_share_no_object_and_a_changed_view_changes_no_other(preset):
                     card["cp"].clear()
         assert [text(view) for view in again] == before
         assert [text(RULESET.view(state, seat)) for seat in seats] == before
+        assert [text(view) for view in lasting] == kept
+        assert [text(view) for view in RULESET.views(state, seats)] == before
+
+
+@pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
+def test_the_views_hook_shares_parts_between_audiences_and_calls(preset):
+    """The ``views`` hook's views are read-only (the server only hashes them): the game's
+    standing and the piles are one object for every audience, a players list or map that
+    several audiences or successive calls show alike is one object, and such parts are lasting
+    parts (their canonical encoding made once while held)."""
+    found: Counter[str] = Counter()
+    previous: list[dict[str, Any]] | None = None
+    for state in positions(preset, 5):
+        seats: list[int | None] = [None, *range(len(state.players))]
+        views = RULESET.views(state, seats)
+        assert all(view["game"] is views[0]["game"] and view["piles"] is views[0]["piles"] for view in views)
+        for key in ("game", "piles", "map", "players"):
+            assert all(held(id(view[key])) for view in views), key
+        if len({id(view["players"]) for view in views}) < len(views):
+            found["players shared by audiences"] += 1
+        if previous is not None:
+            for key in ("game", "map", "players", "you"):
+                if any(key in view and view[key] is old[key] for view, old in zip(views, previous, strict=True)):
+                    found[f"{key} kept from the call before"] += 1
+        previous = views
+    assert set(found) == {
+        "players shared by audiences",
+        "game kept from the call before",
+        "map kept from the call before",
+        "players kept from the call before",
+        "you kept from the call before",
+    }
 
 
 @pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])

@@ -110,11 +110,13 @@ class FatedRuleset:
 
     def views(self, game: GameState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
         """``[self.view(game, seat) for seat in seats]``, the parts every audience sees alike
-        built once. Each view is a tree of its own (a caller may change one freely)."""
+        built once. The views are read-only, as the kernel's hook promises: their parts are
+        shared between them and, as lasting parts, with the views of earlier calls while equal
+        (see :func:`delve.fated.view.build_many`)."""
         for seat in seats:
             if seat is not None:
                 self._check_seat(game, seat)
-        return view.build_many(game, seats)
+        return view.build_many(game, seats, lasting=True)
 
     def journal(self, game: GameState) -> Journal:
         """The recent events (FL-INFO-4) and messages (FL-INFO-5) that views show, kept from the

@@ -19,14 +19,20 @@ kept beside the state across views and commands (:class:`_Kept`) with what they 
 and copied again while that is unchanged (a copy of a dict is made faster than the dict written
 out anew); a hand card's entry is copied from a table kept per card number and price
 (:func:`_priced`). Every view is a tree of its own: nothing in one is shared with another.
+
+The ruleset's ``views`` hook asks for read-only views (``build_many(..., lasting=True)``: the
+server only hashes them for its change counters): there the parts are shared instead of copied,
+between the audiences of one call and with earlier calls while equal, as lasting parts
+(:mod:`delve.kernel.lasting`) whose canonical encoding is made once while they are held.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -34,6 +40,9 @@ from delve.fated import cards, clock, combat, death, statuses, visibility
 from delve.fated.content import Content
 from delve.fated.ctx import Ctx
 from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, GameState, Monster, Pending, Player, Status
+from delve.kernel.lasting import Lasting, held
+
+V = TypeVar("V")
 
 
 def build(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -41,10 +50,18 @@ def build(state: GameState, seat: int | None) -> dict[str, Any]:
     return _Views(state).view(seat)
 
 
-def build_many(state: GameState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+def build_many(state: GameState, seats: Sequence[int | None], *, lasting: bool = False) -> list[dict[str, Any]]:
     """``[build(state, seat) for seat in seats]``, with the parts common to every audience built
-    once. The views share no mutable object."""
-    views = _Views(state)
+    once. The views share no mutable object.
+
+    ``lasting``: the views are to be read only (the ruleset's ``views`` hook, used for the
+    server's view digests), so their parts are shared instead of copied: between the views of
+    this call (the game's standing, the piles, a players list or map that several audiences see
+    alike) and with the views of earlier calls on this state while they are equal (each
+    audience's map, characters, players list, ``you`` and hand), and those are lasting parts
+    (:mod:`delve.kernel.lasting`), whose canonical encoding is made once while they last. The
+    views are equal to those built without it."""
+    views = _Views(state, lasting=lasting)
     return [views.view(seat) for seat in seats]
 
 
@@ -52,9 +69,23 @@ class _Views:
     """The views of one state at one moment: the parts every audience sees alike are built on
     first use and copied for each later view."""
 
-    __slots__ = ("ctx", "final_map", "game", "numbers", "others", "spectator_map", "state", "used")
+    __slots__ = (
+        "ctx",
+        "entries",
+        "final_map",
+        "game",
+        "kept",
+        "keys",
+        "lasting",
+        "numbers",
+        "others",
+        "piles",
+        "spectator_map",
+        "state",
+        "used",
+    )
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, *, lasting: bool = False) -> None:
         self.state = state
         self.ctx = Ctx(state, state.clock)
         players = state.players
@@ -70,6 +101,14 @@ class _Views:
         self.final_map: dict[str, Any] | None = None
         self.used = False
         """Whether a view was handed out: from then on shared parts are copied."""
+        self.lasting = lasting
+        """Whether the views are read-only (:func:`build_many`): parts are shared, never copied."""
+        self.kept = _kept(state, self.ctx.content)
+        self.keys: list[tuple[Any, ...] | None] = [None] * len(players)
+        """Per seat: what its public entry is made of (as :meth:`_entry` found it now)."""
+        self.piles: dict[str, int] | None = None
+        self.entries: list[dict[str, Any]] | None = None
+        """With ``lasting``: every player's public entry as others see it (kept, not copied)."""
 
     def view(self, seat: int | None) -> dict[str, Any]:
         state = self.state
@@ -84,7 +123,9 @@ class _Views:
             else frozenset()
         )
         if self.game is None:
-            self.game = _kept_game(state, ctx.content)
+            self.game = _kept_game(self.kept, state)
+        if self.lasting:
+            return self._lasting_view(viewer, radius, sight)
         view: dict[str, Any] = {
             "game": self.game.copy(),
             "piles": {"deck": len(state.deck), "discard": len(state.discard)},
@@ -95,6 +136,28 @@ class _Views:
         if viewer is not None:
             view["you"] = _you(ctx, viewer, self.numbers[viewer.seat], radius)
         self.used = True
+        return view
+
+    def _lasting_view(self, viewer: Player | None, radius: int, sight: AbstractSet[int]) -> dict[str, Any]:
+        """:meth:`view` for read-only views: the same parts, shared (see :func:`build_many`)."""
+        state = self.state
+        kept = self.kept
+        piles = self.piles
+        if piles is None:  # the first view of this moment
+            piles = self.piles = kept.piles_of(len(state.deck), len(state.discard))
+            _hold(self.game)
+        slot = -1 if viewer is None else viewer.seat
+        view: dict[str, Any] = {
+            "game": self.game,
+            "piles": piles,
+            "map": kept.alike(("map", slot), self._map(viewer, radius, sight, False)),
+            "characters": self._characters(viewer, sight),
+            "players": self._shared_players(kept, viewer),
+        }
+        if viewer is not None:
+            hand = kept.hand_of(self.ctx, viewer)
+            you = _you(self.ctx, viewer, self.numbers[viewer.seat], radius, hand)
+            view["you"] = kept.alike(("you", slot), you)
         return view
 
     # -- the map ------------------------------------------------------------------------------
@@ -169,23 +232,62 @@ class _Views:
         others' as anyone else sees them (FL-INFO-1/2), copied from the entries kept beside the
         state (:class:`_Kept`) while everything they are made of is unchanged, else built again
         and kept."""
-        ctx = self.ctx
-        state = self.state
         own_seat = viewer.seat if viewer is not None else None
         others = self.others
-        numbers = self.numbers
-        public = _kept(state, ctx.content).public
-        ended = state.ended
         out: list[dict[str, Any]] = []
         append = out.append
-        for index, player in enumerate(state.players):
+        for index in range(len(others)):
             own = index == own_seat
             if not own:
                 entry = others[index]
                 if entry is not None:  # found for an earlier view of this moment
                     append(_copy_public(entry))
                     continue
-            key = (
+            append(_copy_public(self._entry(index, own)))
+        return out
+
+    def _shared_players(self, kept: _Kept, viewer: Player | None) -> list[dict[str, Any]]:
+        """:meth:`_players` for read-only views: a list of the kept entries themselves, the
+        viewer's own entry being its public one when the two are equal (no status turns to
+        show, no Stealth), the same list for every audience and call that shows the same
+        entries (kept by the entries' identities)."""
+        entries = self.entries
+        if entries is None:
+            others = self.others
+            entries = self.entries = [
+                entry if entry is not None else self._entry(index, False) for index, entry in enumerate(others)
+            ]
+        chosen = entries
+        if viewer is not None:
+            seat = viewer.seat
+            own = self._entry(seat, True)
+            public = entries[seat]
+            known = kept.own.get(seat)
+            if known is None or known[0] is not own or known[1] is not public:
+                known = kept.own[seat] = (own, public, own == public)
+            if not known[2]:
+                chosen = entries.copy()
+                chosen[seat] = own
+        # the ids name the entries: the kept list holds them, so no other object has their ids
+        key = tuple([id(entry) for entry in chosen])
+        found = kept.lists.get(key)
+        if found is None:
+            if len(kept.lists) >= 64:
+                kept.lists.clear()
+            found = kept.lists[key] = list(chosen)
+        return _hold(found)
+
+    def _entry(self, index: int, own: bool) -> dict[str, Any]:
+        """The player's public entry as others see it (``own``: as its own view shows it), kept
+        beside the state (:class:`_Kept`, not a copy), built again when what it is made of
+        changed; an entry as others see it is remembered for the later views of this moment."""
+        ctx = self.ctx
+        state = self.state
+        player = state.players[index]
+        public = self.kept.public
+        key = self.keys[index]
+        if key is None:
+            key = self.keys[index] = (
                 player.seat,
                 player.name,
                 player.cls,
@@ -206,38 +308,94 @@ class _Views:
                 player.kills,
                 player.visited,
                 player.image,
-                ended,
+                state.ended,
             )
-            slot = -1 - index if own else index
-            found = public.get(slot)
-            if found is None or found[0] != key or found[1] != player.statuses:
-                found = public[slot] = (
-                    key,
-                    [msgspec.structs.replace(status) for status in player.statuses] if player.statuses else [],
-                    _public_player(ctx, player, numbers[index], own=own),
-                )
-            if not own:
-                others[index] = found[2]
-            append(_copy_public(found[2]))
-        return out
+        slot = -1 - index if own else index
+        found = public.get(slot)
+        if found is None or found[0] != key or found[1] != player.statuses:
+            found = public[slot] = (
+                key,
+                [msgspec.structs.replace(status) for status in player.statuses] if player.statuses else [],
+                _public_player(ctx, player, self.numbers[index], own=own),
+            )
+        if not own:
+            self.others[index] = found[2]
+        return found[2]
 
 
 class _Kept:
     """Parts of views kept beside a state across views and commands, each with what it was made
-    of, and used again (copied: what is kept here is never handed out) only while that is equal,
-    so a state changed in any way still shows what a fresh build would. Kept in
-    ``GameState.__dict__``: never encoded, never copied; a decoded state starts without it.
+    of, and used again (copied, except in read-only views: a caller's view never holds what is
+    kept here) only while that is equal, so a state changed in any way still shows what a fresh
+    build would. Kept in ``GameState.__dict__``: never encoded, never copied; a decoded state
+    starts without it. Nothing kept here is ever changed: it is replaced.
 
     ``public``: per player, its public entry as others see it (at its index in ``players``) and
     as its own view shows it (at ``-1 - index``), with the fields :func:`_public_player` read and
-    copies of the statuses. ``game``: :func:`_game` with what it read."""
+    copies of the statuses. ``game``: :func:`_game` with what it read. The rest serves read-only
+    views only (:func:`build_many` with ``lasting``), whose parts are handed out as they are."""
 
-    __slots__ = ("content", "game", "public")
+    __slots__ = ("content", "game", "hands", "lists", "own", "parts", "piles", "public")
 
     def __init__(self, content: Content) -> None:
         self.content = content
         self.public: dict[int, tuple[tuple[Any, ...], list[Status], dict[str, Any]]] = {}
         self.game: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self.piles: tuple[int, int, dict[str, int]] | None = None
+        self.parts: dict[tuple[str, int], Any] = {}
+        """Per part and audience (``-1``: a spectator), the part last handed out."""
+        self.own: dict[int, tuple[dict[str, Any], dict[str, Any], bool]] = {}
+        """Per seat: its own entry, its public entry and whether they are equal."""
+        self.lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+        """Players lists by the ids of the kept entries they hold."""
+        self.hands: dict[int, tuple[dict[int, dict[str, Any]], list[int], list[dict[str, Any]]]] = {}
+        """Per seat: the price table and the cards its hand list was made from, and the list."""
+
+    def piles_of(self, deck: int, discard: int) -> dict[str, int]:
+        found = self.piles
+        if found is None or found[0] != deck or found[1] != discard:
+            found = self.piles = (deck, discard, {"deck": deck, "discard": discard})
+        return _hold(found[2])
+
+    def alike(self, slot: tuple[str, int], part: Any) -> Any:
+        """The part handed out last for ``slot`` when it equals ``part`` (the views' parts hold
+        values of one type per key, so equal parts encode alike), else ``part``, kept."""
+        found = self.parts.get(slot)
+        if found is not None and found == part:
+            return _hold(found)
+        self.parts[slot] = part
+        return _hold(part)
+
+    def hand_of(self, ctx: Ctx, player: Player) -> list[dict[str, Any]]:
+        """The hand as :func:`_hand` lists it, made of the price table's entries themselves,
+        and the same list while the table and the cards are."""
+        table = _priced(ctx, player)
+        found = self.hands.get(player.seat)
+        if found is None or found[0] is not table or found[1] != player.hand:
+            hand = []
+            for card_id in player.hand:
+                template = table.get(card_id)
+                if template is None:
+                    template = table[card_id] = _card_entry(ctx, player, card_id)
+                hand.append(template)
+            found = self.hands[player.seat] = (table, list(player.hand), hand)
+        return found[2]
+
+
+#: Read-only parts handed out by :func:`build_many` with ``lasting`` (each by a key of its own:
+#: a part is never built again, it is handed out again while equal), so that their canonical
+#: encoding is made once while they are held. A 4-player game's views hold about 14 parts at a
+#: time: room for those of the games the server keeps decoded (128); a part forgotten meanwhile
+#: is held again when it is handed out again.
+_LASTING: Lasting[Any] = Lasting(2048)
+_TOKENS = itertools.count()
+
+
+def _hold(part: V) -> V:
+    """``part``, held by :data:`_LASTING` (again, if it was forgotten meanwhile)."""
+    if not held(id(part)):
+        _LASTING.get(next(_TOKENS), lambda: part)
+    return part
 
 
 def _kept(state: GameState, content: Content) -> _Kept:
@@ -248,9 +406,8 @@ def _kept(state: GameState, content: Content) -> _Kept:
     return kept
 
 
-def _kept_game(state: GameState, content: Content) -> dict[str, Any]:
+def _kept_game(kept: _Kept, state: GameState) -> dict[str, Any]:
     """:func:`_game`, built again only when something it reads changed (not a copy)."""
-    kept = _kept(state, content)
     key = (
         state.settings,
         state.size,
@@ -567,8 +724,11 @@ def _hand(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
     return hand
 
 
-def _you(ctx: Ctx, player: Player, number: str, radius: int) -> dict[str, Any]:
-    """``radius``: the player's sight radius now (0 when dead)."""
+def _you(
+    ctx: Ctx, player: Player, number: str, radius: int, hand: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """``radius``: the player's sight radius now (0 when dead); ``hand``: its hand's entries as
+    :func:`_hand` lists them, when already found."""
     state = ctx.state
     alive = player.alive
     phase = player.phase
@@ -580,7 +740,7 @@ def _you(ctx: Ctx, player: Player, number: str, radius: int) -> dict[str, Any]:
         "phase": phase,
         "alive": alive,
         "tile": [x, y] if alive else None,
-        "hand": _hand(ctx, player),
+        "hand": _hand(ctx, player) if hand is None else hand,
         "max_cards": player.max_cards,
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
