@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -59,24 +60,33 @@ class SharingToy(ToyRuleset):
         return out
 
 
-def played(ruleset: Ruleset[Any], settings: dict[str, Any], seats: list[SeatInfo], steps: int, seed: int) -> Any:
-    """A position after ``steps`` random legal commands (a seeded choice among every seat's)."""
-    rng = random.Random(seed)
-    state = ruleset.setup(settings, seats, seed, T0)
+def random_play(
+    ruleset: Ruleset[Any], state: Any, seat_count: int, rng: random.Random, steps: int, gaps: tuple[int, ...] = (7,)
+) -> Iterator[dict[str, Any]]:
+    """Up to ``steps`` random legal commands (a seeded choice among every seat's, the clock moved
+    on by one of ``gaps`` seconds before each), each yielded once applied to ``state``."""
     now = T0
     for _ in range(steps):
-        now += 7
+        now += rng.choice(gaps) if len(gaps) > 1 else gaps[0]
         ruleset.advance(state, now)
         choices = [
             (seat, command)
-            for seat in range(len(seats))
+            for seat in range(seat_count)
             for command in ruleset.legal_commands(state, seat)
             if command["kind"] not in {"give_up", "comment"}
         ]
         if not choices or ruleset.outcome(state).ended:
-            break
+            return
         seat, command = rng.choice(choices)
         ruleset.apply(state, seat, command, now)
+        yield command
+
+
+def played(ruleset: Ruleset[Any], settings: dict[str, Any], seats: list[SeatInfo], steps: int, seed: int) -> Any:
+    """A position after ``steps`` random legal commands (a seeded choice among every seat's)."""
+    state = ruleset.setup(settings, seats, seed, T0)
+    for _ in random_play(ruleset, state, len(seats), random.Random(seed), steps):
+        pass
     return state
 
 
@@ -151,20 +161,7 @@ def digests_follow_views(
     before_views = [ruleset.view(state, s) for s in who]
     before = view_digests(ruleset, state, who)
     unchanged = 0
-    now = T0
-    for _ in range(steps):
-        now += rng.choice((1, 7, 60))
-        ruleset.advance(state, now)
-        choices = [
-            (seat, command)
-            for seat in range(len(seats))
-            for command in ruleset.legal_commands(state, seat)
-            if command["kind"] not in {"give_up", "comment"}
-        ]
-        if not choices or ruleset.outcome(state).ended:
-            break
-        seat, command = rng.choice(choices)
-        ruleset.apply(state, seat, command, now)
+    for command in random_play(ruleset, state, len(seats), rng, steps, (1, 7, 60)):
         views = [ruleset.view(state, s) for s in who]
         digests = view_digests(ruleset, state, who)
         assert digests == [expected_digest(ruleset, view) for view in views]
