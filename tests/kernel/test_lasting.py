@@ -79,3 +79,16 @@ def test_threads_sharing_a_memo_get_one_part_per_key() -> None:
     assert len(memo) == 8
     assert all(part == [part[0]] for part in results)
     memo.clear()
+
+
+def test_a_part_held_without_a_key_is_held_once_and_forgotten_in_turn() -> None:
+    memo: Lasting[dict[str, object]] = Lasting(2)
+    first, second, third = {"n": 1}, {"n": 2}, {"n": 3}
+    assert memo.hold(first) is first and held(id(first))
+    assert memo.hold(first) is first and len(memo) == 1  # already held: not held twice
+    raw = encoded(first)
+    assert raw is not None and bytes(raw) == canonical.encode(first)
+    memo.hold(second)
+    memo.hold(third)  # over the size: the oldest is forgotten
+    assert len(memo) == 2 and not held(id(first)) and held(id(second)) and held(id(third))
+    memo.clear()

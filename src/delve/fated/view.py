@@ -29,7 +29,6 @@ between the audiences of one call and with earlier calls while equal, as lasting
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
@@ -40,7 +39,7 @@ from delve.fated import cards, clock, combat, death, statuses, visibility
 from delve.fated.content import Content
 from delve.fated.ctx import Ctx
 from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, GameState, Monster, Pending, Player, Status
-from delve.kernel.lasting import Lasting, held
+from delve.kernel.lasting import Lasting
 
 V = TypeVar("V")
 
@@ -388,13 +387,11 @@ class _Kept:
 #: time: room for those of the games the server keeps decoded (128); a part forgotten meanwhile
 #: is held again when it is handed out again.
 _LASTING: Lasting[Any] = Lasting(2048)
-_TOKENS = itertools.count()
 
 
 def _hold(part: V) -> V:
     """``part``, held by :data:`_LASTING` (again, if it was forgotten meanwhile)."""
-    if not held(id(part)):
-        _LASTING.get(next(_TOKENS), lambda: part)
+    _LASTING.hold(part)
     return part
 
 

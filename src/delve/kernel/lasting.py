@@ -77,6 +77,13 @@ class Lasting(Generic[V]):
                 _release(old)
         return part
 
+    def hold(self, part: V) -> V:
+        """``part``, held by this memo as its newest (unless a memo holds it already): for parts a
+        caller keeps itself and hands out again while equal, which have no key of their own."""
+        if not held(id(part)):
+            self.get(object(), lambda: part)
+        return part
+
     def find(self, key: Hashable) -> V | None:
         """The part held for ``key``, if any (nothing is built)."""
         with _lock:
