@@ -76,9 +76,12 @@ class Round:
     submit_seconds: float = 0.0
     raw_seconds: float = 0.0
     commit_seconds: float = 0.0
+    bare_seconds: float = 0.0
     commands: int = 0
     statements: int = 0
     log: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    #: the game row's columns a command changed, as each command left them (by version)
+    rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)
 
 
 def play_round(name: str, commands: int, rng: random.Random, clock: Clock, tag: str, *, count: bool = False) -> Round:
@@ -107,7 +110,9 @@ def play_round(name: str, commands: int, rng: random.Random, clock: Clock, tag: 
     assert started_at is not None
     out = Round()
     first_version = game.version
+    copy = copy_database("raw.sqlite3")
     state = engine.load_state(game, ruleset)
+    saved = Game.objects.filter(pk=game.pk).values_list("version", "event_count", "state", "observed", "next_due_at")
     for step in range(commands):
         choices: list[tuple[int, dict[str, Any]]] = []
         for _ in range(600):  # the clock moves on until someone has something to play
@@ -132,6 +137,8 @@ def play_round(name: str, commands: int, rng: random.Random, clock: Clock, tag: 
             started = time.perf_counter()
             engine.submit(game.pk, users[seat], command, idempotency_key=f"{tag}-{step}")
             out.submit_seconds += time.perf_counter() - started
+        row = saved.get()  # untimed: what the raw loop writes for this command
+        out.rows[row[0]] = (row[1], row[2], json.dumps(row[3]), row[4])
         ruleset.apply(state, seat, command, clock.t)
         out.log.append((clock.t, seat, command))
         out.commands += 1
@@ -147,30 +154,109 @@ def play_round(name: str, commands: int, rng: random.Random, clock: Clock, tag: 
         bare.advance(raw, t)
         bare.apply(raw, seat, command, t)
     out.raw_seconds = time.perf_counter() - started
-    out.commit_seconds = raw_commits(game.pk, first_version)
+    out.commit_seconds = raw_commits(game.pk, first_version, copy, out.rows)
+    out.bare_seconds = bare_commits(game.pk, first_version, out.rows)
     Game.objects.filter(pk=game.pk).delete()
     return out
 
 
-def raw_commits(game_id: int, after_version: int) -> float:
-    """Commit the rows of each command of the game again (its state, its command entry, its
-    events) with plain sqlite3 in a database of the same pragmas; the seconds it took."""
+def copy_database(name: str) -> Path:
+    """A copy of the project's SQLite database as it is now (SQLite's backup API), named ``name``
+    beside it: the tables, indexes and rows the raw loop writes into."""
     from django.conf import settings as django_settings
 
-    from delve.server.games.models import CommandEntry, EventEntry, Game
+    source = Path(django_settings.DATABASES["default"]["NAME"])
+    target = source.with_name(name)
+    for leftover in (target, target.with_name(name + "-wal"), target.with_name(name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
+        src.backup(dst)
+    src.close()
+    dst.close()
+    return target
 
-    game = Game.objects.get(pk=game_id)
-    entries = list(CommandEntry.objects.filter(game=game, sequence__gt=after_version).order_by("sequence"))
-    events = list(EventEntry.objects.filter(game=game).order_by("sequence"))
-    by_time: dict[int, list[EventEntry]] = {}
-    for event in events:
-        by_time.setdefault(event.time, []).append(event)
-    state = game.state
-    path = Path(django_settings.DATABASES["default"]["NAME"]).with_name("raw.sqlite3")
+
+def open_raw(path: Path) -> sqlite3.Connection:
+    """``path`` opened with plain sqlite3 and the backend's settings: its pragmas (WAL journal,
+    ``synchronous=NORMAL``) and, as Django's SQLite backend does, foreign keys enforced."""
+    from django.conf import settings as django_settings
+
     db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA foreign_keys = ON")
+    for pragma in django_settings.DATABASES["default"]["OPTIONS"]["init_command"].split(";"):
+        db.execute(pragma)
+    return db
+
+
+def written(game_id: int, after_version: int) -> list[tuple[Any, list[Any]]]:
+    """What each command of the game wrote, read back: its command entry and its events (as the
+    rows' values), in order."""
+    from delve.server.games.models import CommandEntry, EventEntry
+
+    entries = list(CommandEntry.objects.filter(game_id=game_id, sequence__gt=after_version).order_by("sequence"))
+    by_time: dict[int, list[EventEntry]] = {}
+    for event in EventEntry.objects.filter(game_id=game_id).order_by("sequence"):
+        by_time.setdefault(event.time, []).append(event)
+    return [(entry, by_time.pop(entry.time, [])) for entry in entries]
+
+
+def raw_commits(game_id: int, after_version: int, copy: Path, saved: dict[int, tuple[Any, ...]]) -> float:
+    """Commit the rows of each command of the game again with plain sqlite3, one transaction per
+    command, into ``copy`` (the project's database as it was before the first command, so the
+    same tables, indexes and foreign keys): the game row's changed columns, the command entry
+    with its answer, its events (``saved``: the game row's changed columns, event count, state,
+    observed and next due time, as each command left them, by version). The seconds it took."""
+    commands = written(game_id, after_version)
+    db = open_raw(copy)
     try:
-        for pragma in django_settings.DATABASES["default"]["OPTIONS"]["init_command"].split(";"):
-            db.execute(pragma)
+        sequence = db.execute("SELECT event_count FROM games_game WHERE id = ?", (game_id,)).fetchone()[0]
+        started = time.perf_counter()
+        for entry, events in commands:
+            db.execute("BEGIN IMMEDIATE")
+            rows = []
+            for event in events:
+                sequence += 1
+                rows.append((game_id, sequence, event.time, event.kind, json.dumps(event.data), event.visibility))
+            if rows:
+                db.execute(
+                    "INSERT INTO games_evententry (game_id, sequence, time, kind, data, visibility) VALUES "
+                    + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(rows)),
+                    [value for row in rows for value in row],
+                )
+            db.execute(
+                "INSERT INTO games_commandentry (game_id, sequence, time, seat, source, command, idempotency_key,"
+                " answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    entry.sequence,
+                    entry.time,
+                    entry.seat,
+                    entry.source,
+                    json.dumps(entry.command),
+                    entry.idempotency_key,
+                    json.dumps(entry.answer),
+                ),
+            )
+            db.execute(
+                "UPDATE games_game SET version = ?, event_count = ?, state = ?, observed = ?, next_due_at = ?"
+                " WHERE id = ?",
+                (entry.sequence, *saved[entry.sequence], game_id),
+            )
+            db.execute("COMMIT")
+        return time.perf_counter() - started
+    finally:
+        db.close()
+
+
+def bare_commits(game_id: int, after_version: int, saved: dict[int, tuple[Any, ...]]) -> float:
+    """The same commits into tables of the same columns without the project's indexes and foreign
+    keys (one unique sequence per game): what the rows alone cost, printed for reference."""
+    from django.conf import settings as django_settings
+
+    commands = written(game_id, after_version)
+    path = Path(django_settings.DATABASES["default"]["NAME"]).with_name("bare.sqlite3")
+    db = open_raw(path)
+    try:
         db.execute("CREATE TABLE IF NOT EXISTS game (id INTEGER PRIMARY KEY, version INTEGER, state TEXT)")
         db.execute(
             "CREATE TABLE IF NOT EXISTS command (id INTEGER PRIMARY KEY, game INTEGER, sequence INTEGER, "
@@ -183,11 +269,12 @@ def raw_commits(game_id: int, after_version: int) -> float:
         db.execute("INSERT OR REPLACE INTO game VALUES (?, 0, '')", (game_id,))
         sequence = 0
         started = time.perf_counter()
-        for entry in entries:
+        for entry, events in commands:
             db.execute("BEGIN IMMEDIATE")
+            state = saved[entry.sequence][1]
             db.execute("UPDATE game SET version = ?, state = ? WHERE id = ?", (entry.sequence, state, game_id))
             rows = []
-            for event in by_time.pop(entry.time, []):
+            for event in events:
                 sequence += 1
                 rows.append((game_id, sequence, event.time, event.kind, json.dumps(event.data), event.visibility))
             if rows:
@@ -223,7 +310,7 @@ def run(rounds: int, commands: int, report: Callable[[str], None] = print) -> di
     server_clock.now = clock  # type: ignore[assignment]
     results: dict[str, dict[str, float]] = {}
     for name in GAMES:
-        ratios, shares, per_command = [], [], []
+        ratios, shares, bare_shares, per_command, commit_us = [], [], [], [], []
         counted = play_round(name, commands, random.Random(0), clock, f"{name[:2]}c", count=True)
         statements = counted.statements / max(1, counted.commands)
         for r in range(rounds):
@@ -233,18 +320,22 @@ def run(rounds: int, commands: int, report: Callable[[str], None] = print) -> di
             submit = played.submit_seconds / played.commands
             ratios.append(played.submit_seconds / played.raw_seconds)
             shares.append(played.commit_seconds / played.submit_seconds)
+            bare_shares.append(played.bare_seconds / played.submit_seconds)
             per_command.append(submit)
+            commit_us.append(played.commit_seconds / played.commands * 1e6)
         results[name] = {
             "submit_ms": median(per_command) * 1000,
             "ratio": median(ratios),
             "share": median(shares),
+            "bare_share": median(bare_shares),
             "statements": statements,
         }
         report(
             f"{name}: engine.submit {median(per_command) * 1000:.2f} ms/command, "
             f"{statements:.1f} SQL statements/command; "
             f"submit / raw apply x{median(ratios):.1f} (target <= 8); "
-            f"durable commands/s / raw SQLite commits/s {median(shares):.2f} (target >= 0.25)"
+            f"durable commands/s / raw SQLite commits/s {median(shares):.2f} (target >= 0.25; "
+            f"a raw commit {median(commit_us):.0f} us; into bare tables without the indexes {median(bare_shares):.2f})"
         )
     return results
 

@@ -120,7 +120,8 @@ class CommandEntry(models.Model):
         OPEN = "open", _("opening the game")
         CLOCK = "clock", _("clock")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="commands")
+    # no index of its own: the unique (game, sequence) constraint's index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="commands", db_index=False)
     sequence = models.PositiveBigIntegerField(_("sequence"))
     time = models.BigIntegerField(_("time"))
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
@@ -162,7 +163,8 @@ class EventEntry(models.Model):
     """One event, append-only. ``visibility`` is ``"*"`` for everyone, otherwise the seat indexes
     that may see it wrapped in commas (``",0,2,"``) so that a filter is one ``LIKE``."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # no index of its own: the unique (game, sequence) constraint's index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     sequence = models.PositiveBigIntegerField(_("sequence"))
     time = models.BigIntegerField(_("time"))
     kind = models.CharField(_("kind"), max_length=100)
