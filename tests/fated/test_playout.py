@@ -12,6 +12,7 @@ import json
 import msgspec
 import pytest
 
+from delve.fated.state import Pile
 from delve.kernel import replay, state_hash
 
 from .playout import RULESET, START, new_playout, run
@@ -74,3 +75,28 @@ def test_a_malformed_card_pile_is_refused(pile):
     plain = json.loads(RULESET.encode(new_playout("fated-labyrinth", 1).state))
     with pytest.raises(msgspec.ValidationError):
         RULESET.decode(json.dumps(plain).replace(json.dumps(plain["deck"]), pile))
+
+
+def test_a_card_pile_is_stored_as_it_is_now_after_every_change():
+    """A pile remembers its last stored form (a state is encoded at every durable command): every
+    change of the pile in place (a card drawn, put back, the order changed at the same length,
+    the pile emptied) gives the stored form of the pile as it is then, the same bytes as packing
+    a fresh copy, and a state encoded after such changes decodes to the changed piles."""
+    state = new_playout("fated-labyrinth", 1).state
+    deck = state.deck
+    fresh = Pile.packed  # packs a plain list: nothing remembered
+
+    def stored_now() -> bytes | list[int]:
+        return Pile.packed(deck)
+
+    first = stored_now()
+    assert first == fresh(list(deck)) and stored_now() is first
+    deck.pop()
+    assert stored_now() == fresh(list(deck)) != first
+    deck.append(7)
+    assert stored_now() == fresh(list(deck))
+    deck[0], deck[1] = deck[1], deck[0]
+    assert stored_now() == fresh(list(deck))
+    assert RULESET.decode(RULESET.encode(state)).deck == deck
+    deck.clear()
+    assert stored_now() == [] and RULESET.decode(RULESET.encode(state)).deck == []
