@@ -7,7 +7,7 @@ import threading
 
 import msgspec
 
-from delve.kernel.lasting import Lasting, encoded, held
+from delve.kernel.lasting import Lasting, derived, encoded, held
 
 canonical = msgspec.json.Encoder(order="sorted")
 
@@ -92,3 +92,21 @@ def test_a_part_held_without_a_key_is_held_once_and_forgotten_in_turn() -> None:
     memo.hold(third)  # over the size: the oldest is forgotten
     assert len(memo) == 2 and not held(id(first)) and held(id(second)) and held(id(third))
     memo.clear()
+
+
+def test_a_value_derived_from_a_held_part_is_made_once_and_forgotten_with_it() -> None:
+    memo: Lasting[dict[str, int]] = Lasting(1)
+    part = memo.get("k", lambda: {"a": 1})
+    made: list[str] = []
+
+    def make(name: str) -> str:
+        made.append(name)
+        return name.upper()
+
+    assert derived(part, "x", lambda: make("x")) == "X"
+    assert derived(part, "x", lambda: make("again")) == "X"  # once while held
+    assert derived(part, "y", lambda: make("y")) == "Y"  # another key, its own value
+    assert made == ["x", "y"]
+    assert derived({"a": 1}, "x", lambda: make("loose")) == "LOOSE"  # not held: made every time
+    memo.get("other", lambda: {"b": 2})  # the memo forgets the part
+    assert derived(part, "x", lambda: make("after")) == "AFTER" and made[-1] == "after"

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from delve.kernel import Ruleset, SeatInfo, get_ruleset, views_of
+from delve.kernel.lasting import Lasting
 from delve.server.games.engine import _observe, view_digests
 from delve.server.games.models import Game
 from tests.kernel.toy import ToyRuleset, ToyState
@@ -115,6 +116,46 @@ def test_shared_parts_give_the_same_digests_as_the_whole_views() -> None:
         for a, view_a in zip(digests, views, strict=True):
             for b, view_b in zip(digests, views, strict=True):
                 assert (a == b) == (view_a == view_b)
+
+
+class WholeLastingToy(ToyRuleset):
+    """Views handed out again whole while what they show is unchanged (lasting parts)."""
+
+    name = "whole-lasting-toy"
+
+    def __init__(self, parts: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.memo: Lasting[dict[str, Any]] = Lasting(8)
+        if parts:
+            self.digest_parts = parts
+
+    def views(self, state: ToyState, seats: list[int | None]) -> list[dict[str, Any]]:
+        out = []
+        for seat in seats:
+            view = {**self.view(state, seat), "z": {"seats": len(state.seats)}}
+            out.append(self.memo.get(canonical.encode([seat, view]), lambda view=view: view))
+        return out
+
+
+def test_a_view_handed_out_again_whole_keeps_its_digest_computed_once() -> None:
+    """A whole view that is a lasting part gives the digest of its definition (in both digest
+    forms), computed once while it is held: a probe that changes a held view in place (which no
+    ruleset may do) still gets the digest of the view as it was."""
+    for parts in ((), ("z",)):
+        ruleset = WholeLastingToy(parts)
+        state = played(ruleset, {}, [SeatInfo("a"), SeatInfo("b")], 9, seed=4)
+        seats = audiences(2)
+        views = views_of(ruleset, state, seats)
+        expected = [expected_digest(ruleset, view) for view in views]
+        assert view_digests(ruleset, state, seats) == expected
+        views[1]["probe"] = True  # the held view, changed behind the memo's back
+        assert views_of(ruleset, state, seats)[1] is views[1]
+        assert view_digests(ruleset, state, seats) == expected
+        assert expected_digest(ruleset, views[1]) != expected[1]
+        ruleset.memo.clear()  # no longer held: its digest is computed from it again
+        assert view_digests(ruleset, state, seats) == [
+            expected_digest(ruleset, v) for v in views_of(ruleset, state, seats)
+        ]
 
 
 def test_fated_and_maiden_digests_follow_their_definition() -> None:

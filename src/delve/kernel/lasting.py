@@ -30,13 +30,14 @@ _canonical = msgspec.json.Encoder(order="sorted")
 class _Held:
     """A part some memo holds (``count``: how many keys hold it), and its encoding once asked."""
 
-    __slots__ = ("count", "digest", "part", "raw")
+    __slots__ = ("count", "derived", "digest", "part", "raw")
 
     def __init__(self, part: Any) -> None:
         self.part = part
         self.count = 0
         self.raw: msgspec.Raw | None = None
         self.digest: str | None = None
+        self.derived: dict[Hashable, Any] | None = None
 
 
 # Parts held now, by id: an entry holds its part, so the id cannot be reused while it is here.
@@ -138,3 +139,20 @@ def digest(part: Any) -> str:
         raw = encoded(part)
         found = entry.digest = hashlib.sha256(_canonical.encode(part) if raw is None else bytes(raw)).hexdigest()
     return found
+
+
+def derived(part: Any, key: Hashable, make: Callable[[], V]) -> V:
+    """``make()``, a value computed from ``part`` alone (``key`` names which), computed once while
+    a :class:`Lasting` memo holds the part and every time for any other object: for what a caller
+    derives from a whole lasting part (the server's digest of a view a ruleset hands out again
+    whole, in the form its ``digest_parts`` give)."""
+    entry = _held.get(id(part))
+    if entry is None or entry.part is not part:
+        return make()
+    found = entry.derived
+    if found is None:
+        found = entry.derived = {}
+    if key not in found:
+        found[key] = make()
+    value: V = found[key]
+    return value

@@ -33,6 +33,7 @@ from delve.kernel import (
     has_journal,
     views_of,
 )
+from delve.kernel.lasting import derived as lasting_derived
 from delve.kernel.lasting import digest as lasting_digest
 from delve.kernel.lasting import encoded as lasting_encoding
 from delve.kernel.lasting import held as lasting_held
@@ -138,6 +139,22 @@ def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None])
     (or its form) whole."""
     views = views_of(ruleset, state, seats)
     parts: Sequence[str] = getattr(ruleset, "digest_parts", ())
+    # a view the ruleset hands out again whole (a lasting part) has its digest computed once
+    digests: list[str | None] = [
+        lasting_derived(view, ("digest", tuple(parts)), lambda view=view: _digests(ruleset, [view], parts)[0])
+        if lasting_held(id(view))
+        else None
+        for view in views
+    ]
+    rest = [index for index, found in enumerate(digests) if found is None]
+    if rest:
+        for index, made in zip(rest, _digests(ruleset, [views[index] for index in rest], parts), strict=True):
+            digests[index] = made
+    return [found for found in digests if found is not None]
+
+
+def _digests(ruleset: Ruleset[Any], views: list[dict[str, Any]], parts: Sequence[str]) -> list[str]:
+    """The digests of ``views`` (see :func:`view_digests`)."""
     if parts:
         forms = _with_raw_parts(_part_forms(views, parts))
         return [PARTS_MARK + hashlib.sha256(_canonical.encode(form)).hexdigest()[:15] for form in forms]
