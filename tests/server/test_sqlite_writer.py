@@ -102,3 +102,35 @@ def test_a_writer_waiting_past_the_busy_timeout_gets_a_clear_database_error(sett
     finally:
         connection.settings_dict["OPTIONS"]["timeout"] = 20
     assert not connection.holds_writer
+
+
+@sqlite_only
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("logged", [False, True])
+def test_a_write_transaction_reserves_the_database_at_its_begin_whether_logged_or_not(logged):
+    """``BEGIN IMMEDIATE`` at the start of every write transaction, whether it goes straight to the
+    driver (no statement logging: the server) or through Django's cursor (query capture, where it
+    is then logged): another connection cannot start writing until it ends."""
+    import sqlite3
+
+    from django.test.utils import CaptureQueriesContext
+
+    other = sqlite3.connect(connection.settings_dict["NAME"], timeout=0, isolation_level=None)
+    try:
+        capture = CaptureQueriesContext(connection) if logged else None
+        if capture is not None:
+            capture.__enter__()
+        try:
+            with transaction.atomic():
+                assert connection.connection.in_transaction  # begun before any statement
+                with pytest.raises(sqlite3.OperationalError, match="locked"):
+                    other.execute("BEGIN IMMEDIATE")
+        finally:
+            if capture is not None:
+                capture.__exit__(None, None, None)
+        if capture is not None:
+            assert [query["sql"] for query in capture.captured_queries][:1] == ["BEGIN IMMEDIATE"]
+        other.execute("BEGIN IMMEDIATE")  # free again
+        other.execute("ROLLBACK")
+    finally:
+        other.close()

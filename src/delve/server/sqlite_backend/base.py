@@ -97,12 +97,24 @@ class DatabaseWrapper(base.DatabaseWrapper):
             WRITER.release()
 
     def _start_transaction_under_autocommit(self) -> None:
+        """Take the writer lock, then ``BEGIN`` (``IMMEDIATE`` as configured). Unless statements
+        are being logged or wrapped (``DEBUG``, a test's query capture), ``BEGIN`` goes straight
+        to the driver's connection: a Django cursor made for it alone costs more than SQLite's
+        work, at every write transaction."""
         self.take_writer()
         try:
-            super()._start_transaction_under_autocommit()
+            if self.queries_logged or self.execute_wrappers:
+                super()._start_transaction_under_autocommit()
+            else:
+                with self.wrap_database_errors:
+                    self.connection.execute(self.begin_sql)
         except BaseException:
             self.give_writer()
             raise
+
+    @property
+    def begin_sql(self) -> str:
+        return "BEGIN" if self.transaction_mode is None else f"BEGIN {self.transaction_mode}"
 
     def _commit(self) -> None:
         try:
