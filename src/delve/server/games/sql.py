@@ -93,6 +93,12 @@ class Statements:
         self.game_adapters = {field.attname: self._adapter(field) for field in GAME_FIELDS}
         self.game_table = q(game.db_table)
         self.game_pk = q(game.pk.column)
+        #: each statement in SQLite's own placeholders, converted once
+        self._native: dict[str, str] = {}
+        #: the game's UPDATE (and its adapters) for each set of changed fields, written once
+        self._game_updates: dict[tuple[str, ...], tuple[str, list[Callable[[Any], Any] | None]]] = {}
+        #: the multi-row event INSERT for each number of rows, written once
+        self._event_inserts: dict[int, str] = {}
         self.seat_update_sql = (
             f"UPDATE {q(seat.db_table)} SET {q(seat.get_field('comment').column)} = %s WHERE {q(seat.pk.column)} = %s"
         )
@@ -150,10 +156,15 @@ class Statements:
         db.validate_no_broken_transaction()
         with db.wrap_database_errors:
             if self.sqlite:
-                cursor = db.connection.cursor()
-                sql = sql.replace("%s", "?")
-            else:
-                cursor = db.create_cursor()
+                native = self._native.get(sql)
+                if native is None:
+                    native = self._native[sql] = sql.replace("%s", "?")
+                cursor = db.connection.execute(native, params)
+                try:
+                    return cursor.fetchone() if fetch else None
+                finally:
+                    cursor.close()
+            cursor = db.create_cursor()
             try:
                 cursor.execute(sql, params)
                 return cursor.fetchone() if fetch else None
@@ -176,7 +187,10 @@ class Statements:
         prepared = [self._prep(self.event_adapters, row) for row in rows]
         for start in range(0, len(prepared), CHUNK):
             chunk = prepared[start : start + CHUNK]
-            sql = self.event_sql + " VALUES " + ", ".join([self._row(len(self.event_fields))] * len(chunk))
+            sql = self._event_inserts.get(len(chunk))
+            if sql is None:
+                row = self._row(len(self.event_fields))
+                sql = self._event_inserts[len(chunk)] = self.event_sql + " VALUES " + ", ".join([row] * len(chunk))
             self.execute(sql, [value for row in chunk for value in row])
 
     def insert_command(self, values: Sequence[Any]) -> None:
@@ -187,10 +201,17 @@ class Statements:
         """Write the fields of ``game`` that differ from ``loaded``; the names written."""
         changed = [name for name, before in loaded.items() if getattr(game, name) != before]
         if changed:
-            fields = [self.game_fields[name] for name in changed]
-            assignments = ", ".join(f"{self.connection.ops.quote_name(field.column)} = %s" for field in fields)
-            values = self._prep([self.game_adapters[name] for name in changed], [getattr(game, n) for n in changed])
-            self.execute(f"UPDATE {self.game_table} SET {assignments} WHERE {self.game_pk} = %s", [*values, game.pk])
+            key = tuple(changed)
+            made = self._game_updates.get(key)
+            if made is None:
+                quote = self.connection.ops.quote_name
+                assignments = ", ".join(f"{quote(self.game_fields[name].column)} = %s" for name in changed)
+                made = self._game_updates[key] = (
+                    f"UPDATE {self.game_table} SET {assignments} WHERE {self.game_pk} = %s",
+                    [self.game_adapters[name] for name in changed],
+                )
+            sql, adapters = made
+            self.execute(sql, [*self._prep(adapters, [getattr(game, name) for name in changed]), game.pk])
         return changed
 
     def update_comment(self, seat_id: int, comment: str) -> None:
