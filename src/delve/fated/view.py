@@ -38,8 +38,20 @@ import msgspec
 from delve.fated import cards, clock, combat, death, statuses, visibility
 from delve.fated.content import Content
 from delve.fated.ctx import Ctx
-from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, GameState, Monster, Pending, Player, Status
-from delve.kernel.lasting import Lasting
+from delve.fated.state import (
+    CORE,
+    DEFENSE,
+    MOVE,
+    WAIT,
+    Fake,
+    GameState,
+    Monster,
+    Pending,
+    Player,
+    Status,
+    Trap,
+)
+from delve.kernel.lasting import Lasting, held
 
 V = TypeVar("V")
 
@@ -76,6 +88,7 @@ class _Views:
         "kept",
         "keys",
         "lasting",
+        "marks",
         "numbers",
         "others",
         "piles",
@@ -108,8 +121,12 @@ class _Views:
         self.piles: dict[str, int] | None = None
         self.entries: list[dict[str, Any]] | None = None
         """With ``lasting``: every player's public entry as others see it (kept, not copied)."""
+        self.marks: _Marks | None = None
+        """With ``lasting``: the change marks of this moment (:meth:`_Kept.marks`)."""
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        if self.lasting:
+            return self._lasting_view(seat)
         state = self.state
         ctx = self.ctx
         viewer = state.players[seat] if seat is not None else None
@@ -123,8 +140,6 @@ class _Views:
         )
         if self.game is None:
             self.game = _kept_game(self.kept, state)
-        if self.lasting:
-            return self._lasting_view(viewer, radius, sight)
         view: dict[str, Any] = {
             "game": self.game.copy(),
             "piles": {"deck": len(state.deck), "discard": len(state.discard)},
@@ -137,27 +152,84 @@ class _Views:
         self.used = True
         return view
 
-    def _lasting_view(self, viewer: Player | None, radius: int, sight: AbstractSet[int]) -> dict[str, Any]:
-        """:meth:`view` for read-only views: the same parts, shared (see :func:`build_many`)."""
+    def _lasting_view(self, seat: int | None) -> dict[str, Any]:
+        """:meth:`view` for read-only views: the same parts, shared (see :func:`build_many`), and
+        each part of the audience's view handed out last used again, without being looked at,
+        while what it is made of is unchanged: the change marks of the players, the maze, the
+        characters and the game's standing (:meth:`_Kept.marks`), and what the viewer's map and
+        characters read of it (:func:`_sees`)."""
         state = self.state
         kept = self.kept
-        piles = self.piles
-        if piles is None:  # the first view of this moment
-            piles = self.piles = kept.piles_of(len(state.deck), len(state.discard))
+        marks = self.marks
+        if marks is None:  # the first view of this moment
+            self.game = _kept_game(kept, state)
+            self.piles = kept.piles_of(len(state.deck), len(state.discard))
+            marks = self.marks = kept.marks(state)
             _hold(self.game)
-        slot = -1 if viewer is None else viewer.seat
+        tokens, board, characters, game = marks
+        seen = kept.audiences.get(-1 if seat is None else seat)
+        if seen is None:
+            seen = kept.audiences[-1 if seat is None else seat] = _Audience()
+        if seat is None:
+            viewer = None
+            own = -1
+            sees = _SPECTATOR
+        else:
+            viewer = state.players[seat]
+            own = tokens[seat]
+            found = seen.sees
+            if found is not None and found[0] == own:
+                sees = found[1]
+            else:
+                sees = _sees(self.ctx, viewer)
+                seen.sees = (own, sees)
+        # the map: what the viewer's sight reads, the maze and the game's standing
+        key: tuple[Any, ...] = (sees, board, game)
+        if seen.map_key == key:
+            map_part = _hold(seen.map)
+        else:
+            map_part = kept.alike(
+                ("map", -1 if seat is None else seat), self._map(viewer, sees[2], self._sight(sees), False)
+            )
+            seen.map = map_part
+            seen.map_key = key
+        # the characters: where everyone is, the monsters, and the viewer's sight and Keen Ear
+        key = (sees, characters)
+        if seen.characters_key == key:
+            characters_part = _hold(seen.characters)
+        else:
+            characters_part = kept.alike(
+                ("characters", -1 if seat is None else seat), self._characters(viewer, self._sight(sees))
+            )
+            seen.characters = characters_part
+            seen.characters_key = key
         view: dict[str, Any] = {
             "game": self.game,
-            "piles": piles,
-            "map": kept.alike(("map", slot), self._map(viewer, radius, sight, False)),
-            "characters": self._characters(viewer, sight),
-            "players": self._shared_players(kept, viewer),
+            "piles": self.piles,
+            "map": map_part,
+            "characters": characters_part,
+            "players": self._lasting_players(kept, seen, viewer, tokens, game),
         }
         if viewer is not None:
-            hand = kept.hand_of(self.ctx, viewer)
-            you = _you(self.ctx, viewer, self.numbers[viewer.seat], radius, hand)
-            view["you"] = kept.alike(("you", slot), you)
+            # "you": the viewer and the game's standing and settings
+            key = (own, game)
+            if seen.you_key == key:
+                view["you"] = _hold(seen.you)
+            else:
+                hand = kept.hand_of(self.ctx, viewer)
+                you = _you(self.ctx, viewer, self.numbers[viewer.seat], sees[2], hand)
+                view["you"] = seen.you = kept.alike(("you", viewer.seat), you)
+                seen.you_key = key
         return view
+
+    def _sight(self, sees: _Sees) -> AbstractSet[int]:
+        """The tiles in the viewer's sight now (FL-VIS-1; none once the game ended), as
+        :meth:`view` reads them."""
+        alive, pos, radius = sees[0], sees[1], sees[2]
+        state = self.state
+        if not alive or state.ended:
+            return frozenset()
+        return visibility.within(state, pos, radius)
 
     # -- the map ------------------------------------------------------------------------------
 
@@ -245,7 +317,9 @@ class _Views:
             append(_copy_public(self._entry(index, own)))
         return out
 
-    def _shared_players(self, kept: _Kept, viewer: Player | None) -> list[dict[str, Any]]:
+    def _shared_players(
+        self, kept: _Kept, viewer: Player | None, own: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """:meth:`_players` for read-only views: a list of the kept entries themselves, the
         viewer's own entry being its public one when the two are equal (no status turns to
         show, no Stealth), the same list for every audience and call that shows the same
@@ -259,7 +333,8 @@ class _Views:
         chosen = entries
         if viewer is not None:
             seat = viewer.seat
-            own = self._entry(seat, True)
+            if own is None:
+                own = self._entry(seat, True)
             public = entries[seat]
             known = kept.own.get(seat)
             if known is None or known[0] is not own or known[1] is not public:
@@ -275,6 +350,43 @@ class _Views:
                 kept.lists.clear()
             found = kept.lists[key] = list(chosen)
         return _hold(found)
+
+    def _lasting_players(
+        self, kept: _Kept, seen: _Audience, viewer: Player | None, tokens: tuple[int, ...], game: int
+    ) -> list[dict[str, Any]]:
+        """:meth:`_shared_players`, with each player's entries (as others see it, as its own view
+        shows it) looked for again only when its change mark or the game's standing's changed,
+        and the audience's list handed out last used again while made of the same entries."""
+        entries = self.entries
+        if entries is None:  # the first list of this moment
+            last = kept.entries
+            if last is not None and last[1] == game and len(last[0]) == len(tokens):
+                marks, before = last[0], last[2]
+                entries = [
+                    before[index] if marks[index] == mark else self._entry(index, False)
+                    for index, mark in enumerate(tokens)
+                ]
+                if all(entry is old for entry, old in zip(entries, before, strict=True)):
+                    entries = before
+            else:
+                entries = [self._entry(index, False) for index in range(len(tokens))]
+            kept.entries = (tokens, game, entries)
+            self.entries = entries
+        own: dict[str, Any] | None = None
+        if viewer is not None:
+            seat = viewer.seat
+            found = seen.own
+            if found is not None and found[0] == tokens[seat] and found[1] == game:
+                own = found[2]
+            else:
+                own = self._entry(seat, True)
+                seen.own = (tokens[seat], game, own)
+        if seen.players_from is entries and seen.players_own is own:
+            return _hold(seen.players)
+        seen.players = self._shared_players(kept, viewer, own)
+        seen.players_from = entries
+        seen.players_own = own
+        return seen.players
 
     def _entry(self, index: int, own: bool) -> dict[str, Any]:
         """The player's public entry as others see it (``own``: as its own view shows it), kept
@@ -334,12 +446,28 @@ class _Kept:
     copies of the statuses. ``game``: :func:`_game` with what it read. The rest serves read-only
     views only (:func:`build_many` with ``lasting``), whose parts are handed out as they are."""
 
-    __slots__ = ("content", "game", "hands", "lists", "own", "parts", "piles", "public")
+    __slots__ = (
+        "audiences",
+        "board",
+        "characters",
+        "content",
+        "counter",
+        "entries",
+        "game",
+        "hands",
+        "lists",
+        "monsters",
+        "own",
+        "parts",
+        "piles",
+        "players",
+        "public",
+    )
 
     def __init__(self, content: Content) -> None:
         self.content = content
         self.public: dict[int, tuple[tuple[Any, ...], list[Status], dict[str, Any]]] = {}
-        self.game: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self.game: tuple[tuple[Any, ...], dict[str, Any], int] | None = None
         self.piles: tuple[int, int, dict[str, int]] | None = None
         self.parts: dict[tuple[str, int], Any] = {}
         """Per part and audience (``-1``: a spectator), the part last handed out."""
@@ -349,6 +477,70 @@ class _Kept:
         """Players lists by the ids of the kept entries they hold."""
         self.hands: dict[int, tuple[dict[int, dict[str, Any]], list[int], list[dict[str, Any]]]] = {}
         """Per seat: the price table and the cards its hand list was made from, and the list."""
+        self.counter = 0
+        """The last change mark given out (marks are never given out twice)."""
+        self.players: list[tuple[Player, int, tuple[bool, int, bool]] | None] = []
+        """Per player: a copy of it as last seen (its lists and their structs copied too), its
+        change mark, and what the characters show of it (alive, tile, Exposed)."""
+        self.board: tuple[str, dict[int, Trap], dict[int, Fake], dict[int, int], int] | None = None
+        """The maze as last seen (terrain, copies of the traps and fakes, the doors' hit points)
+        and its change mark."""
+        self.monsters: tuple[list[Monster], int] | None = None
+        """Copies of the monsters as last seen and their change mark."""
+        self.characters: tuple[tuple[Any, ...], int] | None = None
+        """What every audience's characters are made of, but its own sight, and its change mark."""
+        self.entries: tuple[tuple[int, ...], int, list[dict[str, Any]]] | None = None
+        """Every player's entry as others see it, with the change marks of the players and of
+        the game's standing they were found under."""
+        self.audiences: dict[int, _Audience] = {}
+        """Per audience (``-1``: a spectator): the parts of its view handed out last, each with
+        the change marks it was made under."""
+
+    def marks(self, state: GameState) -> _Marks:
+        """The change marks of ``state`` now: per player, of the maze, of the characters and of
+        the game's standing. A mark is given anew whenever what it covers differs from the copy
+        kept when it was given (compared whole, so the state may be changed in any way), so
+        equal marks mean equal inputs, and a part made under the same marks is made alike."""
+        players = state.players
+        known = self.players
+        if len(known) != len(players):
+            known = self.players = [None] * len(players)
+        tokens = []
+        for index, player in enumerate(players):
+            found = known[index]
+            if found is None or found[0] != player:
+                self.counter += 1
+                found = known[index] = (_copy_player(player), self.counter, _shown(player))
+            tokens.append(found[1])
+        board = self.board
+        if (
+            board is None
+            or board[0] != state.grid
+            or board[1] != state.traps
+            or board[2] != state.fakes
+            or board[3] != state.door_hp
+        ):
+            self.counter += 1
+            board = self.board = (
+                state.grid,
+                {tile: msgspec.structs.replace(trap, known=list(trap.known)) for tile, trap in state.traps.items()},
+                {tile: msgspec.structs.replace(fake, known=list(fake.known)) for tile, fake in state.fakes.items()},
+                dict(state.door_hp),
+                self.counter,
+            )
+        monsters = self.monsters
+        if monsters is None or monsters[0] != state.monsters:
+            self.counter += 1
+            copies = [msgspec.structs.replace(m, statuses=_copy_statuses(m.statuses)) for m in state.monsters]
+            monsters = self.monsters = (copies, self.counter)
+        shown = (*[found[2] for found in known if found is not None], monsters[1], state.ended)
+        characters = self.characters
+        if characters is None or characters[0] != shown:
+            self.counter += 1
+            characters = self.characters = (shown, self.counter)
+        game = self.game
+        assert game is not None  # found before the marks
+        return (tuple(tokens), board[4], characters[1], game[2])
 
     def piles_of(self, deck: int, discard: int) -> dict[str, int]:
         found = self.piles
@@ -391,7 +583,8 @@ _LASTING: Lasting[Any] = Lasting(2048)
 
 def _hold(part: V) -> V:
     """``part``, held by :data:`_LASTING` (again, if it was forgotten meanwhile)."""
-    _LASTING.hold(part)
+    if not held(id(part)):
+        _LASTING.hold(part)
     return part
 
 
@@ -417,8 +610,99 @@ def _kept_game(kept: _Kept, state: GameState) -> dict[str, Any]:
     )
     found = kept.game
     if found is None or found[0] != key:
-        found = kept.game = (key, _game(state))
+        kept.counter += 1
+        found = kept.game = (key, _game(state), kept.counter)
     return found[1]
+
+
+#: The change marks of a moment (:meth:`_Kept.marks`): per player, of the maze, of the
+#: characters, of the game's standing.
+_Marks = tuple[tuple[int, ...], int, int, int]
+
+
+class _Audience:
+    """The parts of an audience's read-only view handed out last, each with the change marks it
+    was made under (see :meth:`_Views._lasting_view`)."""
+
+    __slots__ = (
+        "characters",
+        "characters_key",
+        "map",
+        "map_key",
+        "own",
+        "players",
+        "players_from",
+        "players_own",
+        "sees",
+        "you",
+        "you_key",
+    )
+
+    def __init__(self) -> None:
+        self.map: dict[str, Any] = {}
+        self.map_key: tuple[Any, ...] | None = None
+        self.characters: list[dict[str, Any]] = []
+        self.characters_key: tuple[Any, ...] | None = None
+        self.own: tuple[int, int, dict[str, Any]] | None = None
+        """The viewer's own entry with the change marks of the viewer and of the game's standing
+        it was found under."""
+        self.players: list[dict[str, Any]] = []
+        self.players_from: list[dict[str, Any]] | None = None
+        """The entries as others see them (a list of the moment it was made) and the viewer's own
+        entry that ``players`` was made of."""
+        self.players_own: dict[str, Any] | None = None
+        self.you: dict[str, Any] = {}
+        self.you_key: tuple[int, ...] | None = None
+        self.sees: tuple[int, _Sees] | None = None
+        """What the viewer's map and characters read of it (:func:`_sees`), with the viewer's
+        change mark it was found under."""
+
+
+def _copy_statuses(found: list[Status]) -> list[Status]:
+    return [msgspec.structs.replace(status) for status in found] if found else []
+
+
+def _copy_player(player: Player) -> Player:
+    """A copy of ``player`` that shares nothing it could change in place (its lists and their
+    structs are copied), to compare it with later."""
+    return msgspec.structs.replace(
+        player,
+        hand=list(player.hand),
+        statuses=_copy_statuses(player.statuses),
+        pending=[msgspec.structs.replace(item) for item in player.pending] if player.pending else [],
+    )
+
+
+#: What a viewer's map and characters read of the viewer (:func:`_sees`): whether it lives, its
+#: tile, its sight radius, Keen Ear, its memory and its marks of tiles seen since the exit appeared.
+_Sees = tuple[bool, int, int, bool, str, str]
+
+#: :data:`_Sees` of a spectator: no sight, no memory.
+_SPECTATOR: _Sees = (False, -1, 0, False, "", "")
+
+
+def _sees(ctx: Ctx, viewer: Player) -> _Sees:
+    """What the viewer's map and characters read of the viewer (FL-VIS-1, FL-VIS-3, FL-VIS-7,
+    FL-MON-22)."""
+    alive = viewer.alive
+    if not alive:
+        return (False, viewer.pos, 0, False, viewer.memory, viewer.seen_since_exit)
+    found = viewer.statuses
+    return (
+        True,
+        viewer.pos,
+        statuses.sight_radius(ctx, viewer),
+        bool(found) and statuses.active(viewer, "keen_ear", ctx),
+        viewer.memory,
+        viewer.seen_since_exit,
+    )
+
+
+def _shown(player: Player) -> tuple[bool, int, bool]:
+    """What the characters of a view read of a player: whether it lives, its tile and whether it
+    is Exposed (FL-VIS-6)."""
+    found = player.statuses
+    return (player.alive, player.pos, bool(found) and _active(found, "exposed"))
 
 
 #: Player count -> each seat's number as :attr:`Player.number` gives it (a function of the seat;
