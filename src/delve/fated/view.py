@@ -23,7 +23,13 @@ out anew); a hand card's entry is copied from a table kept per card number and p
 The ruleset's ``views`` hook asks for read-only views (``build_many(..., lasting=True)``: the
 server only hashes them for its change counters): there the parts are shared instead of copied,
 between the audiences of one call and with earlier calls while equal, as lasting parts
-(:mod:`delve.kernel.lasting`) whose canonical encoding is made once while they are held.
+(:mod:`delve.kernel.lasting`) whose canonical encoding is made once while they are held. Most of
+an audience's parts are the same after a command (a command changes one or two players), so
+there each part is handed out again without being made or compared while the change marks of
+what it is made of are unchanged: beside the state are kept copies of every player, of the maze
+(terrain, traps, fakes, doors) and of the monsters, compared whole with the state at each call
+(:meth:`_Kept.marks`), so a state changed in any way, in place or not, still shows what a fresh
+build would.
 """
 
 from __future__ import annotations
@@ -167,9 +173,10 @@ class _Views:
             marks = self.marks = kept.marks(state)
             _hold(self.game)
         tokens, board, characters, game = marks
-        seen = kept.audiences.get(-1 if seat is None else seat)
+        slot = -1 if seat is None else seat
+        seen = kept.audiences.get(slot)
         if seen is None:
-            seen = kept.audiences[-1 if seat is None else seat] = _Audience()
+            seen = kept.audiences[slot] = _Audience()
         if seat is None:
             viewer = None
             own = -1
@@ -188,9 +195,7 @@ class _Views:
         if seen.map_key == key:
             map_part = _hold(seen.map)
         else:
-            map_part = kept.alike(
-                ("map", -1 if seat is None else seat), self._map(viewer, sees[2], self._sight(sees), False)
-            )
+            map_part = kept.alike(("map", slot), self._map(viewer, sees[2], self._sight(sees), False))
             seen.map = map_part
             seen.map_key = key
         # the characters: where everyone is, the monsters, and the viewer's sight and Keen Ear
@@ -198,9 +203,7 @@ class _Views:
         if seen.characters_key == key:
             characters_part = _hold(seen.characters)
         else:
-            characters_part = kept.alike(
-                ("characters", -1 if seat is None else seat), self._characters(viewer, self._sight(sees))
-            )
+            characters_part = kept.alike(("characters", slot), self._characters(viewer, self._sight(sees)))
             seen.characters = characters_part
             seen.characters_key = key
         view: dict[str, Any] = {
@@ -218,7 +221,7 @@ class _Views:
             else:
                 hand = kept.hand_of(self.ctx, viewer)
                 you = _you(self.ctx, viewer, self.numbers[viewer.seat], sees[2], hand)
-                view["you"] = seen.you = kept.alike(("you", viewer.seat), you)
+                view["you"] = seen.you = kept.alike(("you", slot), you)
                 seen.you_key = key
         return view
 
