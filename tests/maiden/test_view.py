@@ -243,3 +243,59 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
             assert outcomes[0] == outcomes[1]
             assert viewed.encode(a) == twin.encode(b)
         assert hits > 50
+
+
+def test_a_boss_entry_is_built_again_when_its_boss_changes_and_kept_while_it_does_not() -> None:
+    """The ``views`` hook keeps each boss's entry by that boss's state: when one boss's life
+    moves, the bosses' part is built again with that boss's new entry (equal to a fresh view's)
+    and the other bosses' entries kept as they were."""
+    r, g = new_game(1)
+    first, other = list(g.bosses)[:2]
+    before = r.views(g, [None, 0])[0]["bosses"]
+    g.bosses[first].engaged = True
+    g.bosses[first].life = g.bosses[first].life_max = 5
+    after = r.views(g, [None, 0])[0]["bosses"]
+    assert after == r.view(g, None)["bosses"] != before
+    index = {entry["id"]: i for i, entry in enumerate(after)}
+    assert after[index[first]]["life_left"] == 5
+    assert after[index[other]] is before[index[other]]
+    g.bosses[first].life = 4
+    again = r.views(g, [None, 0])[0]["bosses"]
+    assert again[index[first]]["life_left"] == 4
+    assert again == r.view(g, None)["bosses"]
+    assert again[index[other]] is before[index[other]]
+
+
+def test_the_rooms_part_is_built_again_exactly_when_what_the_rooms_show_changes_mv_boss_9() -> None:
+    """The map's rooms are kept by what they are built from: the explored rooms, where each
+    maiden stands, the rooms whose type an effect changed, which bosses are defeated (a defeated
+    boss's room plays as a normal room, MV-BOSS-9) and the settings. A boss losing life keeps
+    them; each of the others builds them again, equal to a fresh view's."""
+    r, g = new_game(1)
+
+    def rooms() -> list[dict[str, object]]:
+        found: list[dict[str, object]] = r.views(g, [None, 0])[0]["map"]["rooms"]
+        assert found == r.view(g, None)["map"]["rooms"]
+        return found
+
+    def room(rooms: list[dict[str, object]], room_id: str) -> dict[str, object]:
+        return next(entry for entry in rooms if entry["id"] == room_id)
+
+    before = rooms()
+    g.bosses["imp"].engaged = True
+    g.bosses["imp"].life = 3
+    assert rooms() is before
+    g.bosses["imp"].defeated = True
+    defeated = rooms()
+    assert room(before, "b_imp")["type"] == "boss" and room(defeated, "b_imp")["type"] == "normal"
+    g.room_types["a2_2"] = "rest"
+    changed = rooms()
+    assert room(defeated, "a2_2")["type"] == "danger" and room(changed, "a2_2")["type"] == "rest"
+    g.explored.append("a2_2")
+    explored = rooms()
+    assert not room(changed, "a2_2")["explored"] and room(explored, "a2_2")["explored"]
+    g.maidens[0].room = "a2_2"
+    moved = rooms()
+    assert room(explored, "a2_2")["maidens"] == [] and room(moved, "a2_2")["maidens"] == [0]
+    g.settings = msgspec.structs.replace(g.settings, entry_restrictions=not g.settings.entry_restrictions)
+    assert rooms() is not moved

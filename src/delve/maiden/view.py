@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -78,7 +79,6 @@ def build_many(
         "start_player": state.start_player,
         "deadline": state.deadline,
     }
-    bosses_key = b""
     if parts is None:
         areas = _areas(content, state.freed)
         arcana = _arcana(content, state.arcana)
@@ -88,8 +88,8 @@ def build_many(
         areas = parts.areas.get(freed, lambda: _areas(content, freed))
         arcana_ids = tuple(state.arcana)
         arcana = parts.arcana.get(arcana_ids, lambda: _arcana(content, arcana_ids))
-        bosses_key = _bosses_key(state)
-        bosses = parts.bosses.get(bosses_key, lambda: _bosses(ctx))
+        each = parts.boss
+        bosses = parts.bosses.get(_bosses_key(state), lambda: _bosses(ctx, each))
     middle = {
         "areas": areas,
         "arcana": arcana,
@@ -119,7 +119,7 @@ def build_many(
         "summary": rounds.summary(ctx) if state.ended else None,
         "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
     }
-    maps = _Maps(ctx, parts, bosses_key)
+    maps = _Maps(ctx, parts)
     legal_of = legal or (lambda seat: commands.legal_commands(ctx, seat))
     return [
         {
@@ -135,15 +135,20 @@ def build_many(
 
 
 class _Parts:
-    """The memos of one content's lasting view parts, each part by what it is built from."""
+    """The memos of one content's lasting view parts, each part by what it is built from, and
+    what its rooms show that no game changes (:func:`_room_rows`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, content: Any) -> None:
         self.areas: Lasting[list[dict[str, Any]]] = Lasting(64)
         self.arcana: Lasting[list[dict[str, Any]]] = Lasting(64)
         self.bosses: Lasting[list[dict[str, Any]]] = Lasting(128)
+        # One boss's entry by its state: a boss whose state did not change keeps its entry when
+        # another boss's life or pointer moves (the bosses' list is built again then).
+        self.boss: Lasting[dict[str, Any]] = Lasting(128)
         self.rooms: Lasting[list[dict[str, Any]]] = Lasting(64)
         self.edges: Lasting[list[list[str]]] = Lasting(32)
         self.passages: Lasting[list[dict[str, Any]]] = Lasting(64)
+        self.room_rows = _room_rows(content)
 
 
 # Content objects are immutable and few (the shipped content, tests' own): each entry keeps its
@@ -154,7 +159,7 @@ _PARTS: dict[int, tuple[Any, _Parts]] = {}
 def _parts_of(content: Any) -> _Parts:
     found = _PARTS.get(id(content))
     if found is None or found[0] is not content:
-        found = _PARTS[id(content)] = (content, _Parts())
+        found = _PARTS[id(content)] = (content, _Parts(content))
     return found[1]
 
 
@@ -184,8 +189,15 @@ def _arcana(content: Any, area_ids: Sequence[str]) -> list[dict[str, Any]]:
     ]
 
 
-def _bosses(ctx: Ctx) -> list[dict[str, Any]]:
-    return [_boss(ctx, boss_id) for boss_id in ctx.content.bosses]
+def _bosses(ctx: Ctx, each: Lasting[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every boss's entry; with ``each``, an entry is taken from that memo by the boss and its
+    state (all an entry is built from besides the content)."""
+    if each is None:
+        return [_boss(ctx, boss_id) for boss_id in ctx.content.bosses]
+    states = ctx.state.bosses
+    return [
+        each.get((boss_id, _encode(states[boss_id])), partial(_boss, ctx, boss_id)) for boss_id in ctx.content.bosses
+    ]
 
 
 def _bosses_key(state: Game) -> bytes:
@@ -214,29 +226,21 @@ def _mods(mods: Any) -> dict[str, Any]:
 class _Maps:
     """The map as each seat sees it: the rooms and edges are everyone's (built once); the hidden
     passages shown depend on the viewer's Ins (a maiden who can use a passage has found it).
-    With ``parts``, the rooms, edges and passages are lasting parts (``bosses_key``: the bosses'
-    state, which the rooms' types depend on)."""
+    With ``parts``, the rooms, edges and passages are lasting parts."""
 
-    def __init__(self, ctx: Ctx, parts: _Parts | None = None, bosses_key: bytes = b"") -> None:
+    def __init__(self, ctx: Ctx, parts: _Parts | None = None) -> None:
         self.ctx = ctx
         self.parts = parts
         state = ctx.state
         self.revealed = tuple(state.revealed_passages)
         self.passages: dict[int | None, list[dict[str, Any]]] = {}  # by the viewer's Ins
         if parts is None:
-            self.rooms = _rooms(ctx)
+            self.rooms = _rooms(ctx, _room_rows(ctx.content))
             self.edges = _edges(ctx.content, state.extra_edges)
             return
-        # What the rooms are built from besides the content (see _rooms and board.room_type).
-        rooms_key = (
-            tuple(state.explored),
-            tuple(m.room for m in state.maidens),
-            tuple(state.room_types.items()),
-            bosses_key,
-            state.settings,
-        )
+        rows = parts.room_rows
+        self.rooms = parts.rooms.get(_rooms_key(state), lambda: _rooms(ctx, rows))
         edges_key = tuple(tuple(e) for e in state.extra_edges)
-        self.rooms = parts.rooms.get(rooms_key, lambda: _rooms(ctx))
         self.edges = parts.edges.get(edges_key, lambda: _edges(ctx.content, state.extra_edges))
 
     def of(self, seat: int | None) -> dict[str, Any]:
@@ -257,28 +261,61 @@ def _map(content: Any, rooms: Any, edges: Any, passages: Any) -> dict[str, Any]:
     return {"start": content.start, "rooms": rooms, "edges": edges, "passages": passages}
 
 
-def _rooms(ctx: Ctx) -> list[dict[str, Any]]:
+def _room_rows(content: Any) -> list[tuple[Any, ...]]:
+    """What each room of ``content`` shows that no game changes: its id, area, the type it always
+    plays as (``None`` for a boss or special room, whose type a game's state decides; see
+    :func:`~delve.maiden.board.room_type`), position, boss and entry requirement."""
+    return [
+        (
+            r.id,
+            r.area,
+            None if r.type == "boss" or r.type in board.SPECIAL else r.type,
+            r.x,
+            r.y,
+            r.boss,
+            tuple(getattr(r, "entry_requirement", ()) or ()),
+        )
+        for r in content.rooms.values()
+    ]
+
+
+def _rooms_key(state: Game) -> tuple[Any, ...]:
+    """What the rooms are built from besides the content (see :func:`_rooms` and
+    :func:`~delve.maiden.board.room_type`): of the bosses only which are defeated."""
+    return (
+        tuple(state.explored),
+        tuple((m.room, m.seat) for m in state.maidens),
+        tuple(state.room_types.items()),
+        tuple(boss_id for boss_id, boss in state.bosses.items() if boss.defeated),
+        state.settings,
+    )
+
+
+def _rooms(ctx: Ctx, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The rooms as they stand (``rows``: :func:`_room_rows` of the content). A room that always
+    plays as its own type plays as it unless the state changed it (``room_types``), as in
+    :func:`~delve.maiden.board.room_type`, which decides the others."""
     state = ctx.state
-    content = ctx.content
     explored = set(state.explored)
-    explored.add(content.start)
+    explored.add(ctx.content.start)
     here: dict[str, list[int]] = {}
     for m in state.maidens:
         here.setdefault(m.room, []).append(m.seat)
     restricted = state.settings.entry_restrictions
+    changed = state.room_types
     return [
         {
-            "id": r.id,
-            "area": r.area,
-            "type": board.room_type(ctx, r.id),
-            "x": r.x,
-            "y": r.y,
-            "explored": r.id in explored,
-            "boss": r.boss,
-            "maidens": list(here.get(r.id, ())),
-            "entry_requirement": list(getattr(r, "entry_requirement", ()) or ()) if restricted else [],
+            "id": room_id,
+            "area": area,
+            "type": board.room_type(ctx, room_id) if kind is None else changed.get(room_id, kind),
+            "x": x,
+            "y": y,
+            "explored": room_id in explored,
+            "boss": boss,
+            "maidens": list(here.get(room_id, ())),
+            "entry_requirement": list(requirement) if restricted else [],
         }
-        for r in content.rooms.values()
+        for room_id, area, kind, x, y, boss, requirement in rows
     ]
 
 
