@@ -110,3 +110,25 @@ def test_a_value_derived_from_a_held_part_is_made_once_and_forgotten_with_it() -
     assert derived({"a": 1}, "x", lambda: make("loose")) == "LOOSE"  # not held: made every time
     memo.get("other", lambda: {"b": 2})  # the memo forgets the part
     assert derived(part, "x", lambda: make("after")) == "AFTER" and made[-1] == "after"
+
+
+def test_a_part_made_of_held_parts_is_encoded_as_the_whole_part() -> None:
+    """A list (or dict) whose elements (values) a memo holds is encoded with their own
+    encodings put in: the bytes are the canonical JSON of the whole part, whether or not each
+    element is held, was encoded before, or is itself made of held parts."""
+    entries: Lasting[dict[str, object]] = Lasting(8)
+    lists: Lasting[object] = Lasting(8)
+    one = entries.get("one", lambda: {"z": [1, 2], "a": "one"})
+    two = entries.get("two", lambda: {"b": None, "a": {"y": 2, "x": 1}})
+    assert encoded(one) is not None  # encoded before the list that holds it
+    fresh = {"k": 1, "c": [3]}
+    mixed = lists.get("mixed", lambda: [one, fresh, two, 4, "s"])
+    raw = encoded(mixed)
+    assert raw is not None and bytes(raw) == canonical.encode([one, fresh, two, 4, "s"])
+    nested = lists.get("nested", lambda: {"rooms": mixed, "one": one, "n": 0})
+    raw = encoded(nested)
+    assert raw is not None and bytes(raw) == canonical.encode({"rooms": [one, fresh, two, 4, "s"], "one": one, "n": 0})
+    entries.clear()  # the entries are no longer held: a new list of them is encoded whole
+    again = lists.get("again", lambda: [two, one])
+    raw = encoded(again)
+    assert raw is not None and bytes(raw) == canonical.encode([two, one])

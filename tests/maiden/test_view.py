@@ -297,5 +297,29 @@ def test_the_rooms_part_is_built_again_exactly_when_what_the_rooms_show_changes_
     g.maidens[0].room = "a2_2"
     moved = rooms()
     assert room(explored, "a2_2")["maidens"] == [] and room(moved, "a2_2")["maidens"] == [0]
+    # built again from the rooms before: only the two rooms the move changed are new entries
+    assert {new["id"] for old, new in zip(explored, moved, strict=True) if old is not new} == {"s", "a2_2"}
     g.settings = msgspec.structs.replace(g.settings, entry_restrictions=not g.settings.entry_restrictions)
     assert rooms() is not moved
+
+
+def test_rooms_built_again_from_another_games_rooms_equal_fresh_ones() -> None:
+    """The rooms are built again from the rooms last built for the same content, whichever game
+    they were built for: views of games played side by side (other seats, other settings)
+    still equal fresh views."""
+    games = [new_game(players, seed=players)[1] for players in (1, 3)]
+    games.append(new_game(2, seed=5, entry_restrictions=True, difficulty="normal")[1])
+    ruleset = MaidenRuleset(content=new_game(1)[0].content)
+    chooser = random.Random(7)
+    now = T0
+    for _ in range(150):
+        for game in games:
+            if game.ended:
+                continue
+            audience = [None, *range(len(game.maidens))]
+            assert ruleset.views(game, audience) == [ruleset.view(game, s) for s in audience]
+            now += chooser.choice((0, 1))
+            ruleset.advance(game, now)
+            if not game.ended:
+                seat = waiting(game)
+                ruleset.apply(game, seat, chooser.choice(ruleset.legal_commands(game, seat)), now)

@@ -3,7 +3,8 @@ views of later states (White Maiden's areas, bosses and map change seldom during
 
 A :class:`Lasting` memo keeps the parts built for the most recent keys (a key names everything a
 part is built from). While it holds a part, :func:`encoded` gives the part's canonical JSON (keys
-sorted, compact), encoded once, and :func:`digest` its SHA-256, computed once: the server's
+sorted, compact), encoded once (the elements of a list, or values of a dict, that a memo holds
+are put in as their own encodings), and :func:`digest` its SHA-256, computed once: the server's
 view digests put those bytes into the encoding of each view (``msgspec.Raw``), or that digest in
 place of the part (for the parts a ruleset names in ``digest_parts``), instead of encoding and
 hashing the part again after every change of every game.
@@ -124,8 +125,24 @@ def encoded(part: Any) -> msgspec.Raw | None:
         return None
     raw = entry.raw
     if raw is None:
-        raw = entry.raw = msgspec.Raw(_canonical.encode(part))
+        raw = entry.raw = msgspec.Raw(_canonical.encode(_with_held(part)))
     return raw
+
+
+def _with_held(part: Any) -> Any:
+    """``part`` (a list or dict) with the elements or values that a memo holds put in as their
+    encodings (the same bytes: each is its canonical JSON), so that a part built again from
+    parts kept from before (a list of kept entries) encodes only what is new."""
+    if type(part) is list and any(id(item) in _held for item in part):
+        return [_encoding_or(item) for item in part]
+    if type(part) is dict and any(id(value) in _held for value in part.values()):
+        return {key: _encoding_or(value) for key, value in part.items()}
+    return part
+
+
+def _encoding_or(value: Any) -> Any:
+    raw = encoded(value)
+    return value if raw is None else raw
 
 
 def digest(part: Any) -> str:

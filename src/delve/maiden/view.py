@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-from delve.kernel.lasting import Lasting
+from delve.kernel.lasting import Lasting, held
 from delve.maiden import board, checks, commands, dice, movement, rounds
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
@@ -146,9 +146,14 @@ class _Parts:
         # another boss's life or pointer moves (the bosses' list is built again then).
         self.boss: Lasting[dict[str, Any]] = Lasting(128)
         self.rooms: Lasting[list[dict[str, Any]]] = Lasting(64)
+        # The rooms' entries (held, so that the rooms' list is encoded from their encodings), and
+        # the rooms last built, from which the next rooms are built again (see _rooms_again).
+        self.room: Lasting[dict[str, Any]] = Lasting(4096)
+        self.last_rooms: _RoomsBuilt | None = None
         self.edges: Lasting[list[list[str]]] = Lasting(32)
         self.passages: Lasting[list[dict[str, Any]]] = Lasting(64)
         self.room_rows = _room_rows(content)
+        self.room_index = {row[0]: i for i, row in enumerate(self.room_rows)}
 
 
 # Content objects are immutable and few (the shipped content, tests' own): each entry keeps its
@@ -238,8 +243,9 @@ class _Maps:
             self.rooms = _rooms(ctx, _room_rows(ctx.content))
             self.edges = _edges(ctx.content, state.extra_edges)
             return
-        rows = parts.room_rows
-        self.rooms = parts.rooms.get(_rooms_key(state), lambda: _rooms(ctx, rows))
+        types_key = _types_key(state)
+        rooms_key = (tuple(state.explored), tuple((m.room, m.seat) for m in state.maidens), types_key)
+        self.rooms = parts.rooms.get(rooms_key, lambda: _rooms_again(ctx, parts, types_key))
         edges_key = tuple(tuple(e) for e in state.extra_edges)
         self.edges = parts.edges.get(edges_key, lambda: _edges(ctx.content, state.extra_edges))
 
@@ -279,44 +285,102 @@ def _room_rows(content: Any) -> list[tuple[Any, ...]]:
     ]
 
 
-def _rooms_key(state: Game) -> tuple[Any, ...]:
-    """What the rooms are built from besides the content (see :func:`_rooms` and
-    :func:`~delve.maiden.board.room_type`): of the bosses only which are defeated."""
+def _types_key(state: Game) -> tuple[Any, ...]:
+    """What the rooms' types are built from besides the content (see
+    :func:`~delve.maiden.board.room_type`; of the bosses only which are defeated), and the
+    settings (which also say whether entry requirements are shown)."""
     return (
-        tuple(state.explored),
-        tuple((m.room, m.seat) for m in state.maidens),
         tuple(state.room_types.items()),
         tuple(boss_id for boss_id, boss in state.bosses.items() if boss.defeated),
         state.settings,
     )
 
 
-def _rooms(ctx: Ctx, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """The rooms as they stand (``rows``: :func:`_room_rows` of the content). A room that always
-    plays as its own type plays as it unless the state changed it (``room_types``), as in
-    :func:`~delve.maiden.board.room_type`, which decides the others."""
+def _room_types(ctx: Ctx, rows: list[tuple[Any, ...]]) -> list[str]:
+    """The type each room plays as now: its own unless the state changed it (``room_types``),
+    as in :func:`~delve.maiden.board.room_type`, which decides the boss and special rooms."""
+    changed = ctx.state.room_types
+    return [board.room_type(ctx, row[0]) if row[2] is None else changed.get(row[0], row[2]) for row in rows]
+
+
+def _room_inputs(ctx: Ctx) -> tuple[set[str], dict[str, list[int]], bool]:
+    """The explored rooms, the seats in each room and whether entry requirements are shown."""
     state = ctx.state
     explored = set(state.explored)
     explored.add(ctx.content.start)
     here: dict[str, list[int]] = {}
     for m in state.maidens:
         here.setdefault(m.room, []).append(m.seat)
-    restricted = state.settings.entry_restrictions
-    changed = state.room_types
+    return explored, here, state.settings.entry_restrictions
+
+
+def _room(row: tuple[Any, ...], kind: str, explored: bool, here: Sequence[int], restricted: bool) -> dict[str, Any]:
+    room_id, area, _, x, y, boss, requirement = row
+    return {
+        "id": room_id,
+        "area": area,
+        "type": kind,
+        "x": x,
+        "y": y,
+        "explored": explored,
+        "boss": boss,
+        "maidens": list(here),
+        "entry_requirement": list(requirement) if restricted else [],
+    }
+
+
+def _rooms(ctx: Ctx, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The rooms as they stand (``rows``: :func:`_room_rows` of the content)."""
+    explored, here, restricted = _room_inputs(ctx)
+    types = _room_types(ctx, rows)
     return [
-        {
-            "id": room_id,
-            "area": area,
-            "type": board.room_type(ctx, room_id) if kind is None else changed.get(room_id, kind),
-            "x": x,
-            "y": y,
-            "explored": room_id in explored,
-            "boss": boss,
-            "maidens": list(here.get(room_id, ())),
-            "entry_requirement": list(requirement) if restricted else [],
-        }
-        for room_id, area, kind, x, y, boss, requirement in rows
+        _room(row, kind, row[0] in explored, here.get(row[0], ()), restricted)
+        for row, kind in zip(rows, types, strict=True)
     ]
+
+
+class _RoomsBuilt(NamedTuple):
+    """Rooms built for the lasting parts, and all they were built from besides the content."""
+
+    types_key: tuple[Any, ...]
+    types: list[str]
+    explored: set[str]
+    here: dict[str, list[int]]
+    restricted: bool
+    entries: list[dict[str, Any]]
+
+
+def _rooms_again(ctx: Ctx, parts: _Parts, types_key: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The rooms as :func:`_rooms` builds them, built from the rooms last built for this content
+    (by any game): a room whose type, explored flag and maidens are as they were then keeps its
+    entry; only the others are built again (a move changes two rooms of the map). ``types_key``:
+    :func:`_types_key` of the state."""
+    rows = parts.room_rows
+    explored, here, restricted = _room_inputs(ctx)
+    last = parts.last_rooms
+    types = last.types if last is not None and last.types_key == types_key else _room_types(ctx, rows)
+    if last is None or last.restricted != restricted:
+        entries = [
+            _room(row, kind, row[0] in explored, here.get(row[0], ()), restricted)
+            for row, kind in zip(rows, types, strict=True)
+        ]
+    else:
+        changed = explored ^ last.explored
+        changed.update(
+            room_id for room_id in here.keys() | last.here.keys() if here.get(room_id) != last.here.get(room_id)
+        )
+        if types is not last.types:
+            changed.update(row[0] for row, now, then in zip(rows, types, last.types, strict=True) if now != then)
+        entries = list(last.entries)
+        for room_id in changed:
+            i = parts.room_index.get(room_id)
+            if i is not None:
+                entries[i] = _room(rows[i], types[i], room_id in explored, here.get(room_id, ()), restricted)
+    for entry in entries:
+        if not held(id(entry)):
+            parts.room.hold(entry)
+    parts.last_rooms = _RoomsBuilt(types_key, types, explored, here, restricted, entries)
+    return entries
 
 
 def _edges(content: Any, extra_edges: Sequence[Sequence[str]]) -> list[list[str]]:
