@@ -132,3 +132,16 @@ def test_a_part_made_of_held_parts_is_encoded_as_the_whole_part() -> None:
     again = lists.get("again", lambda: [two, one])
     raw = encoded(again)
     assert raw is not None and bytes(raw) == canonical.encode([two, one])
+
+
+def test_hold_all_holds_each_part_not_held_yet() -> None:
+    kept: Lasting[list[int]] = Lasting(4)
+    old = kept.get("old", lambda: [1])
+    holder: Lasting[list[int]] = Lasting(4)
+    new = [2]
+    holder.hold_all([old, new])
+    assert len(holder) == 1 and held(id(new))  # old was held already: only new is added
+    kept.clear()
+    assert not held(id(old))
+    holder.hold_all([old, new])  # forgotten by its memo: held again
+    assert len(holder) == 2 and held(id(old)) and encoded(old) is not None

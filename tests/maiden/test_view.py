@@ -323,3 +323,13 @@ def test_rooms_built_again_from_another_games_rooms_equal_fresh_ones() -> None:
             if not game.ended:
                 seat = waiting(game)
                 ruleset.apply(game, seat, chooser.choice(ruleset.legal_commands(game, seat)), now)
+
+
+def test_the_suggestions_variant_is_the_games_ascension_bonus_mv_asc_9() -> None:
+    """The best-ascension suggestion's odds variant is built once per ascension bonus rule
+    (CHG-11), and is the variant of that rule."""
+    from delve.maiden import odds
+    from delve.maiden.view import _variant
+
+    assert _variant("pie") is _variant("pie") == odds.Variant(ascension_bonus="pie")
+    assert _variant("one_plus_pie") == odds.Variant() != _variant("pie")

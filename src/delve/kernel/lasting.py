@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -85,6 +85,13 @@ class Lasting(Generic[V]):
         if not held(id(part)):
             self.get(object(), lambda: part)
         return part
+
+    def hold_all(self, parts: Iterable[V]) -> None:
+        """:meth:`hold` each of ``parts`` (for a part built again from kept parts: those held
+        already are only looked at)."""
+        for part in parts:
+            if id(part) not in _held:
+                self.hold(part)
 
     def find(self, key: Hashable) -> V | None:
         """The part held for ``key``, if any (nothing is built)."""

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any, NamedTuple
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
-from delve.kernel.lasting import Lasting, held
+from delve.kernel.lasting import Lasting
 from delve.maiden import board, checks, commands, dice, movement, rounds
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
+
+if TYPE_CHECKING:
+    from delve.maiden.odds import Variant
 
 _encode = msgspec.json.Encoder().encode
 
@@ -376,9 +379,7 @@ def _rooms_again(ctx: Ctx, parts: _Parts, types_key: tuple[Any, ...]) -> list[di
             i = parts.room_index.get(room_id)
             if i is not None:
                 entries[i] = _room(rows[i], types[i], room_id in explored, here.get(room_id, ()), restricted)
-    for entry in entries:
-        if not held(id(entry)):
-            parts.room.hold(entry)
+    parts.room.hold_all(entries)
     parts.last_rooms = _RoomsBuilt(types_key, types, explored, here, restricted, entries)
     return entries
 
@@ -505,7 +506,7 @@ def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
         slate=slate,  # type: ignore[arg-type]
         target=max(1, check.target - check.ap_bonus),
         agi=maiden.agi + check.ignore_slate_dice,
-        variant=odds.Variant(ascension_bonus=settings.ascension_bonus),  # type: ignore[arg-type]
+        variant=_variant(settings.ascension_bonus),
         removed=[i for i, d in enumerate(check.dice) if d.removed],
     )
     return {
@@ -514,6 +515,14 @@ def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
         "success": plan.success or check.auto_success,
         "slate_damage": plan.slate_damage,
     }
+
+
+@cache
+def _variant(ascension_bonus: str) -> Variant:
+    """The odds' variant of a game's ascension bonus (built once: a variant is immutable)."""
+    from delve.maiden import odds
+
+    return odds.Variant(ascension_bonus=ascension_bonus)  # type: ignore[arg-type]
 
 
 def _best_ap(ctx: Ctx, maiden: Maiden) -> int | None:
