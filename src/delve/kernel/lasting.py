@@ -140,16 +140,20 @@ def _with_held(part: Any) -> Any:
     """``part`` (a list or dict) with the elements or values that a memo holds put in as their
     encodings (the same bytes: each is its canonical JSON), so that a part built again from
     parts kept from before (a list of kept entries) encodes only what is new."""
-    if type(part) is list and any(id(item) in _held for item in part):
-        return [_encoding_or(item) for item in part]
-    if type(part) is dict and any(id(value) in _held for value in part.values()):
-        return {key: _encoding_or(value) for key, value in part.items()}
+    if type(part) is list:
+        entries = [_held.get(id(item)) for item in part]
+        if any(entries):
+            return [_encoding_or(item, entry) for item, entry in zip(part, entries, strict=True)]
+    elif type(part) is dict and any(id(value) in _held for value in part.values()):
+        return {key: _encoding_or(value, _held.get(id(value))) for key, value in part.items()}
     return part
 
 
-def _encoding_or(value: Any) -> Any:
-    raw = encoded(value)
-    return value if raw is None else raw
+def _encoding_or(value: Any, entry: _Held | None) -> Any:
+    """``value``'s encoding if ``entry`` (its entry in ``_held``, if any) holds it, else ``value``."""
+    if entry is None or entry.part is not value:
+        return value
+    return entry.raw or encoded(value)
 
 
 def digest(part: Any) -> str:
