@@ -149,9 +149,10 @@ class _Parts:
         # another boss's life or pointer moves (the bosses' list is built again then).
         self.boss: Lasting[dict[str, Any]] = Lasting(128)
         self.rooms: Lasting[list[dict[str, Any]]] = Lasting(64)
-        # The rooms' entries (held, so that the rooms' list is encoded from their encodings), and
-        # the rooms last built, from which the next rooms are built again (see _rooms_again).
-        self.room: Lasting[dict[str, Any]] = Lasting(4096)
+        # The rooms' entries (held, so that the rooms' list is encoded from their encodings; room
+        # for several maps' worth, and an entry forgotten is held again when its rooms are built
+        # again), and the rooms last built, from which the next rooms are built (_rooms_again).
+        self.room: Lasting[dict[str, Any]] = Lasting(512)
         self.last_rooms: _RoomsBuilt | None = None
         self.edges: Lasting[list[list[str]]] = Lasting(32)
         self.passages: Lasting[list[dict[str, Any]]] = Lasting(64)
