@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from delve.fated import view as view_module
 from delve.fated import visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DOOR, FLOOR
 from delve.fated.state import DEFENSE, GameState, Monster, Pending, Status, Trap
 from delve.fated.view import build_many
 from delve.kernel import Rng
-from delve.kernel.lasting import held
+from delve.kernel.lasting import Lasting, held
 
 from . import view_reference
 from .playout import new_playout, step
@@ -74,15 +75,22 @@ def far_tile(state: GameState) -> int:
 
 def test_parts_are_handed_out_again_while_nothing_changed():
     """The premise of the tests below: with nothing changed, each audience gets the very parts it
-    got before (held lasting parts, the characters included), so a change the marks missed would
-    show an outdated part."""
+    got before (held lasting parts, the characters included) and the very view (a lasting part
+    too, whose digest the server makes once), so a change the marks missed would show an
+    outdated part; a view with a part changed is another object."""
     state = mid_game()
     first = checked(state)
     again = checked(state)
     for old, new in zip(first, again, strict=True):
+        assert new is old and held(id(new))
         for name in old:
             assert new[name] is old[name], name
             assert held(id(new[name])), name
+    state.players[OTHER].hand.append(state.deck[-1])  # its hand size is public (FL-INFO-1)
+    changed = checked(state)
+    for old, new in zip(first, changed, strict=True):
+        assert new is not old and held(id(new))
+        assert new["players"] is not old["players"] and new["map"] is old["map"]
 
 
 def test_a_trap_learnt_in_place_shows_on_the_map():
@@ -214,3 +222,20 @@ def test_the_end_of_the_game_set_in_place_shows_to_everyone():
     state.win_kind = "none"
     views = checked(state)
     assert all(view["map"]["lit"] == "1" * (state.size * state.size) for view in views)
+
+
+def test_parts_the_memo_forgot_are_held_again_when_handed_out_again(monkeypatch):
+    """A part handed out again unlooked at may have been forgotten by the lasting memo meanwhile
+    (it forgets the part held longest ago): it is held again, as is every view, so that the
+    server finds their encodings and digests kept; the views are still those of the reference."""
+    memo: Lasting[Any] = Lasting(40)
+    monkeypatch.setattr(view_module, "_LASTING", memo)
+    state = mid_game()
+    first = checked(state)
+    for index in range(40):  # other parts, held later: the memo forgets every part of the views
+        memo.hold({"other": index})
+    assert not any(held(id(part)) for view in first for part in (view, *view.values()))
+    again = checked(state)
+    for old, new in zip(first, again, strict=True):
+        assert new is old and held(id(new))
+        assert all(held(id(part)) for part in new.values())

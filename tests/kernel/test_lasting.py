@@ -145,3 +145,14 @@ def test_hold_all_holds_each_part_not_held_yet() -> None:
     assert not held(id(old))
     holder.hold_all([old, new])  # forgotten by its memo: held again
     assert len(holder) == 2 and held(id(old)) and encoded(old) is not None
+
+
+def test_hold_all_holds_each_part_and_says_whether_any_was_not_held() -> None:
+    memo: Lasting[dict[str, object]] = Lasting(3)
+    first, second, third = {"n": 1}, {"n": 2}, {"n": 3}
+    assert memo.hold_all([first, second]) is True and held(id(first)) and held(id(second))
+    assert memo.hold_all([first, second]) is False and len(memo) == 2  # already held
+    memo.hold({"n": 4})
+    assert memo.hold_all([third]) is True  # over the size: the oldest (first) is forgotten
+    assert not held(id(first)) and held(id(second)) and held(id(third))
+    memo.clear()

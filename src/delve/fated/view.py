@@ -76,10 +76,30 @@ def build_many(state: GameState, seats: Sequence[int | None], *, lasting: bool =
     this call (the game's standing, the piles, a players list or map that several audiences see
     alike) and with the views of earlier calls on this state while they are equal (each
     audience's map, characters, players list, ``you`` and hand), and those are lasting parts
-    (:mod:`delve.kernel.lasting`), whose canonical encoding is made once while they last. The
-    views are equal to those built without it."""
+    (:mod:`delve.kernel.lasting`), whose canonical encoding is made once while they last, as
+    is each whole view while it is handed out again. The views are equal to those built without
+    it."""
     views = _Views(state, lasting=lasting)
-    return [views.view(seat) for seat in seats]
+    built = [views.view(seat) for seat in seats]
+    if lasting:
+        _held_again(built)
+    return built
+
+
+def _held_again(views: list[dict[str, Any]]) -> None:
+    """Hold each view and each part of one (again, if the memo forgot it meanwhile: it forgets
+    the part held longest ago, which may be one handed out ever since, such as the game's
+    standing), so that all are held when handed out. Parts handed out again are held here only,
+    once all are made: a part held again is the newest, and it may make the memo forget
+    another part of these views, so this goes round again while it held some (a few rounds at
+    most, unless the memo is too small to hold them all)."""
+    memo = _LASTING
+    for _ in range(4):
+        again = memo.hold_all(views)
+        for view in views:
+            again = memo.hold_all(view.values()) or again
+        if not again:
+            return
 
 
 class _Views:
@@ -171,7 +191,6 @@ class _Views:
             self.game = _kept_game(kept, state)
             self.piles = kept.piles_of(len(state.deck), len(state.discard))
             marks = self.marks = kept.marks(state)
-            _hold(self.game)
         tokens, board, characters, game = marks
         slot = -1 if seat is None else seat
         seen = kept.audiences.get(slot)
@@ -193,7 +212,7 @@ class _Views:
         # the map: what the viewer's sight reads, the maze and the game's standing
         key: tuple[Any, ...] = (sees, board, game)
         if seen.map_key == key:
-            map_part = _hold(seen.map)
+            map_part = seen.map
         else:
             map_part = kept.alike(("map", slot), self._map(viewer, sees[2], self._sight(sees), False))
             seen.map = map_part
@@ -201,7 +220,7 @@ class _Views:
         # the characters: where everyone is, the monsters, and the viewer's sight and Keen Ear
         key = (sees, characters)
         if seen.characters_key == key:
-            characters_part = _hold(seen.characters)
+            characters_part = seen.characters
         else:
             characters_part = kept.alike(("characters", slot), self._characters(viewer, self._sight(sees)))
             seen.characters = characters_part
@@ -217,13 +236,23 @@ class _Views:
             # "you": the viewer and the game's standing and settings
             key = (own, game)
             if seen.you_key == key:
-                view["you"] = _hold(seen.you)
+                view["you"] = seen.you
             else:
                 hand = kept.hand_of(self.ctx, viewer)
                 you = _you(self.ctx, viewer, self.numbers[viewer.seat], sees[2], hand)
                 view["you"] = seen.you = kept.alike(("you", slot), you)
                 seen.you_key = key
-        return view
+        # the whole view, handed out again while made of the same parts: a lasting part too, so
+        # that the server's digest of it is made once while it lasts
+        last = seen.view
+        if last is not None and len(last) == len(view):
+            for name, part in view.items():
+                if last[name] is not part:
+                    break
+            else:
+                return last
+        seen.view = view
+        return _hold(view)
 
     def _sight(self, sees: _Sees) -> AbstractSet[int]:
         """The tiles in the viewer's sight now (FL-VIS-1; none once the game ended), as
@@ -385,7 +414,7 @@ class _Views:
                 own = self._entry(seat, True)
                 seen.own = (tokens[seat], game, own)
         if seen.players_from is entries and seen.players_own is own:
-            return _hold(seen.players)
+            return seen.players
         seen.players = self._shared_players(kept, viewer, own)
         seen.players_from = entries
         seen.players_own = own
@@ -637,6 +666,7 @@ class _Audience:
         "players_from",
         "players_own",
         "sees",
+        "view",
         "you",
         "you_key",
     )
@@ -659,6 +689,8 @@ class _Audience:
         self.sees: tuple[int, _Sees] | None = None
         """What the viewer's map and characters read of it (:func:`_sees`), with the viewer's
         change mark it was found under."""
+        self.view: dict[str, Any] | None = None
+        """The whole view handed out last (made of the parts above)."""
 
 
 def _copy_statuses(found: list[Status]) -> list[Status]:

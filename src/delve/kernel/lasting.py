@@ -69,29 +69,40 @@ class Lasting(Generic[V]):
             held = self._parts.get(key)
             if held is not None:  # another thread built it meanwhile: one part per key
                 return held
-            self._parts[key] = part
-            entry = _held.get(id(part))
-            if entry is None:
-                entry = _held[id(part)] = _Held(part)
-            entry.count += 1
-            while len(self._parts) > self.size:
-                _, old = self._parts.popitem(last=False)
-                _release(old)
+            self._keep(key, part)
         return part
 
     def hold(self, part: V) -> V:
         """``part``, held by this memo as its newest (unless a memo holds it already): for parts a
         caller keeps itself and hands out again while equal, which have no key of their own."""
-        if not held(id(part)):
-            self.get(object(), lambda: part)
+        if id(part) not in _held:
+            with _lock:
+                self._keep(object(), part)
         return part
 
-    def hold_all(self, parts: Iterable[V]) -> None:
+    def hold_all(self, parts: Iterable[V]) -> bool:
         """:meth:`hold` each of ``parts`` (for a part built again from kept parts: those held
-        already are only looked at)."""
+        already are only looked at); whether any was not held (then holding it may have made
+        this memo forget one of the others, if it was the part held longest ago)."""
+        found = False
         for part in parts:
             if id(part) not in _held:
-                self.hold(part)
+                with _lock:
+                    self._keep(object(), part)
+                found = True
+        return found
+
+    def _keep(self, key: Hashable, part: V) -> None:
+        """Hold ``part`` under ``key`` (a key not in the memo; the lock taken), forgetting the
+        least recently used parts over the size."""
+        self._parts[key] = part
+        entry = _held.get(id(part))
+        if entry is None:
+            entry = _held[id(part)] = _Held(part)
+        entry.count += 1
+        while len(self._parts) > self.size:
+            _, old = self._parts.popitem(last=False)
+            _release(old)
 
     def find(self, key: Hashable) -> V | None:
         """The part held for ``key``, if any (nothing is built)."""
