@@ -627,3 +627,32 @@ def test_the_engine_suggestion_agrees_with_the_odds():
         at = ["red", "blue", "black"].index(slate)
         others = [f for i, f in enumerate(faces) if i != at]
         assert engine_dice.best_ap(others, bonus, faces[at]) == best_ap(faces, pie, slate, rule)
+
+
+def test_best_plan_is_the_first_of_the_ordered_plans_mv_asc_9() -> None:
+    """MV-ASC-9: the suggestion is the first of every plan in their order (the best is picked
+    without ordering the rest), over random pools, slates, removed pairs and variants."""
+    chooser = random.Random(9)
+    for _ in range(400):
+        pie = chooser.randrange(4)
+        slate = chooser.choice([None, "red", "blue", "black"])
+        colours = pool_colours(pie, slate)
+        faces = [chooser.randint(1, 6) for _ in colours]
+        by_face: dict[int, list[int]] = {}
+        for i, face in enumerate(faces):
+            if colours[i] != slate:
+                by_face.setdefault(face, []).append(i)
+        removed = [i for group in by_face.values() if len(group) >= 2 and chooser.random() < 0.3 for i in group[:2]]
+        if len(removed) == len(faces):
+            removed = []
+        variant = chooser.choice([DEFAULT, PIE_RULE, BOOST, MULTI])
+        args = ([(c, f) for c, f in zip(colours, faces, strict=True)], pie)
+        kwargs = {
+            "slate": slate,
+            "target": chooser.choice([None, chooser.randint(1, 12)]),
+            "agi": chooser.randrange(3),
+            "danger_level": chooser.randint(1, 3),
+            "variant": variant,
+            "removed": removed,
+        }
+        assert best_plan(*args, **kwargs) == ascension_plans(*args, **kwargs)[0]

@@ -145,10 +145,13 @@ def die_size(wil: int) -> int:
     return DIE_SIZES[min(wil, 4)]
 
 
+_ASCENSION_BONUSES: Final = get_args(AscensionBonus)
+
+
 def ascension_bonus(pie: int, rule: AscensionBonus = "one_plus_pie") -> int:
     """AP per ascension: ``1 + Pie`` (MV-ASC-1) or ``Pie`` (CHG-11)."""
     _need_int("pie", pie, minimum=0)
-    if rule not in get_args(AscensionBonus):
+    if rule not in _ASCENSION_BONUSES:
         raise OddsError("ascension_bonus", f"{rule!r} is not one of one_plus_pie, pie")
     return pie + 1 if rule == "one_plus_pie" else pie
 
@@ -944,6 +947,18 @@ def _score(table: _Table, remaining: Sequence[int], new_pairs: int) -> tuple[int
 
 
 def _plans(table: _Table) -> list[Plan]:
+    plans = _unordered_plans(table)
+    plans.sort(key=_order)
+    return plans
+
+
+def _order(plan: Plan) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+    """Best first: highest AP, then least slate damage, then fewest new pairs (then the pairs:
+    no two plans have the same pairs)."""
+    return (-plan.ap, plan.slate_damage, len(plan.pairs), plan.pairs)
+
+
+def _unordered_plans(table: _Table) -> list[Plan]:
     dice = table.dice
     on_table = [i for i in range(len(dice)) if i not in table.removed]
     pairable: dict[int, list[int]] = {}
@@ -971,7 +986,6 @@ def _plans(table: _Table) -> list[Plan]:
         total = None if success is None else damage + (0 if success else table.danger_level)
         values = tuple(dice[p[0]].value for p in pairs)
         plans.append(Plan(tuple(pairs), values, remaining, ascensions, scoring, ap, damage, success, total))
-    plans.sort(key=lambda p: (-p.ap, p.slate_damage, len(p.pairs), p.pairs))
     return plans
 
 
@@ -1032,21 +1046,21 @@ def best_plan(
     points: int | None = None,
     ap_bonus: int = 0,
 ) -> Plan:
-    """The best-ascension suggestion (MV-ASC-9): the first of :func:`ascension_plans`."""
-    return ascension_plans(
+    """The best-ascension suggestion (MV-ASC-9): the first of :func:`ascension_plans` (the best
+    by their order, without ordering the others)."""
+    table = _table(
         dice,
         pie,
-        slate=slate,
-        target=target,
-        agi=agi,
-        danger_level=danger_level,
-        required_count=required_count,
-        variant=variant,
-        removed=removed,
-        bonus=bonus,
-        points=points,
-        ap_bonus=ap_bonus,
-    )[0]
+        slate,
+        removed,
+        agi,
+        danger_level,
+        required_count,
+        target,
+        variant,
+        _Extras(bonus, points, ap_bonus),
+    )
+    return min(_unordered_plans(table), key=_order)
 
 
 def best_ap(
