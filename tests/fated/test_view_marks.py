@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+
 from delve.fated import view as view_module
 from delve.fated import visibility
 from delve.fated.ctx import Ctx
@@ -141,6 +143,29 @@ def test_players_moved_or_exposed_in_place_show_in_the_characters():
     other.statuses.append(Status(id="exposed", turns=3))
     assert [c["in_sight"] for c in shown()] == [False]
     other.statuses[-1].cancelled = True  # a status changed in place
+    assert shown() == []
+
+
+def test_the_sight_metric_changed_shows_in_the_map_and_the_characters():
+    """FL-VIS-1, AMB-14: the sight is measured by the game's metric; a player two tiles away
+    diagonally is in Chebyshev sight, not in Manhattan sight (the settings replaced, nothing
+    else changed)."""
+    state = mid_game()
+    assert state.settings.sight_metric == "chebyshev"
+    viewer, other = state.players[VIEWER], state.players[OTHER]
+    n = state.size
+    x, y = divmod(viewer.pos, n)[1], divmod(viewer.pos, n)[0]
+    corners = [(x + dx, y + dy) for dx in (-2, 2) for dy in (-2, 2) if 0 <= x + dx < n and 0 <= y + dy < n]
+    tile = free_tile(state, {cy * n + cx for cx, cy in corners} & sight(state, VIEWER))
+    other.pos = tile
+
+    def shown() -> list[bool]:
+        found = checked(state)[1 + VIEWER]["characters"]
+        return [c["in_sight"] for c in found if c["type"] == "player" and c["seat"] == OTHER]
+
+    other.statuses = [s for s in other.statuses if s.id != "exposed"]
+    assert shown() == [True]
+    state.settings = msgspec.structs.replace(state.settings, sight_metric="manhattan")
     assert shown() == []
 
 

@@ -217,8 +217,9 @@ class _Views:
             map_part = kept.alike(("map", slot), self._map(viewer, sees[2], self._sight(sees), False))
             seen.map = map_part
             seen.map_key = key
-        # the characters: where everyone is, the monsters, and the viewer's sight and Keen Ear
-        key = (sees, characters)
+        # the characters: where everyone is, the monsters, the viewer's sight and Keen Ear, and
+        # the game's standing (its settings give the sight's metric)
+        key = (sees, characters, game)
         if seen.characters_key == key:
             characters_part = seen.characters
         else:
