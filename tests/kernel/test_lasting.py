@@ -7,7 +7,7 @@ import threading
 
 import msgspec
 
-from delve.kernel.lasting import Lasting, derived, encoded, held
+from delve.kernel.lasting import Lasting, derived_known, encoded, held, remember
 
 canonical = msgspec.json.Encoder(order="sorted")
 
@@ -94,22 +94,21 @@ def test_a_part_held_without_a_key_is_held_once_and_forgotten_in_turn() -> None:
     memo.clear()
 
 
-def test_a_value_derived_from_a_held_part_is_made_once_and_forgotten_with_it() -> None:
+def test_a_value_derived_from_a_held_part_is_kept_while_it_is_held() -> None:
     memo: Lasting[dict[str, int]] = Lasting(1)
     part = memo.get("k", lambda: {"a": 1})
-    made: list[str] = []
-
-    def make(name: str) -> str:
-        made.append(name)
-        return name.upper()
-
-    assert derived(part, "x", lambda: make("x")) == "X"
-    assert derived(part, "x", lambda: make("again")) == "X"  # once while held
-    assert derived(part, "y", lambda: make("y")) == "Y"  # another key, its own value
-    assert made == ["x", "y"]
-    assert derived({"a": 1}, "x", lambda: make("loose")) == "LOOSE"  # not held: made every time
-    memo.get("other", lambda: {"b": 2})  # the memo forgets the part
-    assert derived(part, "x", lambda: make("after")) == "AFTER" and made[-1] == "after"
+    assert derived_known(part, "x") is None
+    remember(part, "x", "X")
+    remember(part, "x", "again")  # the first value kept for a key stays
+    remember(part, "y", "Y")
+    assert (derived_known(part, "x"), derived_known(part, "y")) == ("X", "Y")
+    loose = {"a": 1}
+    remember(loose, "x", "LOOSE")  # not held: nothing kept
+    assert derived_known(loose, "x") is None
+    memo.get("other", lambda: {"b": 2})  # the memo forgets the part, and what was kept with it
+    assert derived_known(part, "x") is None
+    memo.get("k", lambda: part)  # held again: kept anew
+    assert derived_known(part, "x") is None
 
 
 def test_a_part_made_of_held_parts_is_encoded_as_the_whole_part() -> None:

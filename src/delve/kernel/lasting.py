@@ -180,18 +180,23 @@ def digest(part: Any) -> str:
     return found
 
 
-def derived(part: Any, key: Hashable, make: Callable[[], V]) -> V:
-    """``make()``, a value computed from ``part`` alone (``key`` names which), computed once while
-    a :class:`Lasting` memo holds the part and every time for any other object: for what a caller
-    derives from a whole lasting part (the server's digest of a view a ruleset hands out again
-    whole, in the form its ``digest_parts`` give)."""
+def derived_known(part: Any, key: Hashable) -> Any | None:
+    """The value :func:`remember` keeps for ``part`` under ``key`` while a memo holds the part,
+    ``None`` when there is none (yet, or any more)."""
+    entry = _held.get(id(part))
+    if entry is None or entry.part is not part or entry.derived is None:
+        return None
+    return entry.derived.get(key)
+
+
+def remember(part: Any, key: Hashable, value: Any) -> None:
+    """Keep ``value``, computed from ``part`` alone (``key`` names which), while a memo holds the
+    part (for any other object nothing is kept), the first value kept for a key staying: for what
+    a caller derives from a whole lasting part (the server's digest of a view a ruleset hands out
+    again whole, in the form its ``digest_parts`` give), found again by :func:`derived_known`."""
     entry = _held.get(id(part))
     if entry is None or entry.part is not part:
-        return make()
-    found = entry.derived
-    if found is None:
-        found = entry.derived = {}
-    if key not in found:
-        found[key] = make()
-    value: V = found[key]
-    return value
+        return
+    if entry.derived is None:
+        entry.derived = {}
+    entry.derived.setdefault(key, value)

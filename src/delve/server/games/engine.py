@@ -33,10 +33,11 @@ from delve.kernel import (
     has_journal,
     views_of,
 )
-from delve.kernel.lasting import derived as lasting_derived
+from delve.kernel.lasting import derived_known as lasting_known
 from delve.kernel.lasting import digest as lasting_digest
 from delve.kernel.lasting import encoded as lasting_encoding
 from delve.kernel.lasting import held as lasting_held
+from delve.kernel.lasting import remember as lasting_remember
 from delve.server import clock
 from delve.server.games import kept
 from delve.server.games.errors import Rejected, game_not_found, not_seated
@@ -139,17 +140,15 @@ def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None])
     (or its form) whole."""
     views = views_of(ruleset, state, seats)
     parts: Sequence[str] = getattr(ruleset, "digest_parts", ())
-    # a view the ruleset hands out again whole (a lasting part) has its digest computed once
-    digests: list[str | None] = [
-        lasting_derived(view, ("digest", tuple(parts)), lambda view=view: _digests(ruleset, [view], parts)[0])
-        if lasting_held(id(view))
-        else None
-        for view in views
-    ]
+    # a view the ruleset hands out again whole (a lasting part) has its digest computed once; the
+    # others, and the held views not digested yet, are digested together (their shared parts once)
+    key = ("digest", tuple(parts))
+    digests: list[str | None] = [lasting_known(view, key) for view in views]
     rest = [index for index, found in enumerate(digests) if found is None]
     if rest:
         for index, made in zip(rest, _digests(ruleset, [views[index] for index in rest], parts), strict=True):
             digests[index] = made
+            lasting_remember(views[index], key, made)
     return [found for found in digests if found is not None]
 
 
