@@ -200,6 +200,15 @@ def written(game_id: int, after_version: int) -> list[tuple[Any, list[Any]]]:
     return [(entry, by_time.pop(entry.time, [])) for entry in entries]
 
 
+def event_rows(game_id: int, after: int, events: list[Any]) -> list[tuple[Any, ...]]:
+    """The rows of ``events`` (game id, sequence, time, kind, data as JSON text, visibility), their
+    sequences following ``after``: what either raw loop inserts."""
+    return [
+        (game_id, after + number, event.time, event.kind, json.dumps(event.data), event.visibility)
+        for number, event in enumerate(events, start=1)
+    ]
+
+
 def raw_commits(game_id: int, after_version: int, copy: Path, saved: dict[int, tuple[Any, ...]]) -> float:
     """Commit the rows of each command of the game again with plain sqlite3, one transaction per
     command, into ``copy`` (the project's database as it was before the first command, so the
@@ -213,10 +222,8 @@ def raw_commits(game_id: int, after_version: int, copy: Path, saved: dict[int, t
         started = time.perf_counter()
         for entry, events in commands:
             db.execute("BEGIN IMMEDIATE")
-            rows = []
-            for event in events:
-                sequence += 1
-                rows.append((game_id, sequence, event.time, event.kind, json.dumps(event.data), event.visibility))
+            rows = event_rows(game_id, sequence, events)
+            sequence += len(rows)
             if rows:
                 db.execute(
                     "INSERT INTO games_evententry (game_id, sequence, time, kind, data, visibility) VALUES "
@@ -273,10 +280,8 @@ def bare_commits(game_id: int, after_version: int, saved: dict[int, tuple[Any, .
             db.execute("BEGIN IMMEDIATE")
             state = saved[entry.sequence][1]
             db.execute("UPDATE game SET version = ?, state = ? WHERE id = ?", (entry.sequence, state, game_id))
-            rows = []
-            for event in events:
-                sequence += 1
-                rows.append((game_id, sequence, event.time, event.kind, json.dumps(event.data), event.visibility))
+            rows = event_rows(game_id, sequence, events)
+            sequence += len(rows)
             if rows:
                 db.executemany(
                     "INSERT INTO event (game, sequence, time, kind, data, visibility) VALUES (?, ?, ?, ?, ?, ?)", rows
