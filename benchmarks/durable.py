@@ -209,6 +209,21 @@ def event_rows(game_id: int, after: int, events: list[Any]) -> list[tuple[Any, .
     ]
 
 
+def command_row(game_id: int, entry: Any) -> tuple[Any, ...]:
+    """A command entry's row (game id, sequence, time, seat, source, command and answer as JSON
+    text, idempotency key in between): what either raw loop inserts."""
+    return (
+        game_id,
+        entry.sequence,
+        entry.time,
+        entry.seat,
+        entry.source,
+        json.dumps(entry.command),
+        entry.idempotency_key,
+        json.dumps(entry.answer),
+    )
+
+
 def raw_commits(game_id: int, after_version: int, copy: Path, saved: dict[int, tuple[Any, ...]]) -> float:
     """Commit the rows of each command of the game again with plain sqlite3, one transaction per
     command, into ``copy`` (the project's database as it was before the first command, so the
@@ -233,16 +248,7 @@ def raw_commits(game_id: int, after_version: int, copy: Path, saved: dict[int, t
             db.execute(
                 "INSERT INTO games_commandentry (game_id, sequence, time, seat, source, command, idempotency_key,"
                 " answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    entry.sequence,
-                    entry.time,
-                    entry.seat,
-                    entry.source,
-                    json.dumps(entry.command),
-                    entry.idempotency_key,
-                    json.dumps(entry.answer),
-                ),
+                command_row(game_id, entry),
             )
             db.execute(
                 "UPDATE games_game SET version = ?, event_count = ?, state = ?, observed = ?, next_due_at = ?"
@@ -267,7 +273,7 @@ def bare_commits(game_id: int, after_version: int, saved: dict[int, tuple[Any, .
         db.execute("CREATE TABLE IF NOT EXISTS game (id INTEGER PRIMARY KEY, version INTEGER, state TEXT)")
         db.execute(
             "CREATE TABLE IF NOT EXISTS command (id INTEGER PRIMARY KEY, game INTEGER, sequence INTEGER, "
-            "time INTEGER, seat INTEGER, command TEXT, key TEXT, answer TEXT, UNIQUE (game, sequence))"
+            "time INTEGER, seat INTEGER, source TEXT, command TEXT, key TEXT, answer TEXT, UNIQUE (game, sequence))"
         )
         db.execute(
             "CREATE TABLE IF NOT EXISTS event (id INTEGER PRIMARY KEY, game INTEGER, sequence INTEGER, "
@@ -287,16 +293,9 @@ def bare_commits(game_id: int, after_version: int, saved: dict[int, tuple[Any, .
                     "INSERT INTO event (game, sequence, time, kind, data, visibility) VALUES (?, ?, ?, ?, ?, ?)", rows
                 )
             db.execute(
-                "INSERT INTO command (game, sequence, time, seat, command, key, answer) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    entry.sequence,
-                    entry.time,
-                    entry.seat,
-                    json.dumps(entry.command),
-                    entry.idempotency_key,
-                    json.dumps(entry.answer),
-                ),
+                "INSERT INTO command (game, sequence, time, seat, source, command, key, answer)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                command_row(game_id, entry),
             )
             db.execute("COMMIT")
         return time.perf_counter() - started
