@@ -12,7 +12,7 @@ import pytest
 from delve.fuzz import Report, run, run_game
 from delve.fuzz.cli import main
 from delve.fuzz.maiden import MaidenTarget
-from delve.kernel import IllegalCommand, Rng
+from delve.kernel import Event, IllegalCommand, Recorder, Rng
 from delve.maiden import view as maiden_view
 from delve.maiden.invariants import waiting_seat
 from delve.maiden.state import Game
@@ -63,23 +63,29 @@ def test_commands_nested_too_deep_are_refused_with_a_short_message():
     assert target.ruleset.encode(game) == before
 
 
-def _played(seed: int = 2, commands: int = 60) -> tuple[MaidenTarget, Game]:
-    """A game a few dozen legal commands in."""
+def _played(seed: int = 2, commands: int = 60) -> tuple[MaidenTarget, Game, Recorder, list[Event]]:
+    """A game a few dozen legal commands in, with its recent events kept from every event it
+    returned (and those events)."""
     target = MaidenTarget()
     game = target.new_game("white-maiden", seed, T0)
+    recorder = Recorder(target.ruleset, game)
+    events: list[Event] = []
     rng = Rng.seeded(seed)
     for _ in range(commands):
         seat = waiting_seat(game)
         assert seat is not None
-        target.ruleset.apply(game, seat, rng.choice(target.ruleset.legal_commands(game, seat)), game.clock + 1)
-    return target, game
+        command = rng.choice(target.ruleset.legal_commands(game, seat))
+        events += recorder.record(target.ruleset.apply(game, seat, command, game.clock + 1))
+    return target, game, recorder, events
 
 
-def _plant(target: MaidenTarget, game: Game, seat: int | None, plant: Any) -> list[str]:
-    view = json.loads(json.dumps(target.ruleset.view(game, seat)))
-    assert target.leaks(game, seat, view) == []
+def _plant(
+    target: MaidenTarget, game: Game, recorder: Recorder, events: list[Event], seat: int | None, plant: Any
+) -> list[str]:
+    view = json.loads(json.dumps(recorder.view(game, seat)))
+    assert target.leaks(game, seat, view, events) == []
     plant(view, game)
-    return target.leaks(game, seat, view)
+    return target.leaks(game, seat, view, events)
 
 
 @pytest.mark.parametrize(
@@ -94,16 +100,28 @@ def _plant(target: MaidenTarget, game: Game, seat: int | None, plant: Any) -> li
         (lambda view, g: view.update(you=None), "'you'"),
         (lambda view, g: view.update(legal=[{"kind": "stay"}, *view["legal"]]), "'legal'"),
         (lambda view, g: view["log"].append({"time": 1, "kind": "card.drawn", "data": {}}), "'log'"),
+        (lambda view, g: view["log"].pop(0), "'log'"),
     ],
-    ids=["deck top", "quests aside", "room deck order", "skill deck order", "rng", "passage", "you", "legal", "log"],
+    ids=[
+        "deck top",
+        "quests aside",
+        "room deck order",
+        "skill deck order",
+        "rng",
+        "passage",
+        "you",
+        "legal",
+        "an event not in the log",
+        "an event left out of the log",
+    ],
 )
 def test_each_hidden_fact_planted_in_a_view_is_found(plant, finding):
     """The hidden-facts checker is not vacuous: each kind of leak planted in a real view of the
     waiting seat is found (seat 1 of 3 has Ins 0 here, so no hidden passage is hers to see)."""
-    target, game = _played()
+    target, game, recorder, events = _played()
     seat = waiting_seat(game)
     assert "qesheth" not in game.revealed_passages and game.maidens[seat].ins < 1
-    found = _plant(target, game, seat, plant)
+    found = _plant(target, game, recorder, events, seat, plant)
     assert any(finding in text for text in found), found
 
 
@@ -111,7 +129,7 @@ def test_a_view_that_depends_on_the_deck_order_is_found(monkeypatch):
     """A subtler leak: a view that shows no run of a deck, only a field that depends on its order
     (here: the name of the next room card, an id that also appears among the public discards).
     The twin of the state with every deck reshuffled and the RNG reseeded gives another view."""
-    target, game = _played()
+    target, game, _, _ = _played()
     real = maiden_view.build
 
     def leaky(ctx, seat):
@@ -171,7 +189,7 @@ def test_a_refusal_that_changes_the_state_and_a_log_that_does_not_replay_are_fou
     ids=["life", "room card lost", "action card added", "clock", "sephirot"],
 )
 def test_each_broken_invariant_is_found(corrupt, finding):
-    target, game = _played()
+    target, game, _, _ = _played()
     assert target.invariants(game, game.clock) == []
     clock = game.clock
     corrupt(game)
@@ -185,7 +203,7 @@ def test_a_public_discard_pile_that_matches_the_deck_by_chance_is_no_leak():
     each) in the order they also lay in the deck. Nothing hidden was shown (the reshuffled twin
     gave the same view); the run search now leaves the public discard piles out. The same run of
     the deck anywhere else in the view is still a leak."""
-    target, game = _played()
+    target, game, _, _ = _played()
     seat = waiting_seat(game)
     game.decks.room_discard.extend(game.decks.room[-3:])  # the discard pile ends as the deck does
     view = target.ruleset.view(game, seat)

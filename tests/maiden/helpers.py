@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from delve.kernel import SeatInfo
+from delve.kernel import Event, SeatInfo
 from delve.maiden import autopilot
 from delve.maiden.ctx import Ctx
 from delve.maiden.ruleset import MaidenRuleset
@@ -40,25 +40,31 @@ def waiting(game: Game) -> int:
     return seat
 
 
-def autoplay_one(ruleset: MaidenRuleset, game: Game) -> dict[str, Any]:
+def autoplay_one(ruleset: MaidenRuleset, game: Game, events: list[Event] | None = None) -> dict[str, Any]:
+    """One command of the autopilot for the waiting seat; its events go to ``events`` if given."""
     seat = waiting(game)
     command = autopilot.choose(ctx(ruleset, game), seat)
     assert command is not None
-    ruleset.apply(game, seat, command, game.clock)
+    applied = ruleset.apply(game, seat, command, game.clock)
+    if events is not None:
+        events += applied
     return command
 
 
-def play_until(ruleset: MaidenRuleset, game: Game, predicate: Any, limit: int = 2000) -> None:
-    """Let the autopilot play until ``predicate(game)`` holds."""
+def play_until(ruleset: MaidenRuleset, game: Game, predicate: Any, limit: int = 2000) -> list[Event]:
+    """Let the autopilot play until ``predicate(game)`` holds; the events of its commands."""
+    events: list[Event] = []
     for _ in range(limit):
         if predicate(game):
-            return
-        autoplay_one(ruleset, game)
+            return events
+        autoplay_one(ruleset, game, events)
     raise AssertionError("predicate never held")
 
 
-def finish_setup(ruleset: MaidenRuleset, game: Game) -> None:
-    play_until(ruleset, game, lambda g: g.step != "setup")
+def finish_setup(ruleset: MaidenRuleset, game: Game) -> list[Event]:
+    """The setup played out by the autopilot; the events of its commands (those of ``setup``
+    itself, which it does not return, are ``journal.started``)."""
+    return play_until(ruleset, game, lambda g: g.step != "setup")
 
 
 def set_dice(game: Game, *faces: int) -> None:
@@ -101,16 +107,17 @@ def cards_conserved(ruleset: MaidenRuleset, game: Game) -> None:
     )
 
 
-def to_move(ruleset: MaidenRuleset, game: Game, **stats: int) -> None:
+def to_move(ruleset: MaidenRuleset, game: Game, **stats: int) -> list[Event]:
     """Finish setup and reach the first move window; given ``stats`` (pie=2, ...), every
     maiden gets exactly those levels, 0 for the stats not named (cards moved between the action
-    deck and her stacks, so the counts stay right)."""
-    finish_setup(ruleset, game)
+    deck and her stacks, so the counts stay right). The events of the setup's commands."""
+    events = finish_setup(ruleset, game)
     assert game.step == "move"
     if stats:
         levels = {"pie": 0, "wil": 0, "agi": 0, "ins": 0, **stats}
         for maiden in game.maidens:
             set_stats(game, maiden.seat, **levels)
+    return events
 
 
 def set_stats(game: Game, seat: int, **levels: int) -> None:
@@ -125,17 +132,19 @@ def set_stats(game: Game, seat: int, **levels: int) -> None:
             stack.append(game.decks.action.pop())
 
 
-def enter_room_check(ruleset: MaidenRuleset, game: Game, card: str, room: str = "a1_1") -> None:
-    """From the move window: put ``card`` on top of the room deck and move into ``room``."""
+def enter_room_check(ruleset: MaidenRuleset, game: Game, card: str, room: str = "a1_1") -> list[Event]:
+    """From the move window: put ``card`` on top of the room deck and move into ``room``; the
+    events of the move (and of keeping the card)."""
     game.decks.room.remove(card) if card in game.decks.room else game.decks.room_discard.remove(card)
     game.decks.room.append(card)
     seat = game.active_seat
     assert seat is not None
-    ruleset.apply(game, seat, {"kind": "move", "to": room}, game.clock)
+    events = ruleset.apply(game, seat, {"kind": "move", "to": room}, game.clock)
     if game.pending and game.pending[0].kind == "keep_card" and game.pending[0].data["deck"] == "room":
         index = game.pending[0].options.index(card)
-        ruleset.apply(game, seat, {"kind": "keep_card", "card": index}, game.clock)
+        events += ruleset.apply(game, seat, {"kind": "keep_card", "card": index}, game.clock)
     assert game.step == "pre_roll", game.step
+    return events
 
 
 def roll(ruleset: MaidenRuleset, game: Game, *faces: int) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from delve.kernel import replay, state_hash
-from delve.maiden import dice
+from delve.kernel import Event, replay, state_hash
+from delve.maiden import dice, journal
 from delve.maiden.ruleset import MaidenRuleset
 from delve.maiden.state import DIE_SIZES, ROUNDS, Game
 from tests.maiden.helpers import T0, cards_conserved, seats, waiting
@@ -63,7 +63,7 @@ def hidden_invariant_views(ruleset: MaidenRuleset, game: Game) -> None:
     views = [ruleset.view(game, s) for s in [None, *range(len(game.maidens))]]
     assert ruleset.views(game, [None, *range(len(game.maidens))]) == views  # built at once, shared
     other = ruleset.decode(ruleset.encode(game))
-    mixer = random.Random(len(game.log))
+    mixer = random.Random(game.clock)
     for name in ("action", "skill", "room", "quest", "quests_aside"):
         mixer.shuffle(getattr(other.decks, name))
     other.rng.s0 ^= 0x5DEECE66D
@@ -71,11 +71,21 @@ def hidden_invariant_views(ruleset: MaidenRuleset, game: Game) -> None:
 
 
 def playout(
-    ruleset: MaidenRuleset, players: int, seed: int, *, settings: dict[str, Any] | None = None, views_every: int = 25
+    ruleset: MaidenRuleset,
+    players: int,
+    seed: int,
+    *,
+    settings: dict[str, Any] | None = None,
+    views_every: int = 25,
+    events: list[Event] | None = None,
 ) -> Game:
+    """A whole game of random legal commands, checked as it goes; every event of the game (the
+    setup's own first) goes to ``events`` if given."""
     chooser = random.Random(seed * 7919 + players)
     all_settings = {"players": players, **(settings or {})}
     game = ruleset.setup(all_settings, seats(players), seed, T0)
+    if events is not None:
+        events += journal.started(game)
     log: list[tuple[int, int | None, dict[str, Any] | None]] = []
     now = T0
     for step in range(MAX_COMMANDS):
@@ -86,7 +96,9 @@ def playout(
         command = chooser.choice(legal)
         now += chooser.choice((0, 1, 60))
         explored = list(game.explored)
-        ruleset.apply(game, seat, command, now)
+        applied = ruleset.apply(game, seat, command, now)
+        if events is not None:
+            events += applied
         log.append((now, seat, command))
         check_invariants(ruleset, game, explored)
         if step % views_every == 0:

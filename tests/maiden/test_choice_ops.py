@@ -78,9 +78,9 @@ def test_skill_level_raises_the_picked_owned_skill_mv_skill_10() -> None:
     g.maidens[0].skills = [SkillState(id="k_mp"), SkillState(id="k_ap")]
     _run(r, g, [{"op": "skill_level", "amount": 1}])
     assert g.pending[0].options == [{"level_skill": "k_mp"}, {"level_skill": "k_ap"}]
-    act(r, g, "choose", option=1)
+    events = act(r, g, "choose", option=1)
     assert [s.level for s in g.maidens[0].skills] == [0, 1]
-    assert g.log[-1].kind == "skill.levelled"
+    assert events[-1].kind == "skill.levelled"
 
 
 def test_skill_level_without_skills_does_nothing_mv_skill_10() -> None:

@@ -23,8 +23,8 @@ def test_level_up_at_setup_and_after_each_boss_mv_lvl_1_mv_lvl_3() -> None:
     """MV-LVL-1: once at setup, again at each boss defeat; MV-LVL-3: draw one action card (Ins
     applies) and place it on any stat."""
     r, g = new_game()
-    to_move(r, g, wil=1)
-    assert any(e.kind == "maiden.level_up" and e.data["why"] == "first" for e in g.log)
+    events = to_move(r, g, wil=1)
+    assert any(e.kind == "maiden.level_up" and e.data["why"] == "first" for e in events)
     _defeat_imp(r, g)
     assert g.pending[0].kind == "place_card" and g.pending[0].options == list(STATS)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from delve.kernel import Event
 from delve.maiden import rounds
 from delve.maiden.state import ROUNDS
 from tests.maiden.helpers import autoplay_one, ctx, finish_setup, new_game
@@ -41,9 +42,9 @@ def test_round_start_then_action_phase_mv_round_1_mv_round_2_mv_round_5() -> Non
     """MV-ROUND-1, MV-ROUND-2, MV-ROUND-5: each round starts with its round start, then the turns from the same
     start player."""
     r, g = new_game(2, start_player=1)
-    finish_setup(r, g)
+    events = finish_setup(r, g)
     assert g.order == [1, 0, 1, 0] and g.active_seat == 1
-    kinds = [e.kind for e in g.log]
+    kinds = [e.kind for e in events]
     assert kinds.index("round.started") < kinds.index("turn.started")
 
 
@@ -78,10 +79,11 @@ def test_game_lost_after_round_24_mv_round_10_mv_end_2_mv_end_3() -> None:
     finish_setup(r, g)
     g.round = 24
     g.turn_index = len(g.order) - 1
+    events: list[Event] = []
     while not g.ended:
-        autoplay_one(r, g)
+        autoplay_one(r, g, events)
     assert g.result == "lost" and g.round == 24
-    lost = next(e for e in g.log if e.kind == "game.lost")
+    lost = next(e for e in events if e.kind == "game.lost")
     assert set(lost.data) >= {"rounds", "bosses_defeated", "areas_freed", "deaths", "danger_level"}
     outcome = r.outcome(g)
     assert outcome.ended and outcome.winners == () and outcome.results == {0: "lost", 1: "lost"}

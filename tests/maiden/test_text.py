@@ -130,10 +130,11 @@ def test_unexpected_data_falls_back_instead_of_failing() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_sentences_of_a_played_game_fill_every_placeholder(lang: str) -> None:
-    game = playout(FIXTURE, 2, 11, settings=VARIANTS[3])
+    events: list[Event] = []
+    game = playout(FIXTURE, 2, 11, settings=VARIANTS[3], events=events)
     names = [m.name for m in game.maidens]
     kinds = set()
-    for entry in game.log:
+    for entry in events:  # every event of the game, the setup's own first
         line = text.sentence(entry.kind, entry.data, lang, CONTENT, names)
         assert line and "{" not in line and "?" not in line, (entry.kind, line)
         kinds.add(entry.kind)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from delve.bots.maiden import STRATEGIES, MaidenBot, RandomMaidenBot
-from delve.kernel import Event, SeatInfo
+from delve.kernel import Event, Recorder, SeatInfo
+from delve.maiden import journal
 from delve.maiden.ruleset import MaidenRuleset
 from delve.sim.report import wilson
 
@@ -115,8 +116,9 @@ def play_game(
         seats = bots_named(bot_names, seed, public)
     else:
         seats = make_bots(bot, players, seed, public, strategy, ruleset.content)
-    # the events of the setup itself (the start player) are in the game's log
-    events = [Event(kind=e.kind, time=e.time, data=dict(e.data)) for e in game.log] if keep_events else []
+    # the events of the setup itself (the start player), which setup does not return
+    events = journal.started(game) if keep_events else []
+    recorder = Recorder(ruleset, game)  # the bots' views show the recent events, kept from the events
     count = 0
     for count in range(COMMAND_LIMIT):  # noqa: B007 (the count is reported)
         if game.ended:
@@ -130,10 +132,10 @@ def play_game(
         if len(legal) == 1:
             command = legal[0]  # no choice to make: the bot is not asked
         else:
-            command = seats[seat].choose(ruleset.view(game, seat), legal)
+            command = seats[seat].choose(recorder.view(game, seat), legal)
         if command is None:
             raise Stuck(f"seed {seed}: seat {seat} had nothing to play among {legal!r}")
-        applied = ruleset.apply(game, seat, command, game.clock)
+        applied = recorder.record(ruleset.apply(game, seat, command, game.clock))
         if keep_events:
             events.extend(applied)
         if on_command is not None:

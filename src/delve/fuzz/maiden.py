@@ -15,7 +15,8 @@ The checker compares a view with the true state, independently of how ``view.py`
   not revealed) appears nowhere in the view, by id;
 - a twin of the state whose hidden facts differ (every deck and the quests set aside reshuffled,
   the RNG reseeded) gives exactly the same view: nothing the view shows depends on them;
-- the log shows the public log's newest entries, nothing else.
+- given the game's events, the log is exactly the newest public ones, from the setup's own on
+  (``journal.started``), nothing else.
 """
 
 from __future__ import annotations
@@ -27,11 +28,10 @@ from typing import Any
 import msgspec
 
 from delve.kernel import Event, Rng, SeatInfo
-from delve.maiden import commands, invariants
+from delve.maiden import commands, invariants, journal
 from delve.maiden.ctx import Ctx
 from delve.maiden.ruleset import MaidenRuleset
 from delve.maiden.state import STATS, Game
-from delve.maiden.view import LOG_SHOWN
 
 PRESETS = ("white-maiden", "white-maiden-normal")
 #: Rule variants played in turn (seed by seed), on top of the preset.
@@ -125,7 +125,8 @@ class MaidenTarget:
     def leaks(
         self, state: Game, seat: int | None, view: dict[str, Any], events: Sequence[Event] | None = None
     ) -> list[str]:
-        """White Maiden keeps its log in the state: ``events`` are not needed."""
+        """``events``, when given, are every event the game returned so far (the record the
+        view's log must come from)."""
         found: list[str] = []
         found += self._own_part(state, seat, view)
         found += _decks(state, view)
@@ -158,7 +159,8 @@ class MaidenTarget:
                     if any(values[i : i + 3] in runs for i in range(len(values) - 2)):
                         found.append(f"a run of the {name} deck's order: {[v.decode() for v in values[:6]]}")
         found += self._passages(state, seat, shown)
-        found += _log(state, view)
+        if events is not None:
+            found += _log(state, view, events)
         found += self._twin(state, seat, view, shown)
         return found
 
@@ -183,7 +185,7 @@ class MaidenTarget:
     def _twin(self, state: Game, seat: int | None, view: dict[str, Any], shown: bytes) -> list[str]:
         """The view of a state whose hidden facts differ must be the same view."""
         twin = self.ruleset.decode(self.ruleset.encode(state))
-        mixer = Rng.seeded(state.clock ^ len(state.log))
+        mixer = Rng.seeded(state.clock ^ len(view.get("log") or ()))
         for name in ("action", "skill", "room", "quest", "quests_aside"):
             pile = getattr(twin.decks, name)
             for _ in range(3):  # a shuffle that leaves a short pile as it was proves nothing
@@ -192,6 +194,8 @@ class MaidenTarget:
                     break
         twin.rng = Rng.seeded(mixer.next_u64())
         other = self.ruleset.view(twin, seat)
+        if "log" in view:  # the recent events come from the events, not from the state
+            other["log"] = view["log"]
         if _plain(other) == shown:
             return []
         return [f"the view changes with hidden facts (deck order, RNG): {_first_difference(view, other)}"]
@@ -209,9 +213,12 @@ def _decks(state: Game, view: dict[str, Any]) -> list[str]:
     return [] if decks == expected else [f"decks show more than their counts and discards: {_short(decks)}"]
 
 
-def _log(state: Game, view: dict[str, Any]) -> list[str]:
+def _log(state: Game, view: dict[str, Any], events: Sequence[Event]) -> list[str]:
+    """The log is the newest public events (every White Maiden event is), back to the setup's own
+    start player when the whole game fits, oldest first."""
+    public = [e for e in (*journal.started(state), *events) if e.to is None]
+    newest = [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in public[-journal.kept(state) :]]
     shown = view.get("log")
-    newest = [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]]
     return [] if _plain(shown) == _plain(newest) else ["'log' is not the newest entries of the public log"]
 
 

@@ -1,10 +1,10 @@
 """What a view shows of past events when a ruleset keeps them outside its state.
 
 A ruleset may offer ``journal(state) -> Journal``: its views then show recent events (Fated
-Labyrinth: the recent-events panel and each seat's private messages) that its state does not hold,
-because the events that ``advance`` and ``apply`` return are already the record (the server keeps
-them in its event table, with their audience). ``Ruleset.view`` then leaves those lists out, and
-whoever shows a view fills them in through the journal:
+Labyrinth: the recent-events panel and each seat's private messages; White Maiden: the ``log``)
+that its state does not hold, because the events that ``advance`` and ``apply`` return are already
+the record (the server keeps them in its event table, with their audience). ``Ruleset.view`` then
+leaves those lists out, and whoever shows a view fills them in through the journal:
 
 - the server feeds it, oldest first, the newest :attr:`Journal.public_kept` public events and the
   newest :attr:`Journal.private_kept` events private to the viewer from its event table (the

@@ -1,5 +1,5 @@
 """The context every rule function receives: the state, the content, the current time and the
-events produced so far. Public events are also kept in the state's recent-events log."""
+events produced so far. The state keeps no copy of the events (``journal.py``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from delve.kernel import Event, Rng
-from delve.maiden.state import Entry, Game
+from delve.maiden.state import Game
 
 
 def load_content() -> Any:
@@ -50,8 +50,3 @@ class Ctx:
     def emit(self, kind: str, /, **data: Any) -> None:
         """A public event (the game is cooperative: everything but deck order is public)."""
         self.events.append(Event(kind=kind, time=self.now, data=data))
-        log = self.state.log
-        log.append(Entry(self.now, kind, data))
-        excess = len(log) - self.state.settings.event_log_size
-        if excess > 0:
-            del log[:excess]

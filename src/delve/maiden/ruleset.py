@@ -7,10 +7,21 @@ from typing import Any
 
 import msgspec
 
-from delve.kernel import Attention, Choice, Event, GameOutcome, IllegalCommand, SeatInfo, SeatOption, SettingLine
+from delve.kernel import (
+    Attention,
+    Choice,
+    Event,
+    GameOutcome,
+    IllegalCommand,
+    SeatInfo,
+    SeatOption,
+    SettingLine,
+    plain_hash,
+)
 from delve.kernel.lasting import Lasting
-from delve.maiden import autopilot, commands, flow, rounds, settings, setup, state, view
+from delve.maiden import autopilot, commands, flow, journal, rounds, settings, setup, state, view
 from delve.maiden.ctx import Ctx, load_content
+from delve.maiden.journal import Journal
 from delve.maiden.state import Game
 
 #: At most this many autopilot commands per expired deadline (a safety bound; a seat's turn
@@ -147,6 +158,19 @@ class MaidenRuleset:
             return self._legal.get((timeless, seat), lambda: commands.legal_commands(ctx, seat))
 
         return view.build_many(ctx, seats, lasting=True, legal=legal)
+
+    def journal(self, game: Game) -> Journal:
+        """The recent-events log a view shows (its ``log``), kept from the events: the state holds
+        no copy (:mod:`delve.kernel.journal`, :mod:`delve.maiden.journal`)."""
+        return Journal(game)
+
+    def earlier_state_hashes(self, game: Game, events: Sequence[Event]) -> list[str]:
+        """The hashes ``game`` may have had in a format stored earlier, so that an export made
+        then still verifies: before the state stopped keeping a copy of the events
+        (``journal.earlier_form``; ``events``: every event of the ruleset so far), and stored
+        since from such a state that no longer knew when the game was set up
+        (``journal.unknown_start``)."""
+        return [plain_hash(journal.earlier_form(game, events)), plain_hash(journal.unknown_start(game))]
 
     def event_data(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """White Maiden is cooperative: every event it emits is public with all its fields (only the

@@ -52,6 +52,7 @@ def create(overrides: Mapping[str, Any], seats: Sequence[SeatInfo], seed: int, n
         settings=settings,
         rng=rng,
         clock=now,
+        t0=now,
         maidens=maidens,
         decks=Decks(action=action, skill=skill, room=room, quest=quest, quests_aside=aside),
         bosses={b: BossState() for b in content.bosses},  # MV-SETUP-5

@@ -3,6 +3,11 @@
 Seats are 0-based. Action cards are their symbols (``"D" | "J" | "P" | "G"``); skill, room and
 quest cards are content ids (a card with ``copies`` appears that many times in its deck). The
 state holds no behaviour: the rules live in the modules named after their concepts.
+
+No copy of the events is kept here: the events the engine returns are the record (the server's
+event table), and the recent events a view shows come from them (``journal.py``). A state written
+before that, with a ``log`` of the newest public events, still decodes (:func:`decode`; the next
+save leaves the log out).
 """
 
 from __future__ import annotations
@@ -203,7 +208,7 @@ class Turn(msgspec.Struct, omit_defaults=True):
 
 
 class Entry(msgspec.Struct, array_like=True):
-    """A logged public event (the recent-events panel)."""
+    """A public event as a state stored before ``journal.py`` kept it in its ``log``."""
 
     time: int
     kind: str
@@ -231,6 +236,10 @@ class Game(msgspec.Struct):
     maidens: list[Maiden]
     decks: Decks
     bosses: dict[str, BossState]
+    t0: int = -1
+    """When the game was set up (the time of the setup's own event, ``journal.started``); -1:
+    unknown, in a state stored before it was kept whose log no longer reached back to the setup
+    (:func:`decode`)."""
     step: str = SETUP
     setup_stage: str = "start_player"
     setup_queue: list[int] = []
@@ -260,7 +269,6 @@ class Game(msgspec.Struct):
     """... and the turn they must act in: a new turn or new seats start a new deadline."""
     deadline: int | None = None
     result: str | None = None
-    log: list[Entry] = []
 
     @property
     def ended(self) -> bool:
@@ -278,8 +286,15 @@ class Game(msgspec.Struct):
         return None if seat is None else self.maidens[seat]
 
 
+class _Earlier(msgspec.Struct):
+    """What a state stored before ``t0`` was kept says of the setup's time: its ``log``."""
+
+    log: list[Entry] = []
+
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Game)
+_earlier = msgspec.json.Decoder(_Earlier)
 
 
 def encode(game: Game) -> bytes:
@@ -287,4 +302,14 @@ def encode(game: Game) -> bytes:
 
 
 def decode(data: bytes) -> Game:
-    return _decoder.decode(data)
+    """The game stored as ``data``. A state stored with its own ``log`` (before the events were
+    kept outside it) has no ``t0``: when its log still begins with the setup's own event (the
+    start player the setup fixed, ``journal.started``), that event's time is ``t0``; otherwise the
+    setup's event is older than anything a view shows and ``t0`` stays unknown (-1; such a
+    state's hash is one of ``MaidenRuleset.earlier_state_hashes``)."""
+    game = _decoder.decode(data)
+    if game.t0 < 0 and game.settings.start_player != "choose":
+        log = _earlier.decode(data).log
+        if log and log[0].kind == "setup.start_player":
+            game.t0 = log[0].time
+    return game

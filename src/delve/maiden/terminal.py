@@ -14,8 +14,8 @@ from typing import Any, TextIO
 
 from delve.bots.maiden import MaidenBot, Quick, RandomMaidenBot, _area_mods, _contains
 from delve.bots.maiden_eval import NAMES, T0, Stuck, waiting_seat
-from delve.kernel import SeatInfo
-from delve.maiden import odds, text
+from delve.kernel import Recorder, SeatInfo
+from delve.maiden import journal, odds, text
 from delve.maiden.ruleset import MaidenRuleset
 
 View = Mapping[str, Any]
@@ -437,8 +437,9 @@ def play(
         else f"白き乙女：{players}人、シード{seed}。全員ボットが担当。\n",
     )
     write(who)
-    for entry in game.log:
-        write("  " + text.sentence(entry.kind, entry.data, lang, ruleset.content, names.players) + "\n")
+    recorder = Recorder(ruleset, game)  # the views' recent events, kept from the events
+    for event in journal.started(game):  # the setup's own events (the start player)
+        write("  " + text.sentence(event.kind, event.data, lang, ruleset.content, names.players) + "\n")
     for _ in range(20_000):
         if game.ended:
             break
@@ -447,7 +448,7 @@ def play(
             raise Stuck(f"seed {seed}: nobody is to act")
         legal = ruleset.legal_commands(game, seat)
         if seat in humans:
-            view = ruleset.view(game, seat)
+            view = recorder.view(game, seat)
             write(screen(view, legal, names, helper) + "\n")
             try:
                 index = ask(
@@ -466,10 +467,10 @@ def play(
         elif len(legal) == 1:
             command = legal[0]
         else:
-            command = bots[seat].choose(ruleset.view(game, seat), legal)
+            command = bots[seat].choose(recorder.view(game, seat), legal)
             if command is None:
                 raise Stuck(f"seed {seed}: seat {seat} had nothing to play")
-        for event in ruleset.apply(game, seat, command, game.clock):
+        for event in recorder.record(ruleset.apply(game, seat, command, game.clock)):
             sentence = text.event_sentence(event, lang, ruleset.content, names.players)
             if event.kind == "round.started":
                 write("\n" + header(ruleset.view(game, 0), names) + "\n")

@@ -4,7 +4,9 @@ The game is cooperative and everything on the table is public, so every seat see
 table; hidden from everyone: the order of every deck (counts only), undrawn cards, the numbered
 quests set aside (count only), the RNG, and hidden passages not yet revealed (a maiden whose
 Ins lets her use a passage sees it: she has discovered it). ``legal`` and ``you`` are the
-viewer's own.
+viewer's own. The recent events (``log``) are not built here: the state keeps no copy of them,
+and whoever shows a view fills them in from the events (``journal.py``: the server from its event
+table, an in-process driver from what the engine returned).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 _encode = msgspec.json.Encoder().encode
 
 LOG_SHOWN = 30
+"""How many of the newest public events a view's ``log`` shows (``journal.py``)."""
 
 
 def phase(state: Game) -> str:
@@ -120,7 +123,6 @@ def build_many(
         "ended": state.ended,
         "result": state.result,
         "summary": rounds.summary(ctx) if state.ended else None,
-        "log": [{"time": e.time, "kind": e.kind, "data": dict(e.data)} for e in state.log[-LOG_SHOWN:]],
     }
     maps = _Maps(ctx, parts)
     legal_of = legal or (lambda seat: commands.legal_commands(ctx, seat))

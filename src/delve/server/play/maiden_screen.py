@@ -20,7 +20,6 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError
-from delve.server import clock
 from delve.server.games import engine, present
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
@@ -123,13 +122,13 @@ def load(game: Game, user: Any, *, prefer: int | None = None) -> Screen:
     if game.status == Game.Status.OPEN or not game.state:
         screen.acting = mine
         return screen
-    state = engine.load_state(game, ruleset)
-    if game.status == Game.Status.RUNNING:
-        ruleset.advance(state, max(clock.now(), int(getattr(state, "clock", 0) or 0)))
+    now = present.current(game)  # the state decoded once, its clock brought up to now in memory
+    assert now is not None
+    state = now.state
     acting = _acting(ruleset, state, controlled, prefer)
     screen.acting = acting if acting is not None else mine
     index = None if screen.acting is None else screen.acting.index
-    screen.view = ruleset.view(state, index)
+    screen.view = present.seat_view(game, now, index)  # its log from the event table
     screen.legal = ruleset.legal_commands(state, index) if index is not None and game.status == "running" else []
     return screen
 
