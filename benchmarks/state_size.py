@@ -1,5 +1,7 @@
 """The size of a game's stored state (the JSON the server saves at every command) in the middle of
-Fated Labyrinth and Level D games played by the heuristic bots, as the simulation runner plays them.
+Fated Labyrinth and Level D games played by the heuristic bots, as the simulation runner plays them,
+and of White Maiden games (2 and 4 players) played by its heuristic bots (``delve maiden eval``'s
+driver).
 
     .venv/bin/python benchmarks/state_size.py [--games 5]
 
@@ -11,14 +13,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from typing import Any
 
 from delve.bots import named
+from delve.bots.maiden_eval import play_game
 from delve.fated import content
 from delve.fated.ruleset import FatedRuleset
-from delve.kernel import Recorder, Rng, SeatInfo
+from delve.kernel import Event, Recorder, Rng, SeatInfo
+from delve.maiden.ruleset import MaidenRuleset
 from delve.sim.games.fated import IDLE, ROUND_SECONDS, T0
 
 RULESET = FatedRuleset()
+MAIDEN = MaidenRuleset()
 
 
 def sizes(preset: str, seed: int) -> list[int]:
@@ -59,22 +65,39 @@ def sizes(preset: str, seed: int) -> list[int]:
     return out
 
 
+def maiden_sizes(players: int, seed: int) -> list[int]:
+    """The state's size after every command of one White Maiden game of heuristic bots."""
+    out: list[int] = []
+
+    def measure(game: Any, seat: int, command: dict[str, Any], events: list[Event]) -> None:
+        out.append(len(MAIDEN.encode(game)))
+
+    play_game(players, seed, ruleset=MAIDEN, on_command=measure)
+    return out
+
+
+def report(name: str, games: int, each: Any) -> None:
+    middles, largest = [], 0
+    for seed in range(1, games + 1):
+        found = each(seed)
+        middles.append(found[len(found) // 2])
+        largest = max(largest, *found)
+    print(
+        f"{name}: state JSON at mid-game {statistics.median(middles):,.0f} bytes "
+        f"(median of {games} games; largest mid-game {max(middles):,} bytes), "
+        f"largest at any point {largest:,} bytes"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="games per preset (seeds 1..N)")
     args = parser.parse_args()
     for preset in ("fated-labyrinth", "level-d"):
         players = RULESET.seat_count({"preset": preset})
-        middles, largest = [], 0
-        for seed in range(1, args.games + 1):
-            found = sizes(preset, seed)
-            middles.append(found[len(found) // 2])
-            largest = max(largest, *found)
-        print(
-            f"{preset} ({players} players): state JSON at mid-game {statistics.median(middles):,.0f} bytes "
-            f"(median of {args.games} games; largest mid-game {max(middles):,} bytes), "
-            f"largest at any point {largest:,} bytes"
-        )
+        report(f"{preset} ({players} players)", args.games, lambda seed, preset=preset: sizes(preset, seed))
+    for players in (2, 4):
+        report(f"white-maiden ({players} players)", args.games, lambda seed, n=players: maiden_sizes(n, seed))
     return 0
 
 
