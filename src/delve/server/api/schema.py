@@ -35,7 +35,8 @@ ERRORS = {
     404: "Unknown game (`game/not_found`).",
     405: "Method not allowed (`request/method_not_allowed`).",
     409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), changed choices "
-    "(`command/choices_changed`), or registration closed, full, name taken, already registered.",
+    "(`command/choices_changed`), registration closed, full, name taken, already registered, or a seat "
+    "no bot took over (`seat/not_taken_over`).",
     422: "The rules refuse the command now (the ruleset's code, e.g. `command/illegal`), the game has not "
     "started or has ended, or an idempotency key was reused for another command.",
 }
@@ -141,6 +142,23 @@ def _paths() -> dict[str, Any]:
                 **WRITE,
                 "requestBody": _body("CommentBody"),
                 "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),
+            }
+        },
+        "/api/v1/games/{game_id}/reclaim": {
+            "post": {
+                "summary": "Take the caller's seat back from the bot that took it over",
+                "description": "Only for the caller's own seat, while the game runs and a bot plays it because the "
+                "player kept the game waiting past the host's takeover time (the seat's `bot_since` is set). "
+                "Writes a public `seat.reclaimed` event; the seat's idle time starts again now. The seat still "
+                "keeps no personal record. No body (or `{}`). A seat no bot took over answers 409 "
+                "`seat/not_taken_over`; a game not started or ended answers 422.",
+                "parameters": [GAME_ID],
+                **WRITE,
+                "requestBody": {
+                    "required": False,
+                    "content": {"application/json": {"schema": _ref("ReclaimBody")}},
+                },
+                "responses": _responses({"200": _json(_ref("Answer"), "Taken back")}, 400, 401, 403, 404, 409, 422),
             }
         },
         "/api/v1/games/{game_id}/events": {

@@ -117,6 +117,10 @@ class CommentBody(msgspec.Struct, forbid_unknown_fields=True):
     idempotency_key: IdempotencyKey | None = None
 
 
+class ReclaimBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Take the caller's seat back from a bot: nothing to say (no body, or ``{}``)."""
+
+
 # -- responses ------------------------------------------------------------------------------------
 
 
@@ -243,7 +247,7 @@ class Records(msgspec.Struct):
     records: list[Record]
 
 
-REQUESTS: tuple[type, ...] = (RegisterBody, CommandBody, CommentBody)
+REQUESTS: tuple[type, ...] = (RegisterBody, CommandBody, CommentBody, ReclaimBody)
 RESPONSES: tuple[type, ...] = (
     Error,
     Games,

@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<id:game_id>/seats", views.seats, name="seats"),
     path("games/<id:game_id>/commands", views.commands, name="commands"),
     path("games/<id:game_id>/comment", views.comment, name="comment"),
+    path("games/<id:game_id>/reclaim", views.reclaim, name="reclaim"),
     path("games/<id:game_id>/events", views.events, name="events"),
     path("records", views.my_records, name="my_records"),
     path("records/<str:username>", views.user_records, name="user_records"),

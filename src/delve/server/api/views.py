@@ -9,12 +9,12 @@ import hashlib
 import json
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 
 from delve.server.api.auth import endpoint, parse_body, query_int, require_user
 from delve.server.api.schema import openapi
-from delve.server.api.types import AFTER_MAX, CommandBody, CommentBody, RegisterBody
-from delve.server.games import engine, present
+from delve.server.api.types import AFTER_MAX, CommandBody, CommentBody, ReclaimBody, RegisterBody
+from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game
 from delve.server.inputs import quote
@@ -140,6 +140,23 @@ def comment(request: HttpRequest, game_id: int) -> HttpResponse:
         idempotency_key=_key(request, body.idempotency_key),
     )
     return _answer(answer)
+
+
+@endpoint("POST")
+def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take the caller's seat back from the bot that took it over while they kept the game
+    waiting (``games.bots.reclaim``). No body (an empty JSON object is accepted too). The seat
+    still keeps no personal record."""
+    user = require_user(request)
+    try:
+        raw = request.body
+    except RawPostDataException:  # a form body, read already as form fields: there must be none
+        if request.POST or request.FILES:
+            raise Rejected("request/malformed", "taking a seat back takes no fields") from None
+        raw = b""
+    if raw.strip():
+        parse_body(request, ReclaimBody)
+    return _answer(bots.reclaim(game_id, user))
 
 
 @endpoint("GET")

@@ -10,10 +10,19 @@ when the game is opened, and a game with a takeover time (``Game.bot_takeover_af
 than the abandonment time: :func:`check_takeover`) hands a seat that kept everyone waiting that
 long to a bot (:func:`take_over_idle`, run by the worker). Bot seats say so everywhere seats are
 shown, and never enter personal records.
+
+A takeover is a change of the game like any other (``engine.seat_changed``): a public
+``seat.taken_over`` event in the game's log, the game's version and every audience's counter
+moved, live clients told on commit; the notification worker then tells the player
+(``notify.triggers``, kind ``takeover``). The player takes the seat back with :func:`reclaim`
+(the game screens' "Take my seat back", ``POST /api/v1/games/{id}/reclaim``): a public
+``seat.reclaimed`` event, and the seat's idle time starts again then (:func:`idle_since`). The
+seat keeps no record: a game partly played by a bot never enters personal records.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from typing import Any
 
@@ -23,8 +32,8 @@ from delve.bots import bot_for
 from delve.kernel import DelveError, Ruleset, attention
 from delve.server import clock
 from delve.server.games import engine, present
-from delve.server.games.errors import Rejected
-from delve.server.games.models import CommandEntry, Game, Seat
+from delve.server.games.errors import Rejected, game_not_found, not_seated
+from delve.server.games.models import PUBLIC, CommandEntry, Game, Seat
 
 log = logging.getLogger("delve.bots")
 
@@ -176,25 +185,37 @@ def check_takeover(ruleset: Ruleset[Any], settings: dict[str, Any], seconds: int
 def idle_since(game: Game, ruleset: Ruleset[Any], state: Any, seat: Seat) -> int | None:
     """Since when ``seat`` has kept the game waiting, or None when nothing waits for it: the
     ruleset's deadline origin when it has one (Fated: the later of the last action and the end of
-    the wait phase), else the game's last change by a player (the seat has waited since then)."""
+    the wait phase), else the game's last change by a player (the seat has waited since then);
+    never before the player last took the seat back from a bot (:func:`reclaim`), so a seat
+    taken back is not taken over again before a whole takeover time has passed."""
     assert seat.index is not None
     owed = attention(ruleset, state, seat.index)
     if not owed.action:
         return None
     if owed.deadline_from is not None:
-        return int(owed.deadline_from)
-    last = (
-        CommandEntry.objects.filter(game=game, source=CommandEntry.Source.PLAYER)
+        since = int(owed.deadline_from)
+    else:
+        last = (
+            CommandEntry.objects.filter(game=game, source=CommandEntry.Source.PLAYER)
+            .order_by("-sequence")
+            .values_list("time", flat=True)
+            .first()
+        )
+        since = max(int(last or 0), int(game.started_at or 0))
+    reclaimed = (
+        CommandEntry.objects.filter(game=game, seat=seat.index, source=CommandEntry.Source.RECLAIM)
         .order_by("-sequence")
         .values_list("time", flat=True)
         .first()
     )
-    return max(int(last or 0), int(game.started_at or 0))
+    return since if reclaimed is None else max(since, int(reclaimed))
 
 
 def take_over_idle(now: int | None = None) -> int:
     """Hand every human seat that has kept its game waiting past the host's takeover time to a
-    bot (the seat becomes a bot seat, ``bot_since`` = now). The number of seats taken over."""
+    bot (the seat becomes a bot seat, ``bot_since`` = now), each saved as a change of the game
+    with its public ``seat.taken_over`` event (``engine.seat_changed``). The number of seats
+    taken over."""
     now = clock.now() if now is None else now
     taken = 0
     for game_id in Game.objects.filter(status=Game.Status.RUNNING, bot_takeover_after__isnull=False).values_list(
@@ -208,17 +229,124 @@ def take_over_idle(now: int | None = None) -> int:
             if bot_for(game.ruleset) is None:
                 continue
             state = engine.load_state(game, ruleset)
-            ruleset.advance(state, max(now, getattr(state, "clock", 0)))
+            pending = ruleset.advance(state, max(now, getattr(state, "clock", 0)))
+            decoded = engine.Decoded(game.version, state, pending)  # saved with the first takeover
             # hot-seat seats are played by their host at the table: never taken over
             humans = game.seats.filter(is_bot=False, index__isnull=False, table__isnull=True)
             for seat in humans:
+                assert seat.index is not None
                 since = idle_since(game, ruleset, state, seat)
-                if since is not None and now - since >= game.bot_takeover_after:
-                    seat.is_bot, seat.bot_since, seat.keep_record = True, now, False
-                    seat.save(update_fields=["is_bot", "bot_since", "keep_record"])
-                    log.info("a bot took over seat %s (%s) of game %s", seat.index, seat.name, game.pk)
-                    taken += 1
+                if since is None or now - since < game.bot_takeover_after:
+                    continue
+                seat.is_bot, seat.bot_since, seat.keep_record = True, now, False
+                seat.save(update_fields=["is_bot", "bot_since", "keep_record"])
+                engine.seat_changed(game, seat.index, CommandEntry.Source.TAKEOVER, now, decoded)
+                log.info("a bot took over seat %s (%s) of game %s", seat.index, seat.name, game.pk)
+                taken += 1
+                if game.status != Game.Status.RUNNING:
+                    break  # the clock brought up to now ended the game
     return taken
+
+
+def reclaim(game_id: int, user: Any) -> engine.Answer:
+    """``user`` takes their seat back from the bot that took it over (:func:`take_over_idle`):
+    the seat is theirs to play again (``is_bot`` false, ``bot_since`` cleared) and still keeps no
+    record (a game partly played by a bot never enters personal records), saved as a change of
+    the game with its public ``seat.reclaimed`` event (``engine.seat_changed``). The seat's idle
+    time starts again now (:func:`idle_since`).
+
+    :raises Rejected: not logged in (401), no such game (404), no seat in it (403), the game has
+        not started or has ended (422), the seat is not one a bot took over (409); nothing changes.
+    """
+    if user is None or not user.is_authenticated:
+        raise Rejected("auth/required", "log in to take your seat back", status=401)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise game_not_found(game_id)
+        seat = engine.seat_of(game, user)
+        if seat is None:
+            raise not_seated()
+        if game.status == Game.Status.OPEN:
+            raise Rejected("game/not_started", "the game has not started yet: no bot plays any seat", status=422)
+        if game.status == Game.Status.ENDED:
+            raise Rejected("game/ended", "the game has ended: there is no seat to take back", status=422)
+        if not seat.is_bot or seat.bot_since is None:
+            raise Rejected(
+                "seat/not_taken_over", "no bot has taken your seat over: it is yours to play already", status=409
+            )
+        assert seat.index is not None
+        seat.is_bot, seat.bot_since, seat.keep_record = False, None, False
+        seat.save(update_fields=["is_bot", "bot_since", "keep_record"])
+        answer = engine.seat_changed(game, seat.index, CommandEntry.Source.RECLAIM, clock.now())
+    log.info("the player of seat %s (%s) of game %s took it back from the bot", seat.index, seat.name, game.pk)
+    return answer
+
+
+# --- the words of seat changes (both game screens, the log and the replay) ----------------------
+
+SEAT_SENTENCES: dict[str, dict[str, tuple[str, str]]] = {
+    # kind -> language -> (about another player, about the reader)
+    "seat.taken_over": {
+        "en": (
+            "{who} kept the game waiting too long: a bot plays that seat now.",
+            "You kept the game waiting too long: a bot plays your seat now.",
+        ),
+        "ja": (
+            "{who}が長くゲームを待たせたため、ボットがその席をプレイしています。",
+            "あなたが長くゲームを待たせたため、ボットがあなたの席をプレイしています。",
+        ),
+    },
+    "seat.reclaimed": {
+        "en": ("{who} took their seat back from the bot.", "You took your seat back from the bot."),
+        "ja": ("{who}がボットから席を取り戻した。", "あなたがボットから席を取り戻した。"),
+    },
+}
+
+
+def is_seat_change(kind: str) -> bool:
+    return kind in SEAT_SENTENCES
+
+
+def reclaim_offer(game: Game, seat: Seat | None) -> dict[str, Any] | None:
+    """What the game screens show the player of ``seat`` while a bot plays it because they kept
+    the game waiting (the "Take my seat back" control): the game and since when, or ``None``
+    when there is nothing to take back."""
+    if seat is None or game.status != Game.Status.RUNNING or not seat.is_bot or seat.bot_since is None:
+        return None
+    return {"game": game.pk, "since": dt.datetime.fromtimestamp(seat.bot_since, tz=dt.UTC)}
+
+
+RECENT = 300
+"""How far back (in the game's events) the recent-events panels look for seat changes: further
+than either panel shows, so the lookup reads a bounded slice of the log however long the game."""
+
+
+def seat_events(game: Game, count: int = 5) -> list[dict[str, Any]]:
+    """The newest ``count`` public seat changes (taken over, taken back) among the game's last
+    :data:`RECENT` events, newest first, as flat entries (``kind``, ``time``, ``seat``), for the
+    screens' recent-events panels (a ruleset's views show only its own events). Nothing is read
+    for a game without a takeover time: no bot takes a seat over there."""
+    if game.bot_takeover_after is None:
+        return []
+    entries = (
+        game.events.filter(
+            kind__in=list(SEAT_SENTENCES), visibility=PUBLIC, sequence__gt=max(0, game.event_count - RECENT)
+        )
+        .order_by("-sequence")
+        .values_list("kind", "time", "data")[:count]
+    )
+    return [
+        {"kind": kind, "time": time, "seat": data.get("seat")} for kind, time, data in entries if isinstance(data, dict)
+    ]
+
+
+def seat_sentence(kind: str, who: str, lang: str, *, you: bool = False) -> str:
+    """A ``seat.taken_over`` or ``seat.reclaimed`` event as a sentence in ``lang`` (``en`` or
+    ``ja``; others get English): ``who`` names the seat's player as the screen does, ``you``
+    when the reader plays that seat."""
+    words = SEAT_SENTENCES[kind]["ja" if lang[:2] == "ja" else "en"]
+    return words[1] if you else words[0].format(who=who)
 
 
 def describe(game: Game) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from delve.server.records.verify import (
     order_of,
     own_event,
     public_outcome,
+    seat_event,
     started_event,
 )
 
@@ -689,6 +690,22 @@ def advance(game: Game, now: int) -> Answer:
     state, events = _locked_state(game, ruleset)
     events += ruleset.advance(state, now)
     return _commit(game, ruleset, state, events, now, seat=None, command=None, source="clock")
+
+
+def seat_changed(game: Game, seat: int, source: str, now: int, decoded: Decoded | None = None) -> Answer:
+    """Save a change of who plays ``seat`` of a locked, running game, made to its seat row in the
+    same transaction (``source``: ``"takeover"``, a bot took the idle seat over; ``"reclaim"``,
+    its player took it back): the clock brought up to ``now``, the server's public event
+    (:func:`~delve.server.records.verify.seat_event`), a command-log entry of that source for the
+    seat (no command, so a replay makes the event again), ``version + 1``, and every audience's
+    counter moved, since every screen's seat list shows who plays a seat (no view does)."""
+    ruleset = ruleset_of(game)
+    state, events = _locked_state(game, ruleset, decoded)
+    events += ruleset.advance(state, now)
+    events.append(seat_event(source, seat, now))
+    key = audience(seat)  # the seat's own counter moves as the actor's in _commit
+    game.observed = {name: [int(entry[0]) + (name != key), entry[1]] for name, entry in (game.observed or {}).items()}
+    return _commit(game, ruleset, state, events, now, seat=seat, command=None, source=source)
 
 
 # --- saving ----------------------------------------------------------------------------------

@@ -111,14 +111,18 @@ class Seat(models.Model):
 class CommandEntry(models.Model):
     """One accepted change of a game, append-only. ``sequence`` is the game version it produced.
 
-    A player's command has a ``seat`` and a ``command``; a clock advance by the worker has neither.
-    ``answer`` is what the caller was told, returned again for a repeated idempotency key.
+    A player's command has a ``seat`` and a ``command``; a clock advance by the worker has neither;
+    a change of who plays a seat (a bot taking an idle seat over, its player taking it back) has
+    the ``seat`` and no command. ``answer`` is what the caller was told, returned again for a
+    repeated idempotency key.
     """
 
     class Source(models.TextChoices):
         PLAYER = "player", _("player")
         OPEN = "open", _("opening the game")
         CLOCK = "clock", _("clock")
+        TAKEOVER = "takeover", _("a bot taking an idle seat over")
+        RECLAIM = "reclaim", _("a player taking their seat back")
 
     # no index of its own: the unique (game, sequence) constraint's index serves every lookup by game
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="commands", db_index=False)

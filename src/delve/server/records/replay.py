@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from delve.kernel import DelveError, Event, state_hash
+from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
 from delve.server.games.engine import ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, Game
 from delve.server.games.present import preset_label
@@ -40,6 +41,9 @@ def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, 
         return _("The game ended: %(results)s.") % {
             "results": ", ".join(f"{names[int(k)]} {v}" for k, v in sorted(results.items()) if int(k) < len(names))
         }
+    if kind in SEAT_SENTENCES and isinstance(data.get("seat"), int):
+        seat = data["seat"]
+        return seat_sentence(kind, names[seat] if 0 <= seat < len(names) else str(seat + 1), lang)
     if kind == "order.fired":
         return _("A standing order answered (%(rule)s): %(command)s") % {
             "rule": data.get("rule", ""),
@@ -56,7 +60,11 @@ def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, 
     return f"{kind} {json.dumps(data, ensure_ascii=False, sort_keys=True)}"
 
 
-def command_text(game: Game, command: dict[str, Any] | None, seat: int | None, lang: str) -> str:
+def command_text(game: Game, command: dict[str, Any] | None, seat: int | None, lang: str, source: str = "") -> str:
+    if command is None and source == "takeover":
+        return _("A bot took the idle seat over.")
+    if command is None and source == "reclaim":
+        return _("The player took their seat back from the bot.")
     if command is None:
         return _("The clock moved on.")
     if game.ruleset == "fated":
@@ -138,9 +146,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "entry": entry,
         "when": dt.datetime.fromtimestamp(entry.time, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if entry else "",
         "actor": names[entry.seat] if entry and entry.seat is not None and entry.seat < len(names) else "",
-        "command": command_text(game, entry.command if entry else None, entry.seat if entry else None, lang)
-        if entry
-        else "",
+        "command": command_text(game, entry.command, entry.seat, lang, entry.source) if entry else "",
         "events": [_event_line(game, event, lang, names) for event in found.events],
         "state_json": state_json,
         "board": "\n".join(board),

@@ -37,7 +37,13 @@ def public_outcome(outcome: GameOutcome) -> dict[str, Any]:
 
 #: The events the server writes itself (not a ruleset's), and what they may tell.
 SERVER_EVENTS = EventFields(
-    {"game.started": ("seats",), "game.ended": ("winners", "results"), "order.fired": ("rule", "command")}
+    {
+        "game.started": ("seats",),
+        "game.ended": ("winners", "results"),
+        "order.fired": ("rule", "command"),
+        "seat.taken_over": ("seat",),
+        "seat.reclaimed": ("seat",),
+    }
 )
 
 
@@ -51,6 +57,18 @@ def own_event(kind: str, data: Mapping[str, Any]) -> bool:
 def started_event(names: Sequence[str], now: int) -> Event:
     """The server's own first event of a game."""
     return Event(kind="game.started", time=now, data={"seats": list(names)})
+
+
+#: Command-log sources of a change of who plays a seat (no command: the seat's row changed) and
+#: the public event each writes: a bot taking an idle seat over (the host's takeover time,
+#: ``games.bots.take_over_idle``), or the seat's player taking it back (``games.bots.reclaim``).
+SEAT_CHANGES = {"takeover": "seat.taken_over", "reclaim": "seat.reclaimed"}
+
+
+def seat_event(source: str, seat: int, now: int) -> Event:
+    """The server's public event for a change of who plays ``seat`` (``source`` one of
+    :data:`SEAT_CHANGES`): its log entry alone makes it again on replay."""
+    return Event(kind=SEAT_CHANGES[source], time=now, data={"seat": seat})
 
 
 ORDER_KEY = "order:"
@@ -72,7 +90,8 @@ def order_event(rule: str, command: Mapping[str, Any], seat: int, now: int) -> E
 @dataclass
 class LogEntry:
     """One entry of a game's command log: a player's command (``seat`` and ``command``), the
-    screen-opening command (``source`` ``"open"``) or a clock advance (neither)."""
+    screen-opening command (``source`` ``"open"``), a clock advance (neither), or a change of who
+    plays a seat (``source`` one of :data:`SEAT_CHANGES`, with its ``seat``, no command)."""
 
     time: int
     seat: int | None = None
@@ -102,9 +121,10 @@ def steps(
     log: Sequence[LogEntry],
 ) -> Iterator[Step]:
     """Replay a game entry by entry, exactly as the server applied it (``games.engine``): a
-    running game's clock is advanced to each entry's time, then its command applied; a game that
-    has ended takes only comments; the end adds the server's ``game.ended`` event. The state is
-    one object, changed in place from step to step.
+    running game's clock is advanced to each entry's time, then its command applied (or, for a
+    change of who plays a seat, its event added); a game that has ended takes only comments; the
+    end adds the server's ``game.ended`` event. The state is one object, changed in place from
+    step to step.
 
     :raises IllegalCommand: when a logged command is not legal on replay.
     """
@@ -117,6 +137,8 @@ def steps(
             if entry.order is not None:
                 events.append(order_event(entry.order, entry.command, entry.seat, entry.time))
             events += ruleset.apply(state, entry.seat, entry.command, entry.time)
+        elif entry.seat is not None and entry.source in SEAT_CHANGES and not ended:
+            events.append(seat_event(entry.source, entry.seat, entry.time))
         if not ended:
             outcome = ruleset.outcome(state)
             if outcome.ended:

@@ -1,0 +1,270 @@
+"""A bot taking an idle seat over, seen and undone: the takeover (the host's takeover time,
+``games.bots.take_over_idle``) is a public ``seat.taken_over`` event saved with the seat's change,
+the game's version and every audience's counter moved and live clients told on commit; the player
+is notified (kind ``takeover``, as their preferences say) and takes the seat back from either game
+screen or the API (``seat.reclaimed``), after which the takeover clock starts again. A seat a bot
+played part of the game keeps no personal record (FL-REC-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from delve.server.games import bots, engine
+from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
+from delve.server.live import hub as hub_module
+from delve.server.records.verify import LogEntry, event_record, steps
+from tests.server.conftest import FakeClock, session_client, token_client
+from tests.server.test_bot_seats import fated_with_takeover
+
+pytestmark = pytest.mark.django_db
+
+HOUR = 3600
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def taken_over(player: Any, clock: FakeClock) -> Game:
+    """A running Fated Labyrinth game (Ann, the player, in seat 0, three bots) whose host lets a
+    bot take over after 2 hours, with Ann's seat just taken over (no bot has played yet)."""
+    game = fated_with_takeover(player, hours=2)
+    clock.tick(3 * HOUR)
+    assert bots.take_over_idle(clock()) == 1
+    game.refresh_from_db()
+    return game
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything a refused request must leave as it was."""
+    game.refresh_from_db()
+    seats = list(Seat.objects.filter(game=game).order_by("pk").values_list("is_bot", "bot_since", "keep_record"))
+    return (game.version, game.observed, game.event_count, game.status, seats, CommandEntry.objects.count())
+
+
+def counters(game: Game) -> dict[str, int]:
+    game.refresh_from_db()
+    return {key: int(entry[0]) for key, entry in game.observed.items()}
+
+
+def last_event(game: Game) -> EventEntry:
+    return EventEntry.objects.filter(game=game).order_by("-sequence").first()  # type: ignore[return-value]
+
+
+def public_events(client: Client, game: Game) -> list[dict[str, Any]]:
+    body = client.get(f"/api/v1/games/{game.pk}/events?after=0&limit=100").json()
+    events = body["events"]
+    while len(body["events"]) == 100:
+        body = client.get(f"/api/v1/games/{game.pk}/events?after={body['cursor']}&limit=100").json()
+        events += body["events"]
+    return events
+
+
+# --- the takeover is recorded and seen -------------------------------------------------------------
+
+
+def test_a_takeover_is_a_public_event_saved_with_the_seat_and_every_counter_moves(
+    player: Any, clock: FakeClock, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = fated_with_takeover(player, hours=2)
+    before, version = counters(game), game.version
+    published: list[tuple[int, dict[str, int]]] = []
+    monkeypatch.setattr(hub_module.hub(), "publish", lambda game_id, seen: published.append((game_id, seen)))
+    clock.tick(3 * HOUR)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bots.take_over_idle(clock()) == 1
+    game.refresh_from_db()
+    ann = game.seats.get(user=player)
+    assert (ann.is_bot, ann.bot_since, ann.keep_record) == (True, clock(), False)
+    event = last_event(game)
+    assert (event.kind, event.data, event.visibility, event.time) == ("seat.taken_over", {"seat": 0}, "*", clock())
+    entry = CommandEntry.objects.filter(game=game).order_by("-sequence").first()
+    assert entry is not None
+    assert (entry.sequence, entry.source, entry.seat, entry.command) == (game.version, "takeover", 0, None)
+    assert game.version == version + 1
+    after = counters(game)
+    assert set(after) == set(before) == {"*", "0", "1", "2", "3"}
+    assert all(after[key] > before[key] for key in before), (before, after)  # the seats panels changed
+    assert published == [(game.pk, after)]  # live clients are told once, after the commit
+
+
+def test_the_takeover_event_is_disclosed_to_everyone_through_the_events_api(player: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    for client in (Client(), session_client(player)):
+        found = [e for e in public_events(client, game) if e["kind"] == "seat.taken_over"]
+        assert found == [{"kind": "seat.taken_over", "time": clock(), "data": {"seat": 0}}]
+
+
+def test_a_takeover_that_fails_to_save_leaves_the_seat_human(
+    player: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat's change and its event are one transaction: neither is saved without the other."""
+    game = fated_with_takeover(player, hours=2)
+    before = snapshot(game)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(engine, "seat_changed", broken)
+    clock.tick(3 * HOUR)
+    with pytest.raises(RuntimeError):
+        bots.take_over_idle(clock())
+    assert snapshot(game) == before
+
+
+def test_the_command_log_replays_to_the_same_events_with_the_seat_changes(player: Any, clock: FakeClock) -> None:
+    """An export's verification (``records.verify.steps``) makes the seat changes again from their
+    log entries alone: the replayed events are the stored ones."""
+    game = taken_over(player, clock)
+    bots.play_once(game.pk)
+    clock.tick(60)
+    bots.reclaim(game.pk, player)
+    game.refresh_from_db()
+    seats = list(game.seats.order_by("index"))
+    log = [
+        LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source)
+        for c in CommandEntry.objects.filter(game=game).order_by("sequence")
+    ]
+    produced = [
+        event_record(event)
+        for step in steps(
+            engine.ruleset_of(game), game.settings, engine.seat_infos(seats), game.seed, game.started_at or 0, log
+        )
+        for event in step.events
+    ]
+    stored = [
+        {"time": e.time, "kind": e.kind, "data": e.data, "to": None if e.to is None else sorted(e.to)}
+        for e in EventEntry.objects.filter(game=game).order_by("sequence")
+    ]
+    assert produced == stored
+    assert [e["kind"] for e in stored if e["kind"].startswith("seat.")] == ["seat.taken_over", "seat.reclaimed"]
+
+
+# --- taking the seat back through the API ----------------------------------------------------------
+
+
+def test_the_player_takes_the_seat_back_through_the_api_FL_REC_1(
+    player: Any, clock: FakeClock, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat is the player's again, and still keeps no record (FL-REC-1: a game partly played
+    by a bot never enters personal records; FL-REC-3: the seat list says so)."""
+    game = taken_over(player, clock)
+    before, version = counters(game), game.version
+    published: list[int] = []
+    monkeypatch.setattr(hub_module.hub(), "publish", lambda game_id, seen: published.append(game_id))
+    clock.tick(60)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = token_client(player).post(f"/api/v1/games/{game.pk}/reclaim")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    game.refresh_from_db()
+    assert body["sequence"] == game.version == version + 1
+    assert body["version"] == engine.seen_version(game, 0)
+    assert {"kind": "seat.reclaimed", "time": clock(), "data": {"seat": 0}} in body["events"]
+    ann = game.seats.get(user=player)
+    assert (ann.is_bot, ann.bot_since, ann.keep_record) == (False, None, False)
+    after = counters(game)
+    assert all(after[key] > before[key] for key in before), (before, after)
+    assert published == [game.pk]
+    entry = CommandEntry.objects.filter(game=game).order_by("-sequence").first()
+    assert entry is not None and (entry.source, entry.seat, entry.command) == ("reclaim", 0, None)
+    listed = Client().get(f"/api/v1/games/{game.pk}").json()["game"]["seats"][0]
+    assert (listed["bot"], listed["bot_since"], listed["keep_record"]) == (False, None, False)
+    assert [e for e in public_events(Client(), game) if e["kind"] == "seat.reclaimed"] == [
+        {"kind": "seat.reclaimed", "time": clock(), "data": {"seat": 0}}
+    ]
+
+
+def test_an_empty_json_object_is_an_accepted_body(player: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    response = token_client(player).post(f"/api/v1/games/{game.pk}/reclaim", "{}", content_type="application/json")
+    assert response.status_code == 200
+
+
+def test_the_api_refuses_every_other_caller_and_case_and_changes_nothing(
+    player: Any, opponent: Any, clock: FakeClock
+) -> None:
+    game = taken_over(player, clock)
+    before = snapshot(game)
+    url = f"/api/v1/games/{game.pk}/reclaim"
+    cases = [
+        (Client().post(url), 401, "auth/required"),
+        (token_client(opponent).post(url), 403, "seat/not_seated"),  # not this user's seat
+        (token_client(player).get(url), 405, "request/method_not_allowed"),
+        (token_client(player).post(f"/api/v1/games/{game.pk + 99}/reclaim"), 404, "game/not_found"),
+        (token_client(player).post(url, '{"seat": 1}', content_type="application/json"), 400, "request/malformed"),
+    ]
+    for response, status, code in cases:
+        assert (response.status_code, response.json()["error"]["code"]) == (status, code), response.content
+        assert snapshot(game) == before
+    # a bot seated by the host (no player to give it back to) is not a taken-over seat
+    bot_seat = game.seats.filter(is_bot=True, bot_since__isnull=True).select_related("user").first()
+    assert bot_seat is not None
+    refused = token_client(bot_seat.user).post(url)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "seat/not_taken_over")
+    assert snapshot(game) == before
+
+
+def test_a_seat_not_taken_over_cannot_be_taken_back(player: Any, clock: FakeClock) -> None:
+    game = fated_with_takeover(player, hours=2)
+    before = snapshot(game)
+    response = token_client(player).post(f"/api/v1/games/{game.pk}/reclaim")
+    assert (response.status_code, response.json()["error"]["code"]) == (409, "seat/not_taken_over")
+    assert snapshot(game) == before
+    take_over_again(clock)
+    assert token_client(player).post(f"/api/v1/games/{game.pk}/reclaim").status_code == 200
+    second = token_client(player).post(f"/api/v1/games/{game.pk}/reclaim")
+    assert (second.status_code, second.json()["error"]["code"]) == (409, "seat/not_taken_over")
+
+
+def take_over_again(clock: FakeClock) -> None:
+    clock.tick(3 * HOUR)
+    assert bots.take_over_idle(clock()) == 1
+
+
+def test_an_ended_or_unstarted_game_has_no_seat_to_take_back(player: Any, opponent: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ENDED)
+    before = snapshot(game)
+    response = token_client(player).post(f"/api/v1/games/{game.pk}/reclaim")
+    assert (response.status_code, response.json()["error"]["code"]) == (422, "game/ended")
+    assert snapshot(game) == before
+    open_game = engine.create_game("fated", "fated-labyrinth", {}, bot_takeover_after=HOUR)
+    engine.register(open_game.pk, opponent, "Bob", {"class": "warrior"})
+    response = token_client(opponent).post(f"/api/v1/games/{open_game.pk}/reclaim")
+    assert (response.status_code, response.json()["error"]["code"]) == (422, "game/not_started")
+
+
+def test_the_schema_describes_the_reclaim_endpoint() -> None:
+    schema = Client().get("/api/v1/openapi.json").json()
+    post = schema["paths"]["/api/v1/games/{game_id}/reclaim"]["post"]
+    assert set(post["responses"]) == {"200", "400", "401", "403", "404", "409", "422"}
+    assert "seat.reclaimed" in post["description"]
+
+
+# --- the takeover clock starts again ---------------------------------------------------------------
+
+
+def test_a_seat_taken_back_is_taken_over_again_only_after_a_whole_takeover_time(player: Any, clock: FakeClock) -> None:
+    """The seat's idle time starts at the moment it is taken back, not at its old origin (which
+    lies long past the takeover time)."""
+    game = taken_over(player, clock)
+    clock.tick(60)
+    bots.reclaim(game.pk, player)
+    reclaimed_at = clock()
+    game.refresh_from_db()
+    ruleset = engine.ruleset_of(game)
+    state = engine.load_state(game, ruleset)
+    ruleset.advance(state, clock())
+    assert bots.idle_since(game, ruleset, state, game.seats.get(user=player)) == reclaimed_at
+    assert bots.take_over_idle(clock()) == 0
+    clock.t = reclaimed_at + 2 * HOUR - 1
+    assert bots.take_over_idle(clock()) == 0
+    assert not game.seats.get(user=player).is_bot
+    clock.tick(1)
+    assert bots.take_over_idle(clock()) == 1
+    assert game.seats.get(user=player).bot_since == clock()
+    kinds = [e.kind for e in EventEntry.objects.filter(game=game, kind__startswith="seat.").order_by("sequence")]
+    assert kinds == ["seat.taken_over", "seat.reclaimed", "seat.taken_over"]
