@@ -7,14 +7,20 @@ played part of the game keeps no personal record (FL-REC-1)."""
 
 from __future__ import annotations
 
+import importlib
+from html import unescape
 from typing import Any
 
 import pytest
+from django.apps import apps
+from django.core import mail
 from django.test import Client
 
 from delve.server.games import bots, engine
 from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
 from delve.server.live import hub as hub_module
+from delve.server.notify import outbox, text
+from delve.server.notify.models import Notice, Preference
 from delve.server.records.verify import LogEntry, event_record, steps
 from tests.server.conftest import FakeClock, session_client, token_client
 from tests.server.test_bot_seats import fated_with_takeover
@@ -268,3 +274,86 @@ def test_a_seat_taken_back_is_taken_over_again_only_after_a_whole_takeover_time(
     assert game.seats.get(user=player).bot_since == clock()
     kinds = [e.kind for e in EventEntry.objects.filter(game=game, kind__startswith="seat.").order_by("sequence")]
     assert kinds == ["seat.taken_over", "seat.reclaimed", "seat.taken_over"]
+
+
+# --- the player is notified ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def reachable(player: Any) -> Any:
+    player.email = "ann@example.org"
+    player.save()
+    return player
+
+
+def takeover_mails() -> list[Any]:
+    return [m for m in mail.outbox if "ann@example.org" in m.to and "a bot now plays your seat" in m.subject]
+
+
+def test_the_player_is_told_once_that_a_bot_plays_their_seat(reachable: Any, clock: FakeClock) -> None:
+    game = taken_over(reachable, clock)
+    outbox.run_pass(clock(), "test-worker")
+    sent = takeover_mails()
+    assert len(sent) == 1
+    assert f"#{game.pk}" in sent[0].subject
+    body = sent[0].body
+    assert "since 2023-11-15 01:13 UTC a bot plays Ann (player 01) for you" in body
+    assert "Open the game to take your seat back." in body and f"/games/{game.pk}/" in body
+    assert "A game partly played by a bot enters no personal record." in body
+    notice = Notice.objects.get(user=reachable, kind="takeover")
+    assert notice.key == str(clock()) and not notice.skipped
+    outbox.run_pass(clock() + 60, "test-worker")
+    assert len(takeover_mails()) == 1  # told once
+
+
+def test_a_second_takeover_after_taking_the_seat_back_is_told_again(reachable: Any, clock: FakeClock) -> None:
+    game = taken_over(reachable, clock)
+    outbox.run_pass(clock(), "test-worker")
+    bots.reclaim(game.pk, reachable)
+    outbox.run_pass(clock(), "test-worker")
+    assert len(takeover_mails()) == 1  # taking it back is not news to the player
+    take_over_again(clock)
+    outbox.run_pass(clock(), "test-worker")
+    assert len(takeover_mails()) == 2
+
+
+def test_a_player_who_turned_the_kind_off_is_not_told(reachable: Any, clock: FakeClock) -> None:
+    Preference.objects.create(user=reachable, kinds=["turn", "started", "ended"])
+    taken_over(reachable, clock)
+    outbox.run_pass(clock(), "test-worker")
+    assert takeover_mails() == []
+    notice = Notice.objects.get(user=reachable, kind="takeover")
+    assert notice.skipped and notice.message is None
+
+
+def test_the_notice_goes_into_the_digest_in_japanese_when_asked(reachable: Any, clock: FakeClock) -> None:
+    Preference.objects.create(user=reachable, mode=Preference.Mode.DIGEST, language="ja")
+    taken_over(reachable, clock)
+    outbox.run_pass(clock(), "test-worker")  # the digest hour has come: it goes out in this pass
+    notice = Notice.objects.get(user=reachable, kind="takeover")
+    assert notice.message is not None and not notice.skipped
+    digests = [m for m in mail.outbox if "ann@example.org" in m.to]
+    assert len(digests) == 1 and "あなたのゲームで" in digests[0].subject  # no message of its own
+    assert "ボットがAnn（プレイヤー01）を代わりにプレイしています。" in digests[0].body
+    assert "ゲームを開くと席を取り戻せます。" in digests[0].body
+    subject, _body = text.render("takeover", notice.data, "ja")
+    assert subject.startswith(f"#{notice.game_id} ") and subject.endswith("：ボットがあなたの席をプレイしています")
+
+
+def test_the_preference_page_offers_the_takeover_kind(reachable: Any) -> None:
+    html = unescape(session_client(reachable).get("/me/notifications/").content.decode())
+    assert 'value="takeover"' in html
+    assert "a bot took over your seat (you kept the game waiting too long)" in html
+
+
+def test_saved_preferences_gain_the_new_kind_unless_they_chose_nothing(make_user: Any) -> None:
+    migration = importlib.import_module("delve.server.notify.migrations.0002_takeover_kind")
+    chose = Preference.objects.create(user=make_user("u1"), kinds=["turn", "ended"])
+    nothing = Preference.objects.create(user=make_user("u2"), kinds=[])
+    migration.add_kind(apps, None)
+    chose.refresh_from_db()
+    nothing.refresh_from_db()
+    assert chose.kinds == ["turn", "ended", "takeover"] and nothing.kinds == []
+    migration.remove_kind(apps, None)
+    chose.refresh_from_db()
+    assert chose.kinds == ["turn", "ended"]

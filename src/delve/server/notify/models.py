@@ -24,6 +24,7 @@ KINDS: dict[str, Any] = {
     "cap": _("your stored turns will hit the cap and turns will be lost"),
     "deadline_24h": _("the deadline (abandonment or autopilot) is 24 hours away"),
     "deadline_1h": _("the deadline (abandonment or autopilot) is 1 hour away"),
+    "takeover": _("a bot took over your seat (you kept the game waiting too long)"),
     "started": _("the game has started"),
     "ended": _("the game has ended"),
 }

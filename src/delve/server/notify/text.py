@@ -14,6 +14,7 @@ SUBJECTS: dict[str, dict[str, str]] = {
     "cap": {"en": "{game}: turns will be lost soon", "ja": "{game}：まもなくターンが失われます"},
     "deadline_24h": {"en": "{game}: 24 hours left to act", "ja": "{game}：行動の期限まで24時間"},
     "deadline_1h": {"en": "{game}: 1 hour left to act", "ja": "{game}：行動の期限まで1時間"},
+    "takeover": {"en": "{game}: a bot now plays your seat", "ja": "{game}：ボットがあなたの席をプレイしています"},
     "started": {"en": "{game} has started", "ja": "{game}が始まりました"},
     "ended": {"en": "{game} has ended", "ja": "{game}が終わりました"},
 }
@@ -38,6 +39,12 @@ BODIES: dict[str, dict[str, str]] = {
     "deadline_1h": {
         "en": "{name} must act in {game} before {at} (about 1 hour), or {consequence}.",
         "ja": "{game}の{name}は{at}（約1時間後）までに行動しないと、{consequence}。",
+    },
+    "takeover": {
+        "en": "You kept {game} waiting too long: since {at} a bot plays {name} (player {number}) for you. "
+        "Open the game to take your seat back. A game partly played by a bot enters no personal record.",
+        "ja": "{game}を長く待たせたため、{at}からボットが{name}（プレイヤー{number}）を代わりにプレイしています。"
+        "ゲームを開くと席を取り戻せます。ボットが一部をプレイしたゲームは個人記録に残りません。",
     },
     "started": {
         "en": "{game} has started: you play {name} (player {number}).",

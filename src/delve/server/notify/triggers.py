@@ -14,6 +14,10 @@ Triggers (the ``kind`` of a notice and its key):
   first lost turn), only while turns are stored and none is being lost yet;
 - ``deadline_24h`` / ``deadline_1h``: the abandonment (or autopilot) deadline is that close, and
   was further away when the countdown began (key: the deadline);
+- ``takeover``: a bot took the player's seat over (the host's takeover time, ``games.bots``) less
+  than :data:`FRESH` seconds ago and still plays it (key: the takeover's time, so a second
+  takeover after the player took the seat back is told again); the message links to the game,
+  where the player takes the seat back;
 - ``started`` / ``ended``: the game started or ended less than :data:`FRESH` seconds ago.
 """
 
@@ -81,10 +85,21 @@ class Found:
             self.next_check_at = at
 
 
+def player_seats(game: Game) -> tuple[list[Seat], list[Seat]]:
+    """In one query, with their users: the seats a person plays (not bots, not hot-seat table
+    seats), and the seats a bot took over from their player (``bot_since``: the player may take
+    them back)."""
+    seats = game.seats.filter(index__isnull=False, table__isnull=True).select_related("user")
+    active = [seat for seat in seats if seat.user.is_active]
+    return (
+        [seat for seat in active if not seat.is_bot],
+        [seat for seat in active if seat.is_bot and seat.bot_since is not None],
+    )
+
+
 def human_seats(game: Game) -> list[Seat]:
     """The seats a person plays (not bots, not hot-seat table seats), with their users."""
-    seats = game.seats.filter(index__isnull=False, is_bot=False, table__isnull=True).select_related("user")
-    return [seat for seat in seats if seat.user.is_active]
+    return player_seats(game)[0]
 
 
 def find(game: Game, now: int) -> Found:
@@ -92,7 +107,7 @@ def find(game: Game, now: int) -> Found:
     found = Found()
     if game.status == Game.Status.OPEN:
         return found
-    seats = human_seats(game)
+    seats, taken_over = player_seats(game)
     prefs = preferences([seat.user for seat in seats])
     base = {"game": game_label(game)}
     if game.started_at is not None and now - game.started_at < FRESH:
@@ -105,6 +120,11 @@ def find(game: Game, now: int) -> Found:
                 result = outcome["results"].get(str(seat.index), "")
                 found.events.append((seat, "ended", "ended", game.ended_at, {**base, "result": result}))
         return found
+    for seat in taken_over:
+        assert seat.bot_since is not None
+        if now - seat.bot_since < FRESH:
+            data = {**base, "at": seat.bot_since, "number": seat.number}
+            found.events.append((seat, "takeover", str(seat.bot_since), seat.bot_since, data))
     ruleset = ruleset_of(game)
     state = load_state(game, ruleset)
     for seat in seats:
