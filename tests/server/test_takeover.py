@@ -23,6 +23,7 @@ from delve.server.notify import outbox, text
 from delve.server.notify.models import Notice, Preference
 from delve.server.records.verify import LogEntry, event_record, steps
 from tests.server.conftest import FakeClock, session_client, token_client
+from tests.server.maiden_kit import maiden_game
 from tests.server.test_bot_seats import fated_with_takeover
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +147,156 @@ def test_the_command_log_replays_to_the_same_events_with_the_seat_changes(player
     ]
     assert produced == stored
     assert [e["kind"] for e in stored if e["kind"].startswith("seat.")] == ["seat.taken_over", "seat.reclaimed"]
+
+
+# --- the screens -----------------------------------------------------------------------------------
+
+
+def page(client: Client, game: Game, **headers: Any) -> str:
+    response = client.get(f"/games/{game.pk}/", **headers)
+    assert response.status_code == 200
+    return unescape(response.content.decode())
+
+
+def test_the_fated_screen_shows_the_owner_the_control_and_everyone_the_log_line(
+    player: Any, opponent: Any, clock: FakeClock
+) -> None:
+    game = taken_over(player, clock)
+    mine = page(session_client(player), game)
+    assert 'id="panel-takeover"' in mine
+    assert "A bot is playing your seat" in mine
+    assert "A bot has been playing for you since 2023-11-15 01:13 UTC" in mine
+    assert f'hx-post="/games/{game.pk}/reclaim/"' in mine and "Take my seat back" in mine
+    assert "This game no longer enters your personal record: a bot played part of it." in mine
+    assert "You kept the game waiting too long: a bot plays your seat now." in mine  # recent events
+    for other in (session_client(opponent), Client()):
+        html = page(other, game)
+        assert "Take my seat back" not in html
+        assert "Player 01 kept the game waiting too long: a bot plays that seat now." in html
+    full_log = unescape(session_client(player).get(f"/games/{game.pk}/log/?show=mine").content.decode())
+    assert "You kept the game waiting too long: a bot plays your seat now." in full_log
+
+
+def test_the_fated_screen_says_it_in_japanese(player: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    html = page(client, game, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "ボットがあなたの席をプレイしています" in html
+    assert "からボットがあなたの代わりにプレイしています。" in html
+    assert "席を取り戻す" in html
+    assert "ボットが一部をプレイしたため、このゲームは個人記録に残りません。" in html
+    assert "あなたが長くゲームを待たせたため、ボットがあなたの席をプレイしています。" in html
+    client.post(f"/games/{game.pk}/reclaim/")
+    html = page(client, game, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "席を取り戻しました。" in html  # the message
+    assert "あなたがボットから席を取り戻した。" in html  # the log line
+    assert "席を取り戻す</button>" not in html
+
+
+def test_the_poll_brings_the_control_to_an_open_fated_screen(player: Any, clock: FakeClock) -> None:
+    """A screen opened before the takeover learns of it at its next poll (its counter moved)."""
+    game = fated_with_takeover(player, hours=2)
+    client = session_client(player)
+    seen = engine.seen_version(game, 0)
+    clock.tick(3 * HOUR)
+    bots.take_over_idle(clock())
+    response = client.get(f"/games/{game.pk}/poll/?version={seen}")
+    assert response.status_code == 200
+    html = unescape(response.content.decode())
+    assert 'id="panel-takeover"' in html and "Take my seat back" in html
+
+
+def test_taking_the_seat_back_from_the_fated_screen(player: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    client = session_client(player)
+    clock.tick(60)
+    response = client.post(f"/games/{game.pk}/reclaim/")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    ann = game.seats.get(user=player)
+    assert (ann.is_bot, ann.bot_since, ann.keep_record) == (False, None, False)
+    html = page(client, game)
+    assert "Your seat is yours again: the bot no longer plays it." in html
+    assert "You took your seat back from the bot." in html
+    assert "Take my seat back" not in html
+    event = last_event(game)
+    assert (event.kind, event.data, event.visibility, event.time) == ("seat.reclaimed", {"seat": 0}, "*", clock())
+
+
+def test_the_screens_control_answers_htmx_with_a_reload(player: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    response = session_client(player).post(f"/games/{game.pk}/reclaim/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and response["HX-Redirect"] == f"/games/{game.pk}/"
+    assert not game.seats.get(user=player).is_bot
+
+
+def test_the_screens_control_refuses_with_a_message_and_changes_nothing(
+    player: Any, opponent: Any, clock: FakeClock
+) -> None:
+    game = taken_over(player, clock)
+    before = snapshot(game)
+    assert session_client(player).get(f"/games/{game.pk}/reclaim/").status_code == 405
+    anonymous = Client().post(f"/games/{game.pk}/reclaim/")
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
+    stranger = session_client(opponent)
+    stranger.post(f"/games/{game.pk}/reclaim/")
+    assert "You have no seat in this game." in page(stranger, game)
+    assert snapshot(game) == before
+    client = session_client(player)
+    client.post(f"/games/{game.pk}/reclaim/")
+    client.get(f"/games/{game.pk}/")  # the success message is shown once
+    again = snapshot(game)
+    client.post(f"/games/{game.pk}/reclaim/")
+    assert "No bot plays your seat: it is yours to play already." in page(client, game)
+    assert snapshot(game) == again
+
+
+@pytest.fixture
+def maiden_taken_over(player: Any, opponent: Any, clock: FakeClock) -> Game:
+    """A White Maiden game of two players (Ann first) whose host lets a bot take over after an
+    hour, with Ann's seat taken over."""
+    game = maiden_game([player, opponent])
+    Game.objects.filter(pk=game.pk).update(bot_takeover_after=HOUR)
+    clock.tick(2 * HOUR)
+    bots.take_over_idle(clock())
+    game.refresh_from_db()
+    assert game.seats.get(user=player).bot_since == clock()
+    return game
+
+
+def test_the_white_maiden_screen_shows_the_owner_the_control_and_the_log_line(
+    maiden_taken_over: Game, player: Any, opponent: Any, clock: FakeClock
+) -> None:
+    game = maiden_taken_over
+    mine = page(session_client(player), game)
+    assert 'id="panel-takeover"' in mine
+    assert "A bot has been playing for you since 2023-11-15 00:13 UTC" in mine
+    assert f'hx-post="/games/{game.pk}/reclaim/"' in mine and "Take my seat back" in mine
+    assert "This game no longer enters your personal record: a bot played part of it." in mine
+    assert "You kept the game waiting too long: a bot plays your seat now." in mine
+    others = page(session_client(opponent), game)
+    assert "Take my seat back" not in others
+    assert "Ann kept the game waiting too long: a bot plays that seat now." in others
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    ja = page(client, game, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "席を取り戻す" in ja and "あなたが長くゲームを待たせたため、ボットがあなたの席をプレイしています。" in ja
+    response = client.post(f"/games/{game.pk}/reclaim/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    ja = page(client, game, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "あなたがボットから席を取り戻した。" in ja and "席を取り戻す</button>" not in ja
+    assert "Ann took their seat back from the bot." in page(session_client(opponent), game)
+
+
+def test_the_white_maiden_poll_brings_the_control(player: Any, opponent: Any, clock: FakeClock) -> None:
+    game = maiden_game([player, opponent])
+    Game.objects.filter(pk=game.pk).update(bot_takeover_after=HOUR)
+    game.refresh_from_db()
+    seen = game.version
+    clock.tick(2 * HOUR)
+    bots.take_over_idle(clock())
+    response = session_client(player).get(f"/games/{game.pk}/maiden/poll/?version={seen}")
+    assert response.status_code == 200 and "Take my seat back" in unescape(response.content.decode())
 
 
 # --- taking the seat back through the API ----------------------------------------------------------

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from delve.fated import text
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.models import PUBLIC, Game
 
 FILTERS = ("all", "mine", "attacks")
@@ -40,7 +40,19 @@ ATTACKS = frozenset(
 )
 
 #: Event fields that name a seat taking part.
-SEAT_FIELDS = ("player", "attacker", "target", "defender", "owner", "by", "requester", "thief", "victim", "source")
+SEAT_FIELDS = (
+    "seat",
+    "player",
+    "attacker",
+    "target",
+    "defender",
+    "owner",
+    "by",
+    "requester",
+    "thief",
+    "victim",
+    "source",
+)
 SEAT_LISTS = ("credited", "targets", "seats")
 
 
@@ -115,9 +127,19 @@ def lines(game: Game, seat: int | None, lang: str, shown: str) -> list[dict[str,
     return out
 
 
+def seat_change_sentence(body: Mapping[str, Any], lang: str, viewer: int | None) -> str:
+    """The server's ``seat.taken_over`` / ``seat.reclaimed`` as a sentence, the player named as
+    the screen names players ("Player 02"; "you" for the viewer's own seat)."""
+    seat = body.get("seat")
+    who = text.player_name(seat if isinstance(seat, int) else None, lang)
+    return bots.seat_sentence(str(body.get("kind")), who, lang, you=isinstance(seat, int) and seat == viewer)
+
+
 def _sentence(body: Mapping[str, Any], lang: str, preset: str, seat: int | None) -> str:
     """An event of the log as a sentence; the server's standing-order event says which command the
-    order sent for the seat."""
+    order sent for the seat, its seat changes who plays a seat now."""
+    if bots.is_seat_change(str(body.get("kind"))):
+        return seat_change_sentence(body, lang, seat)
     if body.get("kind") == "order.fired" and isinstance(body.get("command"), Mapping):
         label = text.command_label(body["command"], lang, preset, seat)
         if lang == "ja":

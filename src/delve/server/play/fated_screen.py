@@ -21,12 +21,25 @@ from django.utils.translation import get_language
 
 from delve.fated import content, text
 from delve.server import clock
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
 
-PANELS = ("ending", "map", "tile", "events", "piles", "commands", "quickmove", "status", "players", "comment")
+PANELS = (
+    "takeover",
+    "ending",
+    "map",
+    "tile",
+    "events",
+    "piles",
+    "commands",
+    "quickmove",
+    "status",
+    "players",
+    "comment",
+)
 """The refreshable panels (FL-UI-1..7, 9; the command help, panel 8, is filled in the browser),
-plus the end-of-game banner (empty while the game runs) and the comment state line."""
+plus the "Take my seat back" banner (empty unless a bot took the caller's seat over), the
+end-of-game banner (empty while the game runs) and the comment state line."""
 
 #: Terrain character -> (css class, icon). Icons are language-neutral marks; the legend names them.
 TERRAIN: dict[str, tuple[str, str]] = {
@@ -331,26 +344,42 @@ def _events(screen: Screen) -> dict[str, Any]:
     lang_, preset, seat = screen.lang, screen.preset, screen.seat
     win_kind = screen.view["game"].get("win_kind")
 
+    def sentence(e: dict[str, Any]) -> str:
+        if bots.is_seat_change(str(e.get("kind"))):
+            return fated_log.seat_change_sentence(e, lang_, seat)
+        return text.describe({**e, "win_kind": win_kind} if e.get("kind") == "game.ended" else e, lang_, preset, seat)
+
     def lines(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return fated_log.fold(
             (
-                {
-                    "time": when(e.get("time")),
-                    "text": text.describe(
-                        {**e, "win_kind": win_kind} if e.get("kind") == "game.ended" else e, lang_, preset, seat
-                    ),
-                    "noise": e.get("kind") in fated_log.NOISE,
-                }
+                {"time": when(e.get("time")), "text": sentence(e), "noise": e.get("kind") in fated_log.NOISE}
                 for e in entries
             ),
             lang_,
         )
 
     return {
-        "events": lines(screen.view["events"]),
+        "events": lines(with_seat_changes(screen.game, screen.view["events"])),
         "messages": lines((screen.you or {}).get("messages", [])[:12]),
         "log_link": _t(screen, "Full log", "全記録"),
     }
+
+
+def with_seat_changes(game: Game, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The view's recent events (newest first) with the game's recent seat changes (a bot taking a
+    seat over, its player taking it back: the server's events, which no view holds) in their
+    place by time, a seat change first among events of the same second (it is saved after the
+    clock's events of its moment); as many lines as the view had, or the seat changes alone."""
+    changes = bots.seat_events(game)
+    if not changes:
+        return events
+    merged = sorted([*changes, *events], key=lambda e: int(e.get("time") or 0), reverse=True)
+    return merged[: max(len(events), len(changes))]
+
+
+def _takeover(screen: Screen) -> dict[str, Any]:
+    """The "Take my seat back" banner, for the player whose seat a bot took over."""
+    return {"offer": bots.reclaim_offer(screen.game, screen.mine)}
 
 
 def _piles(screen: Screen) -> dict[str, Any]:
@@ -933,6 +962,7 @@ def _t(screen: Screen, en: str, ja: str) -> str:
 
 
 _BUILDERS = {
+    "takeover": _takeover,
     "ending": _ending,
     "map": _map,
     "tile": _tile,

@@ -20,13 +20,13 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
 from delve.server.play import maiden_odds
 
 MAIDEN = "maiden"
-PANELS = ("status", "map", "decide", "dice", "maidens", "bosses", "arcana", "log", "decks")
+PANELS = ("takeover", "status", "map", "decide", "dice", "maidens", "bosses", "arcana", "log", "decks")
 STATS = ("pie", "wil", "agi", "ins")
 SEAT_COLOURS = ("#d4486b", "#2f7fd8", "#2c9a5a", "#c98a12")
 LOG_SHOWN = 30
@@ -1177,10 +1177,15 @@ def timing_name(timing: str) -> str:
 
 def describe_event(event: dict[str, Any], screen: Screen) -> str:
     """An event as a sentence from ``delve.maiden.text`` (room ids shown as room names), or a
-    readable generic line with names in place of ids for a kind it does not know."""
+    readable generic line with names in place of ids for a kind it does not know; the server's
+    seat changes (a bot taking a seat over, its player taking it back) in the server's words."""
     language = screen.lang
     kind = str(event.get("kind", ""))
     data = dict(event.get("data") or {})
+    if bots.is_seat_change(kind):
+        seat = data.get("seat")
+        mine = screen.mine is not None and screen.mine.index == seat
+        return bots.seat_sentence(kind, screen.name_of(seat if isinstance(seat, int) else None), language, you=mine)
     rooms = content().rooms
     for key in ("to", "room", "from"):
         if isinstance(data.get(key), str) and data[key] in rooms:
@@ -1245,10 +1250,23 @@ def _field_value(key: str, value: Any, screen: Screen, language: str) -> str:
 
 
 def _log(screen: Screen) -> dict[str, Any]:
+    """The newest entries of the game's log, newest first, with the game's recent seat changes
+    (the server's events, which the view does not hold) in their place by time."""
     view = screen.view
     assert view is not None
-    entries = list(reversed(view["log"][-LOG_SHOWN:]))
+    changes = [
+        {"time": e["time"], "kind": e["kind"], "data": {"seat": e["seat"]}}
+        for e in reversed(bots.seat_events(screen.game))
+    ]
+    # oldest first; a seat change after the view's entries of the same second (saved after them)
+    merged = sorted([*view["log"][-LOG_SHOWN:], *changes], key=lambda e: int(e.get("time") or 0))
+    entries = list(reversed(merged[-LOG_SHOWN:]))
     return {"events": [{"text": describe_event(e, screen), "kind": e["kind"]} for e in entries]}
+
+
+def _takeover(screen: Screen) -> dict[str, Any]:
+    """The "Take my seat back" banner, for the player whose seat a bot took over."""
+    return {"offer": bots.reclaim_offer(screen.game, screen.mine)}
 
 
 def _decks(screen: Screen) -> dict[str, Any]:
@@ -1280,6 +1298,7 @@ def _decks(screen: Screen) -> dict[str, Any]:
 
 
 _BUILDERS = {
+    "takeover": _takeover,
     "status": _status,
     "map": _map,
     "decide": _decide,

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<id:game_id>/comment/", views.comment, name="comment"),
     path("<id:game_id>/act/", views.act, name="act"),
     path("<id:game_id>/open/", views.open_game, name="open"),
+    path("<id:game_id>/reclaim/", views.reclaim, name="reclaim"),
     path("<id:game_id>/poll/", views.poll, name="poll"),
     path("<id:game_id>/live/", live_views.stream, name="live"),
     path("<id:game_id>/panels/<slug:name>/", views.panel, name="panel"),

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -23,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from delve.fated import text
 from delve.kernel import DelveError
 from delve.server import clock, inputs
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
 from delve.server.play import fated_log, fated_screen, help_page
@@ -46,6 +47,8 @@ FRIENDLY = {
     "player/dead": gettext_lazy("You are dead: you can only change your comment."),
     "auth/required": gettext_lazy("Log in to play."),
     "seat/not_seated": gettext_lazy("You have no seat in this game."),
+    "seat/not_taken_over": gettext_lazy("No bot plays your seat: it is yours to play already."),
+    "game/not_started": gettext_lazy("The game has not started yet."),
 }
 
 
@@ -237,6 +240,36 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         if answer is not None:
             screen.extra["just_now"] = fated_screen.just_now(screen, answer.events)
     return HttpResponse(fated_screen.render_panels(screen, known=known))
+
+
+@require_POST
+def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Both game screens' "Take my seat back": the caller takes their seat back from the bot that
+    took it over while they kept the game waiting (``games.bots.reclaim``). The page is loaded
+    again with the outcome as a message (htmx: ``HX-Redirect``; a plain form: a redirect), since
+    every panel changes: the seat is the player's to play again."""
+    found = get_object_or_404(Game, pk=game_id)
+    page = reverse("play:game", args=[found.pk])
+    if not request.user.is_authenticated:
+        page = f"/accounts/login/?next={page}"
+    else:
+        try:
+            bots.reclaim(found.pk, request.user)
+        except DelveError as exc:
+            messages.error(request, refusal(exc))
+        else:
+            messages.success(
+                request,
+                _(
+                    "Your seat is yours again: the bot no longer plays it. This game still enters no personal "
+                    "record, since a bot played part of it."
+                ),
+            )
+    if request.headers.get("HX-Request") == "true":
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = page
+        return response
+    return redirect(page)
 
 
 def _version(raw: str | None, name: str = "version") -> int | None:
