@@ -24,8 +24,10 @@ the bots, the replay tool and the tests) drive every game through these methods 
 - optionally ``digest_parts``: a tuple of view keys (``"areas"``, or ``"map.rooms"`` for a key
   of the dict under ``map``) whose values the server's view digests identify by their own
   digest (``delve.server.games.engine.view_digests``): for large parts that seldom change,
-  best handed out as lasting parts by ``views``. Once named, a part stays named (the digests
-  stored before are compared with whole-view digests once, not after it is dropped again).
+  best handed out as lasting parts by ``views``. A ruleset that names parts names its lasting
+  ones: the rest of its views is encoded anew for each view's digest. Once named, a part stays
+  named (the digests stored before are compared with whole-view digests once, not after it is
+  dropped again).
 
 Commands cross this boundary as JSON objects (``{"kind": "move", "dir": "up"}``); each ruleset
 parses them with its own strict schema, so the API, the web pages and the bots share one parser.

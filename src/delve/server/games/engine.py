@@ -156,7 +156,11 @@ def view_digests(ruleset: Ruleset[Any], state: Any, seats: Sequence[int | None])
 def _digests(ruleset: Ruleset[Any], views: list[dict[str, Any]], parts: Sequence[str]) -> list[str]:
     """The digests of ``views`` (see :func:`view_digests`)."""
     if parts:
-        forms = _with_raw_parts(_part_forms(views, parts))
+        # The named parts are the lasting ones, each in the form as its digest: what is left is
+        # small, and encoding it whole for each view costs less than finding the parts the views
+        # share to encode them once (about 17 against 38 us for a White Maiden table of two
+        # views, 59 against 79 for five). The bytes are the same either way.
+        forms = _part_forms(views, parts)
         return [PARTS_MARK + hashlib.sha256(_canonical.encode(form)).hexdigest()[:15] for form in forms]
     return _whole_digests(ruleset, views)
 
