@@ -8,6 +8,7 @@ played part of the game keeps no personal record (FL-REC-1)."""
 from __future__ import annotations
 
 import importlib
+import json
 from html import unescape
 from typing import Any
 
@@ -508,3 +509,112 @@ def test_saved_preferences_gain_the_new_kind_unless_they_chose_nothing(make_user
     migration.remove_kind(apps, None)
     chose.refresh_from_db()
     assert chose.kinds == ["turn", "ended"]
+
+
+# --- while the bot plays, the seat is the bot's ------------------------------------------------------
+
+
+def seat_legal(game: Game, seat: int) -> list[dict[str, Any]]:
+    game.refresh_from_db()
+    ruleset = engine.ruleset_of(game)
+    state = engine.load_state(game, ruleset)
+    ruleset.advance(state, engine.clock.now())
+    return [c for c in ruleset.legal_commands(state, seat) if c["kind"] not in {"comment", "give_up"}]
+
+
+def test_while_a_bot_plays_the_seat_its_players_commands_are_refused_and_change_nothing(
+    player: Any, clock: FakeClock
+) -> None:
+    """The player and the bot never play the same turn: the player's command (through the API or
+    the screen's form) is refused with ``seat/taken_over`` until they take the seat back; a
+    comment is still theirs (FL-COM-1)."""
+    game = taken_over(player, clock)
+    command = seat_legal(game, 0)[0]  # a command the rules would take from seat 0 now
+    before = snapshot(game)
+    api = token_client(player)
+    listed = api.get(f"/api/v1/games/{game.pk}/commands").json()["commands"]
+    assert listed and all(c["kind"] == "comment" for c in listed), listed
+    response = api.post(f"/api/v1/games/{game.pk}/commands", {"command": command}, content_type="application/json")
+    assert response.status_code == 409, response.content
+    assert response.json()["error"]["code"] == "seat/taken_over"
+    assert f"/api/v1/games/{game.pk}/reclaim" in response.json()["error"]["message"]
+    assert snapshot(game) == before
+    browser = session_client(player)
+    browser.post(f"/games/{game.pk}/act/", {"command": json.dumps(command), "version": engine.seen_version(game, 0)})
+    assert "A bot plays your seat since you left it idle: take it back first" in page(browser, game)
+    assert snapshot(game) == before
+    said = api.post(f"/api/v1/games/{game.pk}/comment", {"text": "back soon"}, content_type="application/json")
+    assert said.status_code == 200, said.content
+    assert game.seats.get(user=player).comment == "back soon"
+    assert api.post(f"/api/v1/games/{game.pk}/reclaim").status_code == 200
+    command = seat_legal(game, 0)[0]
+    response = api.post(f"/api/v1/games/{game.pk}/commands", {"command": command}, content_type="application/json")
+    assert response.status_code == 200, response.content
+
+
+def test_the_bot_plays_the_seat_it_took_over(player: Any, clock: FakeClock) -> None:
+    game = taken_over(player, clock)
+    version = game.version
+    for _ in range(5):
+        bots.play_once(game.pk)
+    played = CommandEntry.objects.filter(game=game, seat=0, sequence__gt=version, source="player")
+    assert played.exists()  # the worker's commands for the seat went through
+
+
+def test_opening_the_screen_starts_no_stored_turn_of_a_seat_a_bot_plays_FL_LOGIN_3(
+    player: Any, clock: FakeClock
+) -> None:
+    """FL-LOGIN-3 starts a stored turn when its player opens the screen; while a bot plays the
+    seat, looking is not playing: the bot starts its turns itself. Taken back, it applies again."""
+    game = taken_over(player, clock)
+    ruleset = engine.ruleset_of(game)
+    state = engine.load_state(game, ruleset)
+    ruleset.advance(state, clock())
+    assert ruleset.command_on_open(state, 0) == {"kind": "start_turn"}  # a stored turn waits
+    before = snapshot(game)
+    assert engine.open_game(game.pk, player) is None
+    page(session_client(player), game)
+    assert snapshot(game) == before
+    bots.reclaim(game.pk, player)
+    answer = engine.open_game(game.pk, player)
+    assert answer is not None
+    assert CommandEntry.objects.filter(game=game).order_by("-sequence")[0].source == "open"
+
+
+def test_the_screens_offer_no_commands_while_a_bot_plays(
+    player: Any, maiden_taken_over: Game, clock: FakeClock
+) -> None:
+    """Both screens list only the comment for a seat a bot plays (the banner offers it back)."""
+    from delve.server.play import fated_screen, maiden_screen
+
+    for game, screen_of in ((taken_over(player, clock), fated_screen.load), (maiden_taken_over, maiden_screen.load)):
+        game.refresh_from_db()
+        assert seat_legal(game, 0), "the rules would take a command from the seat"
+        screen = screen_of(game, player)
+        assert all(c["kind"] == "comment" for c in screen.legal), screen.legal
+        html = page(session_client(player), game)
+        assert "Take my seat back" in html
+        assert 'name="command" value="{' not in html  # no command form holds a command
+        bots.reclaim(game.pk, player)
+        game.refresh_from_db()
+        assert any(c["kind"] != "comment" for c in screen_of(game, player).legal)
+        assert 'name="command" value="{' in page(session_client(player), game)
+
+
+def test_standing_orders_wait_while_a_bot_plays_the_seat(
+    player: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot answers the defence of a seat it plays; the player's standing order (FL-DEF) is
+    looked at again once the seat is theirs."""
+    from delve.server.orders import fire
+    from delve.server.orders.models import StandingOrder
+
+    game = taken_over(player, clock)
+    StandingOrder.objects.create(seat=game.seats.get(user=player), damage=StandingOrder.Damage.NO_CARD)
+    looked: list[int] = []
+    monkeypatch.setattr(fire, "fire_seat", lambda order, now: looked.append(order.seat.pk) or 0)
+    fire.fire_due(clock())
+    assert looked == []
+    bots.reclaim(game.pk, player)
+    fire.fire_due(clock())
+    assert looked == [game.seats.get(user=player).pk]

@@ -36,7 +36,8 @@ ERRORS = {
     405: "Method not allowed (`request/method_not_allowed`).",
     409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), changed choices "
     "(`command/choices_changed`), registration closed, full, name taken, already registered, or a seat "
-    "no bot took over (`seat/not_taken_over`).",
+    "no bot took over (`seat/not_taken_over`), or a command (not a comment) for a seat a bot plays since "
+    "its player left it idle (`seat/taken_over`: take it back first).",
     422: "The rules refuse the command now (the ruleset's code, e.g. `command/illegal`), the game has not "
     "started or has ended, or an idempotency key was reused for another command.",
 }

@@ -69,7 +69,7 @@ def play_once(game_id: int) -> int:
             seen = engine.seen_version(game, seat.index)
             key = f"bot-{seat.index}-{game.version}"
             decoded = engine.Decoded(game.version, now.state, now.pending)
-            engine.submit(game.pk, seat.user, command, version=seen, idempotency_key=key, decoded=decoded)
+            engine.submit(game.pk, seat.user, command, version=seen, idempotency_key=key, decoded=decoded, bot=True)
             played += 1
         except DelveError as exc:  # a stale view (409) or a race: decide again next pass
             log.debug("bot %s in game %s: %s", seat.name, game.pk, exc)

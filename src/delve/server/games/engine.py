@@ -536,6 +536,7 @@ def submit(
     idempotency_key: str | None = None,
     order: str | None = None,
     decoded: Decoded | None = None,
+    bot: bool = False,
 ) -> Answer:
     """Apply ``user``'s command to their own seat in one transaction.
 
@@ -557,7 +558,13 @@ def submit(
     ``decoded``: the state as the caller already decoded it (the bot worker, which decided on it),
     used instead of decoding it again when the locked game is still at that version.
 
-    :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422).
+    ``bot``: the bot worker plays the seat. While a bot plays a seat its player left idle
+    (``Seat.bot_since``), only the bot acts for it: the player's own commands (comments aside)
+    are refused until they take the seat back (``bots.reclaim``), so that the two never play the
+    same turn.
+
+    :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422),
+        a bot plays the seat (409, ``seat/taken_over``).
     :raises IllegalCommand: from the ruleset (422); nothing is saved.
     """
     command = check_command(command)
@@ -565,7 +572,7 @@ def submit(
     seated: list[int] = []  # the caller's seat index, once known
     try:
         with transaction.atomic():
-            return _submit(game_id, user, command, version, choices, idempotency_key, order, seated, decoded)
+            return _submit(game_id, user, command, version, choices, idempotency_key, order, seated, decoded, bot)
     except (DelveError, IntegrityError):
         if idempotency_key is None or not seated:
             raise
@@ -595,6 +602,7 @@ def _submit(
     order: str | None,
     seated: list[int],
     decoded: Decoded | None = None,
+    bot: bool = False,
 ) -> Answer:
     """The transaction of :func:`submit` (see there)."""
     sql = statements()
@@ -607,13 +615,20 @@ def _submit(
     game, seat = found
     if seat is None:
         raise not_seated()
-    seat_id, index, comment = seat
+    seat_id, index, comment, bot_since = seat
     if index is not None:
         seated.append(index)
     if game.status == Game.Status.OPEN:
         raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
     if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
         raise Rejected("game/ended", "the game has ended: only comments are still possible", status=422)
+    if bot_since is not None and not bot and command["kind"] != COMMENT:
+        raise Rejected(
+            "seat/taken_over",
+            "a bot plays this seat since you left it idle: take it back first (the button at the top of the game "
+            f"screen, or POST /api/v1/games/{game_id}/reclaim), then play",
+            status=409,
+        )
     current = seen_version(game, index)
     if version is not None and version != current:
         raise Rejected(
@@ -661,12 +676,14 @@ def _submit(
 def open_game(game_id: int, user: Any) -> Answer | None:
     """Apply the ruleset's ``command_on_open`` for ``user``'s seat, if it has one now (Fated
     Labyrinth: loading the screen starts a stored turn, FL-LOGIN-3). Its own transaction, like
-    any command, and never counted against the user's idempotency keys."""
+    any command, and never counted against the user's idempotency keys. Nothing is applied while
+    a bot plays the seat for its idle player (``Seat.bot_since``): looking is not playing, the bot
+    starts its turns itself."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return None
     seat = seat_of(game, user)
-    if seat is None or seat.index is None:
+    if seat is None or seat.index is None or seat.bot_since is not None:
         return None
     ruleset = ruleset_of(game)
     peek = Decoded(game.version, load_state(game, ruleset))
@@ -675,8 +692,8 @@ def open_game(game_id: int, user: Any) -> Answer | None:
         return None  # the usual case: no write transaction at all
     with transaction.atomic():
         game = _locked(game_id)
-        if game.status != Game.Status.RUNNING:
-            return None
+        if game.status != Game.Status.RUNNING or Seat.objects.filter(pk=seat.pk, bot_since__isnull=False).exists():
+            return None  # ended, or a bot took the seat over meanwhile
         now = clock.now()
         # the state looked at, unless the game moved meanwhile: decoded once
         state, events = _locked_state(game, ruleset, peek)

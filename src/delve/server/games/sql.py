@@ -71,7 +71,9 @@ class Statements:
         q = connection.ops.quote_name
         game, seat = Game._meta, Seat._meta
         self.games = Rows(Game, connection, "g")
-        seat_columns = ", ".join(f"s.{q(seat.get_field(name).column)}" for name in ("id", "index", "comment"))
+        seat_columns = ", ".join(
+            f"s.{q(seat.get_field(name).column)}" for name in ("id", "index", "comment", "bot_since")
+        )
         lock = ""
         if connection.features.has_select_for_update:
             lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
@@ -171,16 +173,17 @@ class Statements:
             finally:
                 cursor.close()
 
-    def lock(self, game_id: int, user_id: Any) -> tuple[Game, tuple[int, int | None, str] | None] | None:
-        """The game, locked until the transaction ends, and the user's seat in it (its id, index and
-        comment), or ``None`` when there is no such game."""
+    def lock(self, game_id: int, user_id: Any) -> tuple[Game, tuple[int, int | None, str, int | None] | None] | None:
+        """The game, locked until the transaction ends, and the user's seat in it (its id, index,
+        comment and since when a bot plays it for its idle player), or ``None`` when there is no
+        such game."""
         row = self.execute(self.lock_sql, [user_id, game_id], fetch=True)
         if row is None:
             return None
         game = self.games.build(row)
         game._loaded = snapshot(game)  # type: ignore[attr-defined]
-        seat_id, index, comment = row[self.games.width :]
-        return game, (None if seat_id is None else (int(seat_id), index, comment))
+        seat_id, index, comment, bot_since = row[self.games.width :]
+        return game, (None if seat_id is None else (int(seat_id), index, comment, bot_since))
 
     def insert_events(self, rows: Iterable[Sequence[Any]]) -> None:
         """Rows of (game id, sequence, time, kind, data, visibility), in as few statements as fit."""

@@ -76,11 +76,14 @@ def fire_seat(order: StandingOrder, now: int) -> int:
 
 
 def fire_due(now: int | None = None) -> int:
-    """One pass over the active orders of running Fated games; the number of answers sent."""
+    """One pass over the active orders of running Fated games; the number of answers sent. A seat
+    a bot plays (its player left it idle) is the bot's to answer: its orders wait until the player
+    takes it back."""
     now = clock.now() if now is None else now
     orders = (
         StandingOrder.objects.filter(seat__game__status=Game.Status.RUNNING, seat__game__ruleset=FATED)
         .exclude(damage=StandingOrder.Damage.OFF, pass_by=StandingOrder.PassBy.OFF)
+        .exclude(seat__is_bot=True)
         .select_related("seat", "seat__user")
     )
     return sum(fire_seat(order, now) for order in orders)
