@@ -618,3 +618,20 @@ def test_standing_orders_wait_while_a_bot_plays_the_seat(
     bots.reclaim(game.pk, player)
     fire.fire_due(clock())
     assert looked == [game.seats.get(user=player).pk]
+
+
+def test_a_player_whose_seat_a_bot_plays_is_told_when_the_game_ends(reachable: Any, clock: FakeClock) -> None:
+    """The end of the game is news to its player even while a bot plays their seat (the seat
+    was still theirs to take back), with the seat's result."""
+    game = taken_over(reachable, clock)
+    for seat in game.seats.exclude(user=reachable).select_related("user").order_by("index"):
+        game.refresh_from_db()
+        if game.status == Game.Status.RUNNING:
+            engine.submit(game.pk, seat.user, {"kind": "give_up"}, bot=True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    assert game.seats.get(user=reachable).bot_since is not None
+    outbox.run_pass(clock(), "test-worker")
+    ended = [m for m in mail.outbox if "ann@example.org" in m.to and "has ended" in m.subject]
+    assert len(ended) == 1
+    assert Notice.objects.get(user=reachable, kind="ended").data["result"] == "won_survivor"  # the last one left

@@ -116,7 +116,8 @@ def find(game: Game, now: int) -> Found:
     if game.status == Game.Status.ENDED:
         if game.ended_at is not None and now - game.ended_at < FRESH:
             outcome = public_outcome(ruleset_of(game).outcome(load_state(game)))
-            for seat in seats:
+            # a player whose seat a bot was playing at the end is told too: it is their game
+            for seat in [*seats, *taken_over]:
                 result = outcome["results"].get(str(seat.index), "")
                 found.events.append((seat, "ended", "ended", game.ended_at, {**base, "result": result}))
         return found
