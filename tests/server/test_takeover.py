@@ -595,10 +595,17 @@ def test_the_screens_offer_no_commands_while_a_bot_plays(
         html = page(session_client(player), game)
         assert "Take my seat back" in html
         assert 'name="command" value="{' not in html  # no command form holds a command
+        assert "A bot is playing your seat: take it back at the top of the screen to play yourself." in html
+        assert '<p class="lead">Your turn is ready.</p>' not in html and 'data-alert="turn"' not in html
+        ja = session_client(player)
+        ja.cookies["django_language"] = "ja"
+        assert "自分でプレイするには、画面上部で席を取り戻してください。" in page(ja, game, HTTP_ACCEPT_LANGUAGE="ja")
         bots.reclaim(game.pk, player)
         game.refresh_from_db()
         assert any(c["kind"] != "comment" for c in screen_of(game, player).legal)
-        assert 'name="command" value="{' in page(session_client(player), game)
+        html = page(session_client(player), game)
+        assert 'name="command" value="{' in html
+        assert "A bot is playing your seat" not in html
 
 
 def test_standing_orders_wait_while_a_bot_plays_the_seat(

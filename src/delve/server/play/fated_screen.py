@@ -434,7 +434,11 @@ def _commands(screen: Screen) -> dict[str, Any]:
             defenses.append(entry)
         else:
             simple.append(_button(screen, command))
-    ctx["tab_title"], ctx["tab_alert"] = _tab(screen, phase, int(you.get("stored_turns", 0) or 0))
+    # a bot plays the seat for its idle player: the panel says so, the tab raises no alarm
+    bot_plays = screen.mine is not None and screen.mine.bot_since is not None
+    ctx["bot_plays"] = bot_plays
+    stored = int(you.get("stored_turns", 0) or 0)
+    ctx["tab_title"], ctx["tab_alert"] = _tab(screen, "wait" if bot_plays else phase, stored)
     ctx["just_now"] = screen.extra.get("just_now", [])
     ctx["just_now_title"] = _t(screen, "Just now", "いまの結果")
     ctx["buttons"] = simple

@@ -632,6 +632,8 @@ def _decide(screen: Screen) -> dict[str, Any]:
     language = screen.lang
     legal = screen.legal
     ctx: dict[str, Any] = {"ended": view["ended"], "now": _now_line(screen), "seated": bool(screen.controlled)}
+    # a bot plays the seat for its idle player: the panel says so instead of waiting for them
+    ctx["bot_plays"] = screen.acting is not None and screen.acting.bot_since is not None
     if view["ended"]:
         ctx["result"] = view["result"]
         ctx["summary"] = _summary(view)
