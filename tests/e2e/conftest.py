@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from delve.server import clock as server_clock
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
 # browser steps are ordinary blocking calls, so Django's async guard does not apply to them.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -56,3 +58,29 @@ def browser() -> Iterator[Any]:
 def shots() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+START = 1_800_000_000
+"""The server clock's time when a browser test starts (:func:`frozen`)."""
+
+
+class Frozen:
+    """The server's clock, stopped at :data:`START`; a test moves it on (``tick``, or ``t``)."""
+
+    def __init__(self) -> None:
+        self.t = START
+
+    def __call__(self) -> int:
+        return self.t
+
+    def tick(self, seconds: int) -> int:
+        self.t += seconds
+        return self.t
+
+
+@pytest.fixture
+def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
+    """The server's clock replaced by a :class:`Frozen` one for the test."""
+    fake = Frozen()
+    monkeypatch.setattr(server_clock, "now", fake)
+    return fake

@@ -17,32 +17,15 @@ from typing import Any
 
 import pytest
 
-from delve.server import clock as server_clock
 from delve.server.games import engine
 from delve.server.games.models import CommandEntry, Game
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP, PHONE, Frozen
 from tests.server.fated_kit import arrange, rewrite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-START = 1_800_000_000
 PASSWORD = "Dungeon-Key-42"
 TIMEOUT = 15_000
-
-
-class Frozen:
-    def __init__(self) -> None:
-        self.t = START
-
-    def __call__(self) -> int:
-        return self.t
-
-
-@pytest.fixture
-def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
-    fake = Frozen()
-    monkeypatch.setattr(server_clock, "now", fake)
-    return fake
 
 
 def sign_up_and_register(

@@ -11,21 +11,13 @@ from typing import Any
 
 import pytest
 
-from delve.server import clock as server_clock
 from delve.server.games import engine
 from delve.server.live.hub import hub
-from tests.e2e.conftest import DESKTOP
-from tests.e2e.test_maiden_screen import PASSWORD, TIMEOUT, Frozen, log_in, watch
+from tests.e2e.conftest import DESKTOP, Frozen
+from tests.e2e.test_maiden_screen import PASSWORD, TIMEOUT, log_in, watch
 from tests.server.maiden_kit import legal, maiden_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
-    fake = Frozen()
-    monkeypatch.setattr(server_clock, "now", fake)
-    return fake
 
 
 def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_polling(

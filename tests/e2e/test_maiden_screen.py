@@ -25,35 +25,18 @@ from typing import Any
 import pytest
 
 from delve.kernel import DelveError, IllegalCommand
-from delve.server import clock as server_clock
 from delve.server.games import engine
 from delve.server.games.models import CommandEntry, EventEntry, Game
 from delve.server.play import maiden_odds
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-START = 1_800_000_000
 PASSWORD = "Tree-of-Life-42"
 TIMEOUT = 15_000
 SEED = 4
 OPENING = 20  # decisions the browser plays at least before the middle is driven on the server
 ENDING = 12  # decisions the browser plays at the end
-
-
-class Frozen:
-    def __init__(self) -> None:
-        self.t = START
-
-    def __call__(self) -> int:
-        return self.t
-
-
-@pytest.fixture
-def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
-    fake = Frozen()
-    monkeypatch.setattr(server_clock, "now", fake)
-    return fake
 
 
 def key(command: dict[str, Any]) -> str:

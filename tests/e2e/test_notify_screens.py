@@ -11,37 +11,16 @@ from typing import Any
 import pytest
 
 from delve.fated.state import Pending
-from delve.server import clock as server_clock
 from delve.server.games import engine
 from delve.server.games.models import Game
 from delve.server.notify.models import Preference
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen
 from tests.server.fated_kit import rewrite
 from tests.server.notify_kit import HOUR, fated, step
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-START = 1_800_000_000
 PASSWORD = "Tree-of-Life-42"
-
-
-class Frozen:
-    def __init__(self) -> None:
-        self.t = START
-
-    def __call__(self) -> int:
-        return self.t
-
-    def tick(self, seconds: int) -> int:
-        self.t += seconds
-        return self.t
-
-
-@pytest.fixture
-def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
-    fake = Frozen()
-    monkeypatch.setattr(server_clock, "now", fake)
-    return fake
 
 
 def watch(page: Any, problems: list[str]) -> None:

@@ -12,32 +12,15 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from delve.server import clock as server_clock
 from delve.server.games import bots, engine
 from delve.server.games.models import Game
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP, PHONE, Frozen
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-START = 1_800_000_000
 PASSWORD = "Seat-Back-42"
 TIMEOUT = 15_000
 HOUR = 3600
-
-
-class Frozen:
-    def __init__(self) -> None:
-        self.t = START
-
-    def __call__(self) -> int:
-        return self.t
-
-
-@pytest.fixture
-def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
-    fake = Frozen()
-    monkeypatch.setattr(server_clock, "now", fake)
-    return fake
 
 
 def fated_taken_over(user: Any, frozen: Frozen) -> Game:
