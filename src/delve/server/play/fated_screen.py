@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import template_localtime
 from django.utils.translation import get_language
 
 from delve.fated import content, text
@@ -199,9 +201,13 @@ def panel_context(screen: Screen, name: str) -> dict[str, Any]:
 
 
 def _map(screen: Screen) -> dict[str, Any]:
+    """The map's cells, written out here (a template loop over a 45x45 maze's 2,025 cells took
+    most of a page's time; the HTML is the same): a tile in sight is a button that selects it
+    (FL-UI-2), any other a span; each says its place, terrain, whether it is only remembered or
+    not seen since the exit appeared, and who stands there (FL-VIS-7)."""
     view = screen.view
     if view is None:
-        return {"rows": [], "size": 0}
+        return {"cells": "", "size": 0}
     m = view["map"]
     n = int(m["size"])
     tiles, lit = m["tiles"], m["lit"]
@@ -210,37 +216,50 @@ def _map(screen: Screen) -> dict[str, Any]:
     by_tile: dict[tuple[int, int], dict[str, Any]] = {}
     for char in view["characters"]:
         by_tile[(char["tile"][0], char["tile"][1])] = char
-    rows = []
+    remembered = _t(screen, "remembered", "記憶")
+    unseen = _t(screen, "not seen since the exit appeared", "出口の出現後は未確認")
+    names: dict[str, str] = {}  # terrain name by tile code
+    selected = screen.selected
+    cells: list[str] = []
+    append = cells.append
     for y in range(n):
-        row = []
         for x in range(n):
-            code = tiles[y * n + x]
-            bright = lit[y * n + x] == "1"
+            index = y * n + x
+            code = tiles[index]
+            bright = lit[index] == "1"
             css, icon = TERRAIN.get(code, ("unknown", ""))
-            char = by_tile.get((x, y))
-            label = [f"{x + 1},{y + 1}", text.terrain_name(code, screen.lang, preset)]
-            old = bool(stale) and stale[y * n + x] == "1"
+            name = names.get(code)
+            if name is None:
+                name = names[code] = text.terrain_name(code, screen.lang, preset)
+            label = [f"{x + 1},{y + 1}", name]
+            old = bool(stale) and stale[index] == "1"
             if code != "?" and not bright:
-                label.append(_t(screen, "remembered", "記憶"))
+                label.append(remembered)
             if old:
-                label.append(_t(screen, "not seen since the exit appeared", "出口の出現後は未確認"))
+                label.append(unseen)
+            char = by_tile.get((x, y))
             token = None
             if char is not None:
                 token = _token(screen, char)
                 label.append(token["label"])
-            row.append(
-                {
-                    "x": x,
-                    "y": y,
-                    "css": f"t-{css} {'lit' if bright else 'dark'}{' stale' if old else ''}",
-                    "icon": icon,
-                    "lit": bright,
-                    "token": token,
-                    "label": ", ".join(label),
-                    "selected": screen.selected == (x, y),
-                }
-            )
-        rows.append(row)
+            said = escape(", ".join(label))
+            classes = escape(f"t-{css} {'lit' if bright else 'dark'}{' stale' if old else ''}")
+            if bright:
+                chosen = " selected" if selected == (x, y) else ""
+                append(
+                    f'<button type="button" class="cell {classes}{chosen}" data-x="{x}" data-y="{y}" '
+                    f'aria-label="{said}" title="{said}" tabindex="-1">'
+                )
+            else:
+                append(f'<span class="cell {classes}" data-x="{x}" data-y="{y}" title="{said}">')
+            if token is not None:
+                append(
+                    f'<span class="tok {conditional_escape(token["css"])}" aria-hidden="true">'
+                    f"{conditional_escape(token['text'])}</span>"
+                )
+            elif icon:
+                append(f'<span class="ico" aria-hidden="true">{conditional_escape(icon)}</span>')
+            append("</button>" if bright else "</span>")
     legend = [
         {"css": f"t-{TERRAIN[c][0]}", "icon": TERRAIN[c][1], "label": text.terrain_name(c, screen.lang, preset)}
         for c in LEGEND
@@ -254,7 +273,7 @@ def _map(screen: Screen) -> dict[str, Any]:
         if stale
         else ""
     )
-    return {"rows": rows, "size": n, "legend": legend, "stale_legend": stale_legend}
+    return {"cells": mark_safe("".join(cells)), "size": n, "legend": legend, "stale_legend": stale_legend}
 
 
 def _token(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
@@ -361,11 +380,50 @@ def _events(screen: Screen) -> dict[str, Any]:
             lang_,
         )
 
+    events = lines(with_seat_changes(screen.game, screen.view["events"]))
+    messages = lines((screen.you or {}).get("messages", [])[:12])
     return {
-        "events": lines(with_seat_changes(screen.game, screen.view["events"])),
-        "messages": lines((screen.you or {}).get("messages", [])[:12]),
+        "events": events,
+        "messages": messages,
+        "events_html": log_items(events),
+        "messages_html": log_items(messages),
         "log_link": _t(screen, "Full log", "全記録"),
     }
+
+
+def log_items(lines: list[dict[str, Any]]) -> SafeString:
+    """The ``<li>`` of each line of a recent-events list, newest first as given, written out here
+    (a template included once per line took most of the panel's time): its local time, then its
+    text, or a folded run of routine lines under its summary (``fated_log.fold``)."""
+    out = []
+    for line in lines:
+        folded = line.get("folded")
+        if folded:
+            inner = "".join(f"<li>{_stamp(f.get('time'))}{_said(f, 'text')}</li>" for f in folded)
+            out.append(
+                f'<li class="folded"><details><summary>{_stamp(line.get("time"))}{_said(line, "summary")}</summary>'
+                f"<ol>{inner}</ol></details></li>\n"
+            )
+        else:
+            out.append(f"<li>{_stamp(line.get('time'))}{_said(line, 'text')}</li>\n")
+    return mark_safe("".join(out))
+
+
+def _stamp(time: dt.datetime | None) -> str:
+    """A line's time as ``<time>`` (ISO in the attribute, hours and minutes shown), both in the
+    current time zone, and a space; nothing without a time."""
+    if not time:
+        return ""
+    local = template_localtime(time)
+    return (
+        f'<time datetime="{conditional_escape(dateformat.format(local, "c"))}">'
+        f"{conditional_escape(dateformat.format(local, 'H:i'))}</time> "
+    )
+
+
+def _said(line: dict[str, Any], key: str) -> str:
+    """A line's text, escaped (a missing one says nothing)."""
+    return conditional_escape(line[key]) if key in line else ""
 
 
 def with_seat_changes(game: Game, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
