@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.template import Context
+from django.template.base import render_value_in_context
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
@@ -482,9 +484,70 @@ def _map(screen: Screen) -> dict[str, Any]:
         "rooms": out_rooms,
         "edges": edges,
         "passages": passages,
+        "svg": _map_svg(edges, passages, out_rooms),
         "moving": bool(destinations),
         "legend": [(kind, room_type_name(kind)) for kind in ("normal", "rest", "quest", "danger", "boss", "start")],
     }
+
+
+def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms: list[dict[str, Any]]) -> SafeString:
+    """The map's edges, passages, rooms, boss names and maidens as SVG, written out here (a
+    template loop over the 90-odd rooms took most of a page's time; the markup is the same): each
+    room a group that says what it is (its title and label), a destination one a button with
+    its move command."""
+    v = _value
+    out = ['  <g class="edges">']
+    for e in edges:
+        out.append(f'<line x1="{v(e["x1"])}" y1="{v(e["y1"])}" x2="{v(e["x2"])}" y2="{v(e["y2"])}"/>')
+    out.append('</g>\n  <g class="passages">')
+    for p in passages:
+        revealed = "revealed" if p["revealed"] else ""
+        out.append(
+            f'<line class="{revealed}" x1="{v(p["x1"])}" y1="{v(p["y1"])}" x2="{v(p["x2"])}" y2="{v(p["y2"])}"/>'
+        )
+    out.append("</g>\n  ")
+    for r in rooms:
+        kind, x, y, info = v(r["type"]), v(r["x"]), v(r["y"]), v(r["info"])
+        classes = (
+            f"room t-{kind}{' explored' if r['explored'] else ''}{' dest' if r['json'] else ''}"
+            f"{' defeated' if r['defeated'] else ''}{' freed' if r['freed'] else ''}"
+        )
+        button = f' data-command="{v(r["json"])}" tabindex="0" role="button"' if r["json"] else ""
+        if r["boss"]:
+            shape = (
+                f'<rect x="{v(r["bx"])}" y="{v(r["by"])}" width="6" height="6" rx="1" transform="rotate(45 {x} {y})"/>'
+            )
+        else:
+            shape = f'<circle cx="{x}" cy="{y}" r="{"2.6" if r["type"] == "start" else "2.2"}"/>'
+        marker = f'<circle class="marker" cx="{x}" cy="{y}" r="0.9"/>' if r["explored"] and r["type"] != "start" else ""
+        glyph = f'<text class="glyph" x="{x}" y="{y}">S</text>' if r["type"] == "start" else ""
+        need = f'<text class="req" x="{x}" y="{v(r["req_y"])}">{v(r["requirement"])}</text>' if r["requirement"] else ""
+        out.append(
+            f'\n  <g class="{classes}" data-room="{v(r["id"])}"{button} aria-label="{info}">\n'
+            f"    <title>{info}</title>\n    {shape}\n    {marker}\n    {glyph}\n    {need}\n  </g>\n  "
+        )
+    out.append('\n  <g class="labels" aria-hidden="true">')
+    for r in rooms:
+        if r["boss"]:
+            life = f" ♥{v(r['life'])}" if r["life"] else ""
+            out.append(f'<text class="boss-name" x="{v(r["x"])}" y="{v(r["label_y"])}">{v(r["short"])}{life}</text>')
+    out.append('</g>\n  <g class="tokens" aria-hidden="true">')
+    for r in rooms:
+        for t in r["tokens"]:
+            out.append(
+                f'<g class="token seat-{v(t["seat"])}"><circle cx="{v(t["x"])}" cy="{v(t["y"])}" r="1.9"/>'
+                f'<text x="{v(t["x"])}" y="{v(t["y"])}">{v(t["n"])}</text></g>'
+            )
+    out.append("</g>")
+    return mark_safe("".join(out))
+
+
+_CONTEXT = Context()
+
+
+def _value(value: Any) -> str:
+    """``value`` as a template's ``{{ value }}`` writes it (localised, escaped)."""
+    return str(render_value_in_context(value, _CONTEXT))
 
 
 # ---------------------------------------------------------------- (3) the decision
