@@ -84,3 +84,12 @@ def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
     fake = Frozen()
     monkeypatch.setattr(server_clock, "now", fake)
     return fake
+
+
+def log_in(page: Any, base: str, username: str, password: str) -> None:
+    """Log ``username`` in through the login form and wait for the lobby."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/")

@@ -13,8 +13,8 @@ import pytest
 
 from delve.server.games import engine
 from delve.server.live.hub import hub
-from tests.e2e.conftest import DESKTOP, Frozen
-from tests.e2e.test_maiden_screen import PASSWORD, TIMEOUT, log_in, watch
+from tests.e2e.conftest import DESKTOP, Frozen, log_in
+from tests.e2e.test_maiden_screen import PASSWORD, TIMEOUT, watch
 from tests.server.maiden_kit import legal, maiden_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -35,7 +35,7 @@ def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_p
     page.set_default_timeout(TIMEOUT)
     problems: list[str] = []
     watch(page, problems)
-    log_in(page, base, "ann")
+    log_in(page, base, "ann", PASSWORD)
     page.goto(f"{base}/games/{game.pk}/")
     root = page.locator("#maiden")
     expect(root).to_have_attribute("data-live", "live")

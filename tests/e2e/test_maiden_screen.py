@@ -28,7 +28,7 @@ from delve.kernel import DelveError, IllegalCommand
 from delve.server.games import engine
 from delve.server.games.models import CommandEntry, EventEntry, Game
 from delve.server.play import maiden_odds
-from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen
+from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -210,14 +210,6 @@ def watch(page: Any, problems: list[str]) -> None:
     page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
 
 
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
 def shot(page: Any, shots: Path, name: str, *, full: bool = False) -> None:
     # caret="initial": hiding the caret would inject a style, which the strict policy reports
     page.screenshot(path=str(shots / f"maiden-{name}.png"), full_page=full, caret="initial")
@@ -252,7 +244,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     page.set_default_timeout(TIMEOUT)
     problems: list[str] = []
     watch(page, problems)
-    log_in(page, base, "ann")
+    log_in(page, base, "ann", PASSWORD)
 
     # the lobby: the decision waiting is one click away
     page.locator("a.your-decision").click()
@@ -283,7 +275,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     small = phone.new_page()
     small.set_default_timeout(TIMEOUT)
     watch(small, problems)
-    log_in(small, base, "ann")
+    log_in(small, base, "ann", PASSWORD)
     small.goto(f"{base}/games/{game.pk}/")
     set_language(small, "ja")
     expect(small.locator("html")).to_have_attribute("lang", "ja")
@@ -347,7 +339,7 @@ def test_two_players_at_one_table_for_two_rounds(
     page.set_default_timeout(TIMEOUT)
     problems: list[str] = []
     watch(page, problems)
-    log_in(page, base, "kai")
+    log_in(page, base, "kai", PASSWORD)
     page.locator("a", has_text="New White Maiden game").click()
     page.fill("input[name=name]", "Kai")
     page.select_option("select[name=s_players]", "2")
@@ -394,7 +386,7 @@ def test_two_players_at_one_table_for_two_rounds(
     shot(page, shots, "13-hotseat-desktop-ja")
     phone = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
     small = phone.new_page()
-    log_in(small, base, "kai")
+    log_in(small, base, "kai", PASSWORD)
     small.goto(f"{base}/games/{game.pk}/")
     shot(small, shots, "14-hotseat-phone-en")
     set_language(small, "ja")

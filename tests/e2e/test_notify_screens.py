@@ -14,7 +14,7 @@ from delve.fated.state import Pending
 from delve.server.games import engine
 from delve.server.games.models import Game
 from delve.server.notify.models import Preference
-from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen
+from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen, log_in
 from tests.server.fated_kit import rewrite
 from tests.server.notify_kit import HOUR, fated, step
 
@@ -26,14 +26,6 @@ PASSWORD = "Tree-of-Life-42"
 def watch(page: Any, problems: list[str]) -> None:
     page.on("console", lambda msg: problems.append(f"{page.url}: {msg.text}") if msg.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(f"{page.url}: {error}"))
-
-
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def shot(page: Any, shots: Path, name: str) -> None:
@@ -69,7 +61,7 @@ def test_the_dashboard_and_the_preference_page(
     page = browser.new_page(viewport=DESKTOP)
     watch(page, problems)
     base = live_server.url
-    log_in(page, base, "ann")
+    log_in(page, base, "ann", PASSWORD)
     page.click("header a[href='/me/waiting/']")
     page.wait_for_selector("table.waiting")
     rows = page.locator("table.waiting tbody tr")
@@ -150,7 +142,7 @@ def test_a_spectator_watches_and_the_host_closes_the_game(
     base = live_server.url
     page = browser.new_page(viewport=DESKTOP)
     watch(page, problems)
-    log_in(page, base, "watcher")
+    log_in(page, base, "watcher", PASSWORD)
     page.goto(f"{base}/games/{game.pk}/")
     page.wait_for_selector("footer.fair-dice")
     text = page.inner_text("body")
@@ -160,7 +152,7 @@ def test_a_spectator_watches_and_the_host_closes_the_game(
 
     page = browser.new_page(viewport=DESKTOP)
     watch(page, problems)
-    log_in(page, base, "host")
+    log_in(page, base, "host", PASSWORD)
     page.goto(f"{base}/games/{game.pk}/")
     page.click("footer.fair-dice button[type=submit]")
     page.wait_for_selector("text=closed to spectators")
@@ -169,7 +161,7 @@ def test_a_spectator_watches_and_the_host_closes_the_game(
     page.close()
 
     page = browser.new_page(viewport=DESKTOP)
-    log_in(page, base, "watcher")
+    log_in(page, base, "watcher", PASSWORD)
     response = page.goto(f"{base}/games/{game.pk}/")
     assert response is not None and response.status == 403
     shot(page, shots, "spectator-refused")
@@ -188,7 +180,7 @@ def test_the_chat_of_a_game(
     base = live_server.url
     page = browser.new_page(viewport=DESKTOP)
     watch(page, problems)
-    log_in(page, base, "ann")
+    log_in(page, base, "ann", PASSWORD)
     page.goto(f"{base}/games/{game.pk}/chat/")
     for line in ("Good luck, everyone!", "<b>not bold</b>"):
         page.fill("#chat-text", line)
@@ -201,7 +193,7 @@ def test_the_chat_of_a_game(
     page.close()
     page = browser.new_page(viewport=DESKTOP)
     watch(page, problems)
-    log_in(page, base, "bob")
+    log_in(page, base, "bob", PASSWORD)
     page.goto(f"{base}/games/{game.pk}/chat/")
     page.locator("ol.chat li").nth(1).locator("button[value=report]").click()
     page.wait_for_selector(".messages li")

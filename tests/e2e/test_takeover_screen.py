@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 
 from delve.server.games import bots, engine
 from delve.server.games.models import Game
-from tests.e2e.conftest import DESKTOP, PHONE, Frozen
+from tests.e2e.conftest import DESKTOP, PHONE, Frozen, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -46,19 +46,11 @@ def maiden_taken_over(user: Any, partner: Any, frozen: Frozen) -> Game:
     return game
 
 
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
 def check_and_take_back(browser: Any, base: str, game: Game, name: str, shots: Path, log_selector: str) -> None:
     for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = browser.new_page(viewport=viewport)
         page.set_default_timeout(TIMEOUT)
-        log_in(page, base, "ann")
+        log_in(page, base, "ann", PASSWORD)
         page.goto(f"{base}/games/{game.pk}/")
         banner = page.locator("#panel-takeover")
         button = banner.get_by_role("button", name="Take my seat back")
