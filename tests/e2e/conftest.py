@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from delve.server import clock as server_clock
+from tests.server.conftest import FakeClock
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make between
 # browser steps are ordinary blocking calls, so Django's async guard does not apply to them.
@@ -64,24 +65,14 @@ START = 1_800_000_000
 """The server clock's time when a browser test starts (:func:`frozen`)."""
 
 
-class Frozen:
-    """The server's clock, stopped at :data:`START`; a test moves it on (``tick``, or ``t``)."""
-
-    def __init__(self) -> None:
-        self.t = START
-
-    def __call__(self) -> int:
-        return self.t
-
-    def tick(self, seconds: int) -> int:
-        self.t += seconds
-        return self.t
+Frozen = FakeClock
+"""The server's clock, stopped at :data:`START`; a test moves it on (``tick``, or ``t``)."""
 
 
 @pytest.fixture
 def frozen(monkeypatch: pytest.MonkeyPatch) -> Frozen:
     """The server's clock replaced by a :class:`Frozen` one for the test."""
-    fake = Frozen()
+    fake = Frozen(START)
     monkeypatch.setattr(server_clock, "now", fake)
     return fake
 
