@@ -42,7 +42,7 @@ from delve.server import clock
 from delve.server.games import kept
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
-from delve.server.games.sql import snapshot, statements
+from delve.server.games.sql import Statements, snapshot, statements
 from delve.server.inputs import has_control
 from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
@@ -670,6 +670,7 @@ def _submit(
         command=command,
         key=idempotency_key,
         seat_comment=(seat_id, text) if changed else None,
+        sql=sql,
     )
 
 
@@ -732,7 +733,7 @@ def seat_changed(game: Game, seat: int, source: str, now: int, decoded: Decoded 
 # --- saving ----------------------------------------------------------------------------------
 
 
-def _append_events(game: Game, events: Sequence[Event]) -> None:
+def _append_events(game: Game, events: Sequence[Event], sql: Statements | None = None) -> None:
     rows = []
     for event in events:
         game.event_count += 1
@@ -740,7 +741,7 @@ def _append_events(game: Game, events: Sequence[Event]) -> None:
             (game.pk, game.event_count, event.time, event.kind, dict(event.data), EventEntry.visibility_for(event.to))
         )
     if rows:
-        statements().insert_events(rows)
+        (sql or statements()).insert_events(rows)
 
 
 def _commit(
@@ -755,13 +756,17 @@ def _commit(
     source: str = CommandEntry.Source.PLAYER,
     key: str | None = None,
     seat_comment: tuple[int, str] | None = None,
+    sql: Statements | None = None,
 ) -> Answer:
     """Save the state with ``version + 1``, append the command and its events, end the game (and
     write the records, exactly once) when the outcome says so. The command entry goes first, so
     that a reused idempotency key fails before anything else is written; the game row is updated
     in its changed fields only when it was loaded by :meth:`Statements.lock` (which remembers
     them), in full otherwise; ``seat_comment`` (a seat's id and its new comment) is saved with
-    them. These writes go out as one batch (:meth:`Statements.batch`)."""
+    them. These writes go out as one batch (:meth:`Statements.batch`). ``sql``: the statements
+    of the transaction's connection, when the caller has them at hand (looking a connection up
+    goes through Django's per-context connection handler, a few microseconds each time)."""
+    sql = sql or statements()
     loaded: dict[str, Any] | None = getattr(game, "_loaded", None)
     game.version += 1
     outcome = ruleset.outcome(state)
@@ -773,7 +778,7 @@ def _commit(
     game.state = ruleset.encode(state).decode()
     game.next_due_at = None if game.status == Game.Status.ENDED else ruleset.next_due(state)
     _observe(game, ruleset, state, events, actor=seat)
-    kept.keep_on_commit(_alias(game), game.pk, game.ruleset, game.version, game.state, state)
+    kept.keep_on_commit(_alias(game), game.pk, game.ruleset, game.version, game.state, state, sql.connection)
     answer = Answer(
         sequence=game.version,
         version=seen_version(game, seat),
@@ -783,10 +788,9 @@ def _commit(
             if event.visible_to(seat)
         ],
     )
-    sql = statements()
     with sql.batch() if loaded is not None else contextlib.nullcontext():  # the ORM's save reads a row count
         sql.insert_command((game.pk, game.version, now, seat, source, command, key, answer.as_dict()))
-        _append_events(game, events)
+        _append_events(game, events, sql)
         if loaded is None:
             game.save()
         else:
@@ -795,7 +799,7 @@ def _commit(
             sql.update_comment(*seat_comment)
     if loaded is not None:
         game._loaded = snapshot(game)  # type: ignore[attr-defined]
-    publish_on_commit(game.pk, game.observed, game.version)
+    publish_on_commit(game.pk, game.observed, game.version, sql.connection)
     return answer
 
 

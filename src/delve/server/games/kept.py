@@ -18,9 +18,11 @@ reused. This relies on the ruleset contract that ``decode(encode(state))`` behav
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 #: Games kept per process at most; the least recently kept go first. A kept state with its caches
 #: measured about 26 KiB for a 4-player 13x13 Fated game and 320 KiB for 32 players on 45x45.
@@ -40,10 +42,23 @@ def take(alias: str, game_id: int, ruleset: str, version: int, text: str) -> Any
     return found[3]
 
 
-def keep_on_commit(alias: str, game_id: int, ruleset: str, version: int, text: str, state: Any) -> None:
+def keep_on_commit(
+    alias: str,
+    game_id: int,
+    ruleset: str,
+    version: int,
+    text: str,
+    state: Any,
+    connection: BaseDatabaseWrapper | None = None,
+) -> None:
     """Keep ``state`` (saved by ``ruleset`` at ``version`` as ``text``) once the current
-    transaction commits; the caller must not change it afterwards."""
-    transaction.on_commit(lambda: keep(alias, game_id, ruleset, version, text, state), using=alias)
+    transaction commits; the caller must not change it afterwards. ``connection``: the
+    transaction's connection (that of ``alias``) when the caller has it at hand."""
+    hook = partial(keep, alias, game_id, ruleset, version, text, state)
+    if connection is None:
+        transaction.on_commit(hook, using=alias)
+    else:
+        connection.on_commit(hook)
 
 
 def keep(alias: str, game_id: int, ruleset: str, version: int, text: str, state: Any) -> None:

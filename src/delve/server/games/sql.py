@@ -57,9 +57,15 @@ def _json_text(value: Any) -> str | None:
     return None if value is None else json.dumps(value)
 
 
+#: Their attribute names: a loaded instance holds each value in its ``__dict__`` (a field's
+#: descriptor reads it from there), which the command path reads directly.
+GAME_ATTNAMES: tuple[str, ...] = tuple(field.attname for field in GAME_FIELDS)
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """The game's field values as loaded, to save later only what changed."""
-    return {field.attname: getattr(game, field.attname) for field in GAME_FIELDS}
+    values = game.__dict__
+    return {name: values[name] if name in values else getattr(game, name) for name in GAME_ATTNAMES}
 
 
 class Statements:
@@ -202,7 +208,12 @@ class Statements:
 
     def update_game(self, game: Game, loaded: Mapping[str, Any]) -> list[str]:
         """Write the fields of ``game`` that differ from ``loaded``; the names written."""
-        changed = [name for name, before in loaded.items() if getattr(game, name) != before]
+        values = game.__dict__
+        changed = [
+            name
+            for name, before in loaded.items()
+            if (values[name] if name in values else getattr(game, name)) != before
+        ]
         if changed:
             key = tuple(changed)
             made = self._game_updates.get(key)

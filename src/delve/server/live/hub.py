@@ -238,10 +238,15 @@ def hub() -> Hub:
     return Hub(getattr(settings, "REDIS_URL", ""), getattr(settings, "DELVE_REDIS_PREFIX", "delve:"))
 
 
-def publish_on_commit(game_id: int, observed: dict[str, Any] | None, version: int) -> None:
-    """Publish a game's counters once the current transaction commits (at once outside one)."""
-    from django.db import transaction
-
+def publish_on_commit(game_id: int, observed: dict[str, Any] | None, version: int, connection: Any = None) -> None:
+    """Publish a game's counters once the current transaction commits (at once outside one).
+    ``connection``: the transaction's connection (Django's default one) when the caller has it
+    at hand, instead of looking it up again."""
     seen = {str(key): int(entry[0]) for key, entry in (observed or {}).items()}
     seen.setdefault("*", version)
-    transaction.on_commit(lambda: hub().publish(game_id, seen))
+    if connection is None:
+        from django.db import transaction
+
+        transaction.on_commit(lambda: hub().publish(game_id, seen))
+    else:
+        connection.on_commit(lambda: hub().publish(game_id, seen))
