@@ -186,3 +186,25 @@ def test_on_postgresql_the_writes_of_a_command_go_out_in_one_pipeline(game, play
     again = engine.submit(game.pk, player, {"kind": "comment", "text": "hello"}, idempotency_key="k-1")
     assert again.replayed and again.as_dict() == first.as_dict()
     assert CommandEntry.objects.filter(game=game, idempotency_key="k-1").count() == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"kind": "comment", "text": '迷宮の奥へ "quoted" \\ tab\t'},
+        {"b": [1, 2.5, -0.0, 1e300, None, True, False], "a": {"nested": [{"x": "é"}]}},
+        [],
+        {},
+        "plain",
+        12345678901234567890123,
+    ],
+)
+def test_json_columns_are_written_as_the_orm_writes_them(value):
+    """On SQLite a JSON column's text is ``json.dumps`` of the value, byte for byte (Django's
+    JSON lookups there compare the text), whichever way the command path encodes it."""
+    import json
+
+    from delve.server.games.sql import _json_text
+
+    assert _json_text(value) == json.dumps(value)
+    assert _json_text(None) is None

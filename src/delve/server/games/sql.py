@@ -52,9 +52,14 @@ CHUNK = 200
 PLAIN = (models.IntegerField, models.CharField, models.TextField, models.ForeignKey)
 
 
+#: ``json.dumps`` with its default settings, less the check for circular references (the values
+#: are trees of the engine's data): the same text, about a sixth faster.
+_dumps = json.JSONEncoder(check_circular=False).encode
+
+
 def _json_text(value: Any) -> str | None:
     """A JSON column's value on SQLite, as the ORM writes it (``None``: SQL NULL)."""
-    return None if value is None else json.dumps(value)
+    return None if value is None else _dumps(value)
 
 
 #: Their attribute names: a loaded instance holds each value in its ``__dict__`` (a field's
