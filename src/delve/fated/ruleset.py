@@ -27,6 +27,12 @@ class FatedRuleset:
     (preset ``level-d``): one engine, two presets of content and settings."""
 
     name = "fated"
+    #: The parts of its views that the server's view digests identify by their own digest: every
+    #: part the views hook hands out as a lasting part but the small piles (each hashed once while
+    #: kept, and the players list, which changes with every player's entry, once for all the
+    #: audiences that share it instead of once in each of their views). Once named, a part stays
+    #: named (see :mod:`delve.kernel.ruleset`).
+    digest_parts = ("game", "map", "characters", "players", "you")
 
     # -- settings and seats ---------------------------------------------------------------
 
