@@ -175,35 +175,56 @@ def _whole_digests(ruleset: Ruleset[Any], views: list[dict[str, Any]]) -> list[s
 def _part_forms(views: list[dict[str, Any]], parts: Sequence[str]) -> list[dict[str, Any]]:
     """The views with each of ``parts`` replaced by the JSON string of its SHA-256, ``"#..."``
     (each part hashed once here, a lasting part once while it is kept)."""
-    paths: dict[str, list[str]] = {}
-    for part in parts:
-        top, _, sub = part.partition(".")
-        paths.setdefault(top, []).append(sub)
+    whole, inner = _part_paths(tuple(parts))
     tokens: dict[int, msgspec.Raw] = {}
-
-    def token(value: Any) -> msgspec.Raw:
-        found = tokens.get(id(value))
-        if found is None:
-            found = tokens[id(value)] = msgspec.Raw(b'"#' + lasting_digest(value).encode() + b'"')
-        return found
-
     forms = []
     for view in views:
-        form = dict(view)
-        for top, subs in paths.items():
-            if top not in form:
+        form = view.copy()
+        for top in whole:
+            value = form.get(top, _ABSENT)
+            if value is _ABSENT:
                 continue
-            value = form[top]
-            if "" in subs:
-                form[top] = token(value)
-            elif type(value) is dict:
-                inner = dict(value)
+            key = id(value)
+            found = tokens.get(key)
+            if found is None:
+                found = tokens[key] = msgspec.Raw(b'"#' + lasting_digest(value).encode() + b'"')
+            form[top] = found
+        for top, subs in inner:
+            value = form.get(top)
+            if type(value) is dict:
+                value = value.copy()
                 for sub in subs:
-                    if sub in inner:
-                        inner[sub] = token(inner[sub])
-                form[top] = inner
+                    if sub in value:
+                        part = value[sub]
+                        key = id(part)
+                        found = tokens.get(key)
+                        if found is None:
+                            found = tokens[key] = msgspec.Raw(b'"#' + lasting_digest(part).encode() + b'"')
+                        value[sub] = found
+                form[top] = value
         forms.append(form)
     return forms
+
+
+_ABSENT = object()
+
+#: ``digest_parts`` -> the top-level keys named whole, and the others with their named keys
+#: (a key named whole has no named keys of its own: the whole value is replaced).
+_PATHS: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]] = {}
+
+
+def _part_paths(parts: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The paths of ``parts`` (see :func:`view_digests`), found once per tuple of parts."""
+    found = _PATHS.get(parts)
+    if found is None:
+        subs: dict[str, list[str]] = {}
+        for part in parts:
+            top, _, sub = part.partition(".")
+            subs.setdefault(top, []).append(sub)
+        whole = tuple(top for top, names in subs.items() if "" in names)
+        inner = tuple((top, tuple(names)) for top, names in subs.items() if "" not in names)
+        found = _PATHS[parts] = (whole, inner)
+    return found
 
 
 def _with_raw_parts(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
