@@ -94,11 +94,11 @@ def _held_again(views: list[dict[str, Any]]) -> None:
     another part of these views, so this goes round again while it held some (a few rounds at
     most, unless the memo is too small to hold them all)."""
     memo = _LASTING
+    parts: list[Any] = list(views)
+    for view in views:
+        parts.extend(view.values())
     for _ in range(4):
-        again = memo.hold_all(views)
-        for view in views:
-            again = memo.hold_all(view.values()) or again
-        if not again:
+        if not memo.hold_all(parts):
             return
 
 
@@ -210,49 +210,71 @@ class _Views:
                 sees = _sees(self.ctx, viewer)
                 seen.sees = (own, sees)
         # the map: what the viewer's sight reads, the maze and the game's standing
-        key: tuple[Any, ...] = (sees, board, game)
-        if seen.map_key == key:
+        if seen.map_board == board and seen.map_game == game and (seen.map_sees is sees or seen.map_sees == sees):
             map_part = seen.map
         else:
             map_part = kept.alike(("map", slot), self._map(viewer, sees[2], self._sight(sees), False))
             seen.map = map_part
-            seen.map_key = key
+            seen.map_sees = sees
+            seen.map_board = board
+            seen.map_game = game
         # the characters: where everyone is, the monsters, the viewer's sight and Keen Ear, and
         # the game's standing (its settings give the sight's metric)
-        key = (sees, characters, game)
-        if seen.characters_key == key:
+        if (
+            seen.characters_mark == characters
+            and seen.characters_game == game
+            and (seen.characters_sees is sees or seen.characters_sees == sees)
+        ):
             characters_part = seen.characters
         else:
             characters_part = kept.alike(("characters", slot), self._characters(viewer, self._sight(sees)))
             seen.characters = characters_part
-            seen.characters_key = key
-        view: dict[str, Any] = {
-            "game": self.game,
-            "piles": self.piles,
-            "map": map_part,
-            "characters": characters_part,
-            "players": self._lasting_players(kept, seen, viewer, tokens, game),
-        }
+            seen.characters_sees = sees
+            seen.characters_mark = characters
+            seen.characters_game = game
+        players_part = self._lasting_players(kept, seen, viewer, tokens, game)
+        you_part: dict[str, Any] | None = None
         if viewer is not None:
             # "you": the viewer and the game's standing and settings
-            key = (own, game)
-            if seen.you_key == key:
-                view["you"] = seen.you
+            if seen.you_own == own and seen.you_game == game:
+                you_part = seen.you
             else:
                 hand = kept.hand_of(self.ctx, viewer)
                 you = _you(self.ctx, viewer, self.numbers[viewer.seat], sees[2], hand)
-                view["you"] = seen.you = kept.alike(("you", slot), you)
-                seen.you_key = key
-        # the whole view, handed out again while made of the same parts: a lasting part too, so
-        # that the server's digest of it is made once while it lasts
+                you_part = seen.you = kept.alike(("you", slot), you)
+                seen.you_own = own
+                seen.you_game = game
+        # the whole view, handed out again while made of the same parts (looked at before a view
+        # is made): a lasting part too, so that the server's digest of it is made once while it lasts
+        game_part = self.game
+        piles_part = self.piles
         last = seen.view
-        if last is not None and len(last) == len(view):
-            for name, part in view.items():
-                if last[name] is not part:
-                    break
-            else:
-                return last
+        if (
+            last is not None
+            and seen.parts_game is game_part
+            and seen.parts_piles is piles_part
+            and seen.parts_map is map_part
+            and seen.parts_characters is characters_part
+            and seen.parts_players is players_part
+            and seen.parts_you is you_part
+        ):
+            return last
+        view: dict[str, Any] = {
+            "game": game_part,
+            "piles": piles_part,
+            "map": map_part,
+            "characters": characters_part,
+            "players": players_part,
+        }
+        if you_part is not None:
+            view["you"] = you_part
         seen.view = view
+        seen.parts_game = game_part
+        seen.parts_piles = piles_part
+        seen.parts_map = map_part
+        seen.parts_characters = characters_part
+        seen.parts_players = players_part
+        seen.parts_you = you_part
         return _hold(view)
 
     def _sight(self, sees: _Sees) -> AbstractSet[int]:
@@ -399,7 +421,10 @@ class _Views:
                     before[index] if marks[index] == mark else self._entry(index, False)
                     for index, mark in enumerate(tokens)
                 ]
-                if all(entry is old for entry, old in zip(entries, before, strict=True)):
+                for entry, old in zip(entries, before, strict=True):
+                    if entry is not old:
+                        break
+                else:
                     entries = before
             else:
                 entries = [self._entry(index, False) for index in range(len(tokens))]
@@ -659,24 +684,43 @@ class _Audience:
 
     __slots__ = (
         "characters",
-        "characters_key",
+        "characters_game",
+        "characters_mark",
+        "characters_sees",
         "map",
-        "map_key",
+        "map_board",
+        "map_game",
+        "map_sees",
         "own",
+        "parts_characters",
+        "parts_game",
+        "parts_map",
+        "parts_piles",
+        "parts_players",
+        "parts_you",
         "players",
         "players_from",
         "players_own",
         "sees",
         "view",
         "you",
-        "you_key",
+        "you_game",
+        "you_own",
     )
 
     def __init__(self) -> None:
         self.map: dict[str, Any] = {}
-        self.map_key: tuple[Any, ...] | None = None
+        self.map_sees: _Sees | None = None
+        """What the viewer's map read of it, and the change marks of the maze and of the game's
+        standing, that ``map`` was made under."""
+        self.map_board = -1
+        self.map_game = -1
         self.characters: list[dict[str, Any]] = []
-        self.characters_key: tuple[Any, ...] | None = None
+        self.characters_sees: _Sees | None = None
+        """What the viewer's characters read of it, and the change marks of the characters and
+        of the game's standing, that ``characters`` was made under."""
+        self.characters_mark = -1
+        self.characters_game = -1
         self.own: tuple[int, int, dict[str, Any]] | None = None
         """The viewer's own entry with the change marks of the viewer and of the game's standing
         it was found under."""
@@ -686,12 +730,21 @@ class _Audience:
         entry that ``players`` was made of."""
         self.players_own: dict[str, Any] | None = None
         self.you: dict[str, Any] = {}
-        self.you_key: tuple[int, ...] | None = None
+        self.you_own = -1
+        """The change marks of the viewer and of the game's standing that ``you`` was made under."""
+        self.you_game = -1
         self.sees: tuple[int, _Sees] | None = None
         """What the viewer's map and characters read of it (:func:`_sees`), with the viewer's
         change mark it was found under."""
         self.view: dict[str, Any] | None = None
-        """The whole view handed out last (made of the parts above)."""
+        """The whole view handed out last, and the parts it was made of (the game's standing,
+        the piles, the map, the characters, the players and ``you``, ``None`` for a spectator)."""
+        self.parts_game: dict[str, Any] | None = None
+        self.parts_piles: dict[str, int] | None = None
+        self.parts_map: dict[str, Any] | None = None
+        self.parts_characters: list[dict[str, Any]] | None = None
+        self.parts_players: list[dict[str, Any]] | None = None
+        self.parts_you: dict[str, Any] | None = None
 
 
 def _copy_statuses(found: list[Status]) -> list[Status]:
