@@ -151,12 +151,15 @@ def _with_held(part: Any) -> Any:
     """``part`` (a list or dict) with the elements or values that a memo holds put in as their
     encodings (the same bytes: each is its canonical JSON), so that a part built again from
     parts kept from before (a list of kept entries) encodes only what is new."""
+    # loops, not any() over a generator: this looks at every part encoded
     if type(part) is list:
-        entries = [_held.get(id(item)) for item in part]
-        if any(entries):
-            return [_encoding_or(item, entry) for item, entry in zip(part, entries, strict=True)]
-    elif type(part) is dict and any(id(value) in _held for value in part.values()):
-        return {key: _encoding_or(value, _held.get(id(value))) for key, value in part.items()}
+        for item in part:
+            if id(item) in _held:
+                return [_encoding_or(element, _held.get(id(element))) for element in part]
+    elif type(part) is dict:
+        for value in part.values():
+            if id(value) in _held:
+                return {key: _encoding_or(found, _held.get(id(found))) for key, found in part.items()}
     return part
 
 
