@@ -219,7 +219,9 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
     """The ``views`` hook keeps each seat's legal commands by the state without its clock, and
     ``apply`` on that state (the clock moved on) judges by them instead of listing them again:
     a game viewed after every command and its twin never viewed accept and refuse the same
-    commands, with the same events, and reach the same states (a refusal restores the clock)."""
+    commands, with the same events, and reach the same states (a refusal restores the clock).
+    A move takes its route from the routes that listing kept (the passages it reveals, its
+    cost), never searching the map again."""
     for players in (1, 3):
         viewed, twin = MaidenRuleset(), MaidenRuleset()
         chooser = random.Random(20 + players)
@@ -227,7 +229,7 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
         b = twin.setup({"players": players, "start_player": 0}, seats(players), players, T0)
         audience = [None, *range(players)]
         now = T0
-        hits = 0
+        hits = moves = 0
         for _ in range(200):
             if a.ended:
                 break
@@ -238,6 +240,7 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
             stale = {"kind": "move", "to": "nowhere"}
             command = chooser.choice(legal) if legal and chooser.random() < 0.8 else stale
             hits += viewed._legal.find((_timeless(a), seat)) is not None
+            moves += command["kind"] == "move" and viewed._routes.find(_timeless(a)) is not None
             outcomes = []
             for ruleset, game in ((viewed, a), (twin, b)):
                 try:
@@ -247,6 +250,7 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
             assert outcomes[0] == outcomes[1]
             assert viewed.encode(a) == twin.encode(b)
         assert hits > 50
+        assert moves > 15
 
 
 def test_a_boss_entry_is_built_again_when_its_boss_changes_and_kept_while_it_does_not() -> None:

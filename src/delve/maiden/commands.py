@@ -95,9 +95,11 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
+def legal_commands(ctx: Ctx, seat: int, routes: dict[int, movement.Routes] | None = None) -> list[dict[str, Any]]:
     """Everything ``seat`` may do now: answer the head decision if it is theirs, else the active
-    maiden's window commands; Arcana may be used from any seat for the active maiden."""
+    maiden's window commands; Arcana may be used from any seat for the active maiden.
+    ``routes``: the movement routes known for this state, by seat; those computed for the
+    listing are put in (see :func:`movement.destinations`)."""
     state = ctx.state
     if state.ended:
         return []
@@ -111,17 +113,17 @@ def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     if seat == active.seat:
-        out += _window(ctx, active)
+        out += _window(ctx, active, routes)
         out += _skill_uses(ctx, active)
     out += _arcana_uses(ctx, active)
     return out
 
 
-def _window(ctx: Ctx, maiden: Maiden) -> list[dict[str, Any]]:
+def _window(ctx: Ctx, maiden: Maiden, routes: dict[int, movement.Routes] | None) -> list[dict[str, Any]]:
     state = ctx.state
     step = state.step
     if step == MOVE:
-        targets = movement.destinations(ctx, maiden)
+        targets = movement.destinations(ctx, maiden, routes)
         if targets:
             return [{"kind": "move", "to": room} for room in targets]
         return [{"kind": "stay"}]  # MV-MOVE-11
@@ -163,9 +165,16 @@ def _arcana_uses(ctx: Ctx, maiden: Maiden) -> list[dict[str, Any]]:
     return out
 
 
-def apply(ctx: Ctx, seat: int, data: Mapping[str, Any], legal: list[dict[str, Any]] | None = None) -> None:
+def apply(
+    ctx: Ctx,
+    seat: int,
+    data: Mapping[str, Any],
+    legal: list[dict[str, Any]] | None = None,
+    routes: dict[int, movement.Routes] | None = None,
+) -> None:
     """Apply a command for ``seat`` and let the game run on to the next decision. ``legal``: the
-    seat's legal commands in this state when the caller knows them already (read, not changed).
+    seat's legal commands in this state when the caller knows them already, ``routes``: the
+    movement routes known for this state, by seat (both read, not changed).
 
     :raises IllegalCommand: with a stable code when the command is malformed or not legal now.
     """
@@ -176,11 +185,11 @@ def apply(ctx: Ctx, seat: int, data: Mapping[str, Any], legal: list[dict[str, An
         legal = legal_commands(ctx, seat)
     if command not in legal:
         raise _diagnose(ctx, seat, command, legal)
-    _dispatch(ctx, seat, command)
+    _dispatch(ctx, seat, command, routes)
     flow.proceed(ctx)
 
 
-def _dispatch(ctx: Ctx, seat: int, command: dict[str, Any]) -> None:
+def _dispatch(ctx: Ctx, seat: int, command: dict[str, Any], routes: dict[int, movement.Routes] | None = None) -> None:
     state = ctx.state
     kind = command["kind"]
     if kind in DECISION_KINDS:
@@ -190,7 +199,7 @@ def _dispatch(ctx: Ctx, seat: int, command: dict[str, Any]) -> None:
     maiden = state.active
     assert maiden is not None
     if kind == "move":
-        movement.move(ctx, maiden, command["to"])
+        movement.move(ctx, maiden, command["to"], None if routes is None else routes.get(maiden.seat))
         flow.enter(ctx, maiden)
     elif kind == "stay":
         flow.stay(ctx, maiden)

@@ -14,6 +14,9 @@ from delve.maiden import board, skills
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import Maiden
 
+#: Every room a maiden can reach with her MP: room -> (cost, the ways taken); see :func:`routes`.
+Routes = dict[str, tuple[int, list[str]]]
+
 
 def movement_points(ctx: Ctx, maiden: Maiden) -> int:
     """MV-MOVE-1: Agi + 1; the ``mp_delta`` mod of the area she starts in (min 1 in total) and
@@ -55,7 +58,7 @@ def stoppable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
     return not crowded or not board.mod_flag(ctx, room_id, "one_maiden_per_room")
 
 
-def routes(ctx: Ctx, maiden: Maiden) -> dict[str, tuple[int, list[str]]]:
+def routes(ctx: Ctx, maiden: Maiden) -> Routes:
     """Every room she can reach with her MP: room -> (cost, the ways taken: a passage id or ""),
     cheapest route first found (deterministic: ties broken by the content's room order)."""
     mp = movement_points(ctx, maiden)
@@ -91,18 +94,25 @@ def routes(ctx: Ctx, maiden: Maiden) -> dict[str, tuple[int, list[str]]]:
     return best
 
 
-def destinations(ctx: Ctx, maiden: Maiden) -> list[str]:
+def destinations(ctx: Ctx, maiden: Maiden, found: dict[int, Routes] | None = None) -> list[str]:
     """MV-MOVE-6..11: the rooms she may stop in this movement step (content order). Empty for a
-    maiden in a boss fight (MV-MOVE-12)."""
+    maiden in a boss fight (MV-MOVE-12). ``found``: the routes known for this state, by seat
+    (read, never changed); the routes computed here are put in, for a :func:`move` made from
+    the same state to take instead of computing them again."""
     if maiden.boss is not None:
         return []
-    reach = routes(ctx, maiden)
+    reach = None if found is None else found.get(maiden.seat)
+    if reach is None:
+        reach = routes(ctx, maiden)
+        if found is not None:
+            found[maiden.seat] = reach
     return [room_id for room_id in ctx.content.rooms if room_id in reach and stoppable(ctx, maiden, room_id)]
 
 
-def move(ctx: Ctx, maiden: Maiden, to: str) -> None:
-    """Move to a legal destination; hidden passages on the way become revealed (SUG-10)."""
-    cost, passages = routes(ctx, maiden)[to]
+def move(ctx: Ctx, maiden: Maiden, to: str, reach: Routes | None = None) -> None:
+    """Move to a legal destination; hidden passages on the way become revealed (SUG-10).
+    ``reach``: her :func:`routes` in this state when the caller knows them (read only)."""
+    cost, passages = (routes(ctx, maiden) if reach is None else reach)[to]
     for passage in passages:
         if passage and passage not in ctx.state.revealed_passages:
             ctx.state.revealed_passages.append(passage)

@@ -19,7 +19,7 @@ from delve.kernel import (
     plain_hash,
 )
 from delve.kernel.lasting import Lasting
-from delve.maiden import autopilot, commands, flow, journal, rounds, settings, setup, state, view
+from delve.maiden import autopilot, commands, flow, journal, movement, rounds, settings, setup, state, view
 from delve.maiden.ctx import Ctx, load_content
 from delve.maiden.journal import Journal
 from delve.maiden.state import Game
@@ -43,6 +43,9 @@ class MaidenRuleset:
         # not depend on it) and the seat: the next command's apply, usually made on that state
         # with only the clock moved on, finds them there instead of listing them again.
         self._legal: Lasting[list[dict[str, Any]]] = Lasting(32)
+        # The movement routes that listing computed (by the same state, then by seat): a move
+        # made from that state takes its route from there instead of searching the map again.
+        self._routes: Lasting[dict[int, movement.Routes]] = Lasting(32)
 
     @property
     def content(self) -> Any:
@@ -128,7 +131,7 @@ class MaidenRuleset:
         snapshot = _timeless(game)
         ctx = self._ctx(game, now)
         try:
-            commands.apply(ctx, seat, command, self._legal.find((snapshot, seat)))
+            commands.apply(ctx, seat, command, self._legal.find((snapshot, seat)), self._routes.find(snapshot))
         except IllegalCommand:
             _restore(game, state.decode(snapshot))
             game.clock = clock
@@ -153,11 +156,15 @@ class MaidenRuleset:
         if all(seat is None for seat in seats):
             return view.build_many(ctx, seats, lasting=True)
         timeless = _timeless(game)
+        routes: dict[int, movement.Routes] = {}
 
         def legal(seat: int) -> list[dict[str, Any]]:
-            return self._legal.get((timeless, seat), lambda: commands.legal_commands(ctx, seat))
+            return self._legal.get((timeless, seat), lambda: commands.legal_commands(ctx, seat, routes))
 
-        return view.build_many(ctx, seats, lasting=True, legal=legal)
+        built = view.build_many(ctx, seats, lasting=True, legal=legal)
+        if routes:
+            self._routes.get(timeless, lambda: routes)
+        return built
 
     def journal(self, game: Game) -> Journal:
         """The recent-events log a view shows (its ``log``), kept from the events: the state holds
