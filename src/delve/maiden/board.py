@@ -4,11 +4,13 @@ modifiers (MODS) that apply in a room (MV-EXPL-8)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import Game, Maiden
+
+T = TypeVar("T")
 
 SPECIAL = frozenset({"rest", "quest", "danger"})
 
@@ -99,6 +101,28 @@ def mod_sum(ctx: Ctx, room_id: str | None, key: str) -> int:
 
 def mod_flag(ctx: Ctx, room_id: str | None, key: str) -> bool:
     return any(bool(get_mod(m, key)) for m in active_mods(ctx, room_id))
+
+
+def by_area(ctx: Ctx, read: Callable[[Ctx, str | None, str], T], key: str) -> Callable[[str], T]:
+    """``read(ctx, room, key)`` (:func:`mod_sum`, :func:`mod_flag`) for many rooms of a state
+    that does not change meanwhile, read once per area: the mods in force at a room
+    (:func:`active_mods`) depend on the room only through its area, except in the room of a
+    boss check (the action's own mods), which is read on its own."""
+    check = ctx.state.check
+    scoped = check.room if check is not None and check.kind == "boss" else None
+    rooms = ctx.content.rooms
+    found: dict[Any, T] = {}
+
+    def of(room_id: str) -> T:
+        if room_id == scoped:
+            return read(ctx, room_id, key)
+        area = rooms[room_id].area
+        if area in found:
+            return found[area]
+        value = found[area] = read(ctx, room_id, key)
+        return value
+
+    return of
 
 
 #: Mods whose values do not add up: the smallest value given wins (contract "Combining MODS").

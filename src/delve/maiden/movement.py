@@ -9,6 +9,8 @@ explored and never a destination (MV-MOVE-10).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from delve.maiden import board, skills
 from delve.maiden.ctx import Ctx
@@ -34,17 +36,40 @@ def enterable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
     return not need or skills.condition_met(maiden, need)
 
 
-def _cost(ctx: Ctx, room_id: str, explored: bool) -> int:
-    if explored:
-        return max(0, board.mod_sum(ctx, room_id, "explored_pass_cost"))
-    return 0 if ctx.state.turn.free_pass else 1
+def _costs(ctx: Ctx, maiden: Maiden, explored: set[str]) -> Callable[[str], int | None]:
+    """What moving into a room costs her: into an explored room 0 (the mod ``explored_pass_cost``
+    raises it), into an unexplored one 1 (0 under ``free_pass``); ``None``: a wall for her
+    (:func:`enterable`). Each room's cost is worked out once."""
+    pass_cost = board.by_area(ctx, board.mod_sum, "explored_pass_cost")
+    unexplored = 0 if ctx.state.turn.free_pass else 1
+    costs: dict[str, int | None] = {}
+
+    def cost(room_id: str) -> int | None:
+        if room_id in costs:
+            return costs[room_id]
+        if not enterable(ctx, maiden, room_id):
+            found = None
+        elif room_id in explored:
+            found = max(0, pass_cost(room_id))
+        else:
+            found = unexplored
+        costs[room_id] = found
+        return found
+
+    return cost
 
 
-def _passable(ctx: Ctx, room_id: str, explored: bool) -> bool:
+def _passable(ctx: Ctx, explored: set[str]) -> Callable[[str], bool]:
     """Whether a maiden may move on from a room (not only stop in it)."""
-    if ctx.state.settings.boss_rooms_block_passage and board.living_boss(ctx, room_id) is not None:
-        return False  # MV-MOVE-9, OQ-7
-    return not (not explored and board.mod_flag(ctx, room_id, "stop_at_first_unexplored"))
+    blocking = ctx.state.settings.boss_rooms_block_passage
+    stops = board.by_area(ctx, board.mod_flag, "stop_at_first_unexplored")
+
+    def passable(room_id: str) -> bool:
+        if blocking and board.living_boss(ctx, room_id) is not None:
+            return False  # MV-MOVE-9, OQ-7
+        return not (room_id not in explored and stops(room_id))
+
+    return passable
 
 
 def stoppable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
@@ -63,35 +88,57 @@ def routes(ctx: Ctx, maiden: Maiden) -> Routes:
     cheapest route first found (deterministic: ties broken by the content's room order)."""
     mp = movement_points(ctx, maiden)
     base, extra = board.neighbours(ctx, maiden)
-    order = {room_id: i for i, room_id in enumerate(ctx.content.rooms)}
-    explored = set(ctx.state.explored) | {ctx.content.start}
-    costs: dict[str, int | None] = {}  # None: a wall for her
-
-    def cost_into(room_id: str) -> int | None:
-        if room_id not in costs:
-            costs[room_id] = _cost(ctx, room_id, room_id in explored) if enterable(ctx, maiden, room_id) else None
-        return costs[room_id]
-
-    best: dict[str, tuple[int, list[str]]] = {maiden.room: (0, [])}
-    heap: list[tuple[int, int, str]] = [(0, order[maiden.room], maiden.room)]
+    order = _room_order(ctx.content)
+    explored = set(ctx.state.explored)
+    explored.add(ctx.content.start)
+    cost_into = _costs(ctx, maiden, explored)
+    passable = _passable(ctx, explored)
+    origin = maiden.room
+    best: dict[str, tuple[int, list[str]]] = {origin: (0, [])}
+    heap: list[tuple[int, int, str]] = [(0, order[origin], origin)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, _, room_id = heapq.heappop(heap)
-        if cost > best[room_id][0]:
+        cost, _, room_id = pop(heap)
+        here, ways = best[room_id]
+        if cost > here:
             continue
-        if room_id != maiden.room and not _passable(ctx, room_id, room_id in explored):
+        if room_id != origin and not passable(room_id):
             continue
-        ways = [(n, "") for n in base[room_id]] + extra.get(room_id, [])
-        for nxt, passage in ways:
+        for nxt, passage in _ways(base[room_id], extra.get(room_id)):
             step = cost_into(nxt)
             if step is None:
                 continue
             total = cost + step
             if total > mp:
                 continue
-            if nxt not in best or total < best[nxt][0]:
-                best[nxt] = (total, best[room_id][1] + [passage])
-                heapq.heappush(heap, (total, order[nxt], nxt))
+            known = best.get(nxt)
+            if known is None or total < known[0]:
+                best[nxt] = (total, [*ways, passage])
+                push(heap, (total, order[nxt], nxt))
     return best
+
+
+def _ways(base: Sequence[str], extra: list[tuple[str, str]] | None) -> Iterator[tuple[str, str]]:
+    """The ways out of a room, as :func:`routes` takes them: the content's edges first, then the
+    extra ways (added edges, hidden passages)."""
+    for room_id in base:
+        yield room_id, ""
+    if extra:
+        yield from extra
+
+
+# The content's rooms in order, by content (an immutable object, kept in its entry so that the
+# id it is found by is never another content's).
+_ORDER: dict[int, tuple[Any, dict[str, int]]] = {}
+
+
+def _room_order(content: Any) -> dict[str, int]:
+    """Each room's place in the content's order (the tie-break of :func:`routes`), made once per
+    content."""
+    found = _ORDER.get(id(content))
+    if found is None or found[0] is not content:
+        found = _ORDER[id(content)] = (content, {room_id: i for i, room_id in enumerate(content.rooms)})
+    return found[1]
 
 
 def destinations(ctx: Ctx, maiden: Maiden, found: dict[int, Routes] | None = None) -> list[str]:
@@ -106,7 +153,15 @@ def destinations(ctx: Ctx, maiden: Maiden, found: dict[int, Routes] | None = Non
         reach = routes(ctx, maiden)
         if found is not None:
             found[maiden.seat] = reach
-    return [room_id for room_id in ctx.content.rooms if room_id in reach and stoppable(ctx, maiden, room_id)]
+    explored = set(ctx.state.explored)
+    # (an explored room without a living boss is never a stop: not asked about)
+    return [
+        room_id
+        for room_id in ctx.content.rooms
+        if room_id in reach
+        and (room_id not in explored or board.living_boss(ctx, room_id) is not None)
+        and stoppable(ctx, maiden, room_id)
+    ]
 
 
 def move(ctx: Ctx, maiden: Maiden, to: str, reach: Routes | None = None) -> None:
