@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
@@ -24,7 +24,7 @@ from delve.maiden.ctx import Ctx
 from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
 
 if TYPE_CHECKING:
-    from delve.maiden.odds import Variant
+    from delve.maiden.odds import Plan, Variant
 
 _encode = msgspec.json.Encoder().encode
 
@@ -488,8 +488,6 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
 def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
     """MV-ASC-9: the best-ascension suggestion (pairs to remove, resulting AP, success, slate
     damage) from ``odds.best_plan``, when no mod or bonus outside the odds' model is in play."""
-    from delve.maiden import board, odds
-
     check = ctx.state.check
     assert check is not None
     settings = ctx.state.settings
@@ -503,14 +501,14 @@ def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
     ):
         return None  # (odd removed faces: a near_pair, which the odds model does not know)
     slate = check.slate if dice.slate_index(check) is not None else None
-    plan = odds.best_plan(
-        [(d.colour, d.face or 1) for d in check.dice],
+    plan = _best_plan(
+        tuple((d.colour, d.face or 1) for d in check.dice),
         maiden.pie,
-        slate=slate,  # type: ignore[arg-type]
-        target=max(1, check.target - check.ap_bonus),
-        agi=maiden.agi + check.ignore_slate_dice,
-        variant=_variant(settings.ascension_bonus),
-        removed=[i for i, d in enumerate(check.dice) if d.removed],
+        slate,
+        max(1, check.target - check.ap_bonus),
+        maiden.agi + check.ignore_slate_dice,
+        settings.ascension_bonus,
+        tuple(i for i, d in enumerate(check.dice) if d.removed),
     )
     return {
         "pairs": [list(p) for p in plan.pairs],
@@ -518,6 +516,33 @@ def _suggestion(ctx: Ctx, maiden: Maiden) -> dict[str, Any] | None:
         "success": plan.success or check.auto_success,
         "slate_damage": plan.slate_damage,
     }
+
+
+@lru_cache(maxsize=1024)
+def _best_plan(
+    pool: tuple[tuple[str, int], ...],
+    pie: int,
+    slate: str | None,
+    target: int,
+    agi: int,
+    ascension_bonus: str,
+    removed: tuple[int, ...],
+) -> Plan:
+    """``odds.best_plan`` of a check situation (the arguments are all it reads), kept for the
+    situations seen last: a view of the same check, built again for another audience, request
+    or state whose check did not change (a skill or Arcana used), takes the plan from here. A
+    plan is immutable (tuples in a frozen dataclass), so sharing it is safe."""
+    from delve.maiden import odds
+
+    return odds.best_plan(
+        pool,
+        pie,
+        slate=slate,  # type: ignore[arg-type]
+        target=target,
+        agi=agi,
+        variant=_variant(ascension_bonus),
+        removed=removed,
+    )
 
 
 @cache
