@@ -133,7 +133,7 @@ class MaidenRuleset:
         try:
             commands.apply(ctx, seat, command, self._legal.find((snapshot, seat)), self._routes.find(snapshot))
         except IllegalCommand:
-            _restore(game, state.decode(snapshot))
+            _restore(game, _from_snapshot(snapshot))
             game.clock = clock
             raise
         flow.update_clock(ctx)
@@ -242,9 +242,15 @@ class MaidenRuleset:
             raise IllegalCommand("command/no_such_seat", f"there is no seat {seat!r} in this game")
 
 
+# The state as the memos' key and the snapshot an illegal command is undone from: MessagePack,
+# made in about two thirds of the time of the JSON of ``encode`` (never stored, never shown).
+_snapshot = msgspec.msgpack.Encoder().encode
+_from_snapshot = msgspec.msgpack.Decoder(Game).decode
+
+
 def _timeless(game: Game) -> bytes:
     """The state's encoding with its clock left out (as 0): what legality depends on."""
-    return state.encode(msgspec.structs.replace(game, clock=0))
+    return _snapshot(msgspec.structs.replace(game, clock=0))
 
 
 def _restore(game: Game, saved: Game) -> None:
