@@ -81,7 +81,8 @@ def get_mod(mods: Any, key: str) -> Any:
 def active_mods(ctx: Ctx, room_id: str | None) -> Iterator[Any]:
     """The mods in force at a room: its area's while the area is not freed (MV-EXPL-8), the mods
     of the boss action a check in that room is made against (check-scoped), and the global mods
-    of ongoing quests in the quest area (MV-QUEST-3)."""
+    of ongoing quests in the quest area (MV-QUEST-3). They depend on the room only through its
+    area, but in the room of a boss check: :func:`by_area` reads them once per area on that."""
     if room_id is not None:
         area = ctx.content.rooms[room_id].area
         if area is not None and area not in ctx.state.freed:
