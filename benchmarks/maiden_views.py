@@ -79,6 +79,7 @@ def timed(games: list[list[bytes]], players: int, work: Callable[[Any, Any, list
     for encoded in games:
         ruleset = MaidenRuleset()
         view._PARTS.clear()
+        view._best_plan.cache_clear()  # the suggestions' plans, kept by check situation
         states = [ruleset.decode(data) for data in encoded]
         gc.collect()
         gc.disable()
