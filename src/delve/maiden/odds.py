@@ -965,7 +965,7 @@ def _unordered_plans(table: _Table) -> list[Plan]:
     for i in reversed(on_table):  # pair white dice first, so coloured dice stay on the table
         if i != table.slate_index:
             pairable.setdefault(dice[i].value, []).append(i)
-    faces = sorted(pairable)
+    faces = sorted(face for face, group in pairable.items() if len(group) > 1)  # (a lone die pairs with none)
     per_die = table.variant.per_die(table.danger_level)
     plans = []
     for choice in itertools.product(*(range(len(pairable[v]) // 2 + 1) for v in faces)):
