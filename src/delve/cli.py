@@ -203,9 +203,11 @@ def cmd_tick(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from delve.server import gcpolicy
     from delve.server.games.worker import Worker
 
     worker = Worker(poll=args.interval)
+    gcpolicy.freeze_startup()
     if args.once:
         advanced = worker.run_once()
         played = worker.run_bots()

@@ -6,3 +6,8 @@ class DelveServerConfig(AppConfig):
     label = "delve"
     verbose_name = "Delve"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from delve.server import gcpolicy
+
+        gcpolicy.configure()

@@ -64,8 +64,13 @@ def _application() -> ASGIHandler:
     try:
         ThreadSensitiveContext(executor=None)
     except TypeError:  # an asgiref without reusable executors: a thread per request, as before
-        return ASGIHandler()
-    return Handler()
+        handler: ASGIHandler = ASGIHandler()
+    else:
+        handler = Handler()
+    from delve.server import gcpolicy
+
+    gcpolicy.freeze_startup()
+    return handler
 
 
 application = _application()
