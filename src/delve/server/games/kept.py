@@ -54,11 +54,9 @@ def keep_on_commit(
     """Keep ``state`` (saved by ``ruleset`` at ``version`` as ``text``) once the current
     transaction commits; the caller must not change it afterwards. ``connection``: the
     transaction's connection (that of ``alias``) when the caller has it at hand."""
-    hook = partial(keep, alias, game_id, ruleset, version, text, state)
-    if connection is None:
-        transaction.on_commit(hook, using=alias)
-    else:
-        connection.on_commit(hook)
+    (connection or transaction.get_connection(alias)).on_commit(
+        partial(keep, alias, game_id, ruleset, version, text, state)
+    )
 
 
 def keep(alias: str, game_id: int, ruleset: str, version: int, text: str, state: Any) -> None:

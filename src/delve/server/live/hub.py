@@ -247,6 +247,5 @@ def publish_on_commit(game_id: int, observed: dict[str, Any] | None, version: in
     if connection is None:
         from django.db import transaction
 
-        transaction.on_commit(lambda: hub().publish(game_id, seen))
-    else:
-        connection.on_commit(lambda: hub().publish(game_id, seen))
+        connection = transaction.get_connection()
+    connection.on_commit(lambda: hub().publish(game_id, seen))
