@@ -7,6 +7,7 @@ compared with the reference build after each change, and checked to show the cha
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -18,7 +19,7 @@ from delve.fated.ctx import Ctx
 from delve.fated.grid import DOOR, FLOOR
 from delve.fated.state import DEFENSE, GameState, Monster, Pending, Status, Trap
 from delve.fated.view import build_many
-from delve.kernel import Rng
+from delve.kernel import Rng, lasting
 from delve.kernel.lasting import Lasting, held
 
 from . import view_reference
@@ -264,3 +265,25 @@ def test_parts_the_memo_forgot_are_held_again_when_handed_out_again(monkeypatch)
     for old, new in zip(first, again, strict=True):
         assert new is old and held(id(new))
         assert all(held(id(part)) for part in new.values())
+
+
+def test_a_new_players_list_is_encoded_from_the_entries_kept_encoded():
+    """The players' entries of a players list are lasting parts too, so that a new list (one
+    player's entry changed) is encoded with the other entries' encodings made before: the
+    unchanged entries are the very objects, held, and the list's encoding and digest are those
+    of its canonical JSON."""
+    state = mid_game()
+    first = checked(state)
+    before = first[0]["players"]
+    assert all(held(id(entry)) for entry in before)
+    encoded = lasting.encoded(before)
+    assert encoded is not None
+    state.players[OTHER].hand.append(state.deck[-1])  # its hand size is public (FL-INFO-1)
+    changed = checked(state)[0]["players"]
+    assert changed is not before
+    for index, (old, new) in enumerate(zip(before, changed, strict=True)):
+        assert (new is old) == (index != OTHER), index
+        assert held(id(new))
+    canonical = msgspec.json.Encoder(order="sorted").encode(changed)
+    assert bytes(lasting.encoded(changed) or b"") == canonical
+    assert lasting.digest(changed) == hashlib.sha256(canonical).hexdigest()

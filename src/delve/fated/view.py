@@ -404,6 +404,10 @@ class _Views:
             if len(kept.lists) >= 64:
                 kept.lists.clear()
             found = kept.lists[key] = list(chosen)
+            # the entries are lasting parts too: a new list (one player's entry changed) is
+            # encoded with the others' encodings made before
+            for entry in found:
+                _hold(entry)
         return _hold(found)
 
     def _lasting_players(

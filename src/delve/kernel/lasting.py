@@ -178,8 +178,8 @@ def digest(part: Any) -> str:
         return hashlib.sha256(_canonical.encode(part)).hexdigest()
     found = entry.digest
     if found is None:
-        raw = encoded(part)
-        found = entry.digest = hashlib.sha256(_canonical.encode(part) if raw is None else bytes(raw)).hexdigest()
+        raw = encoded(part)  # hashed as it is (a Raw is a buffer): no copy of its bytes
+        found = entry.digest = hashlib.sha256(_canonical.encode(part) if raw is None else raw).hexdigest()
     return found
 
 
