@@ -94,6 +94,24 @@ def test_a_part_held_without_a_key_is_held_once_and_forgotten_in_turn() -> None:
     memo.clear()
 
 
+def test_a_part_held_meanwhile_by_another_memo_is_held_by_both_until_both_forget_it() -> None:
+    """A part held without a key is kept under its entry of the held parts, one key per part; when
+    another memo held the part between the look and the lock (another thread), it is kept under
+    a key of its own, and stays held until each memo forgot it."""
+    first: Lasting[dict[str, int]] = Lasting(1)
+    second: Lasting[dict[str, int]] = Lasting(1)
+    part = {"n": 1}
+    first.hold(part)
+    second._keep(None, part)  # as hold does once it has the lock, the part held meanwhile
+    assert len(first) == 1 and len(second) == 1
+    first.hold({"n": 2})  # the first memo forgets it: the second still holds it
+    assert held(id(part)) and encoded(part) is not None
+    second.hold({"n": 3})
+    assert not held(id(part))
+    first.clear()
+    second.clear()
+
+
 def test_a_value_derived_from_a_held_part_is_kept_while_it_is_held() -> None:
     memo: Lasting[dict[str, int]] = Lasting(1)
     part = memo.get("k", lambda: {"a": 1})

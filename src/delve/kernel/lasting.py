@@ -76,8 +76,11 @@ class Lasting(Generic[V]):
         """``part``, held by this memo as its newest (unless a memo holds it already): for parts a
         caller keeps itself and hands out again while equal, which have no key of their own."""
         if id(part) not in _held:
-            with _lock:
-                self._keep(object(), part)
+            _lock.acquire()  # not ``with``: this is the path of every new part, and costs less
+            try:
+                self._keep(None, part)
+            finally:
+                _lock.release()
         return part
 
     def hold_all(self, parts: Iterable[V]) -> bool:
@@ -87,19 +90,23 @@ class Lasting(Generic[V]):
         found = False
         for part in parts:
             if id(part) not in _held:
-                with _lock:
-                    self._keep(object(), part)
+                self.hold(part)
                 found = True
         return found
 
-    def _keep(self, key: Hashable, part: V) -> None:
-        """Hold ``part`` under ``key`` (a key not in the memo; the lock taken), forgetting the
-        least recently used parts over the size."""
-        self._parts[key] = part
+    def _keep(self, key: Hashable | None, part: V) -> None:
+        """Hold ``part`` under ``key`` (a key not in the memo; ``None``: a part not held yet, under
+        a key of its own, its entry in ``_held``; the lock taken), forgetting the least recently
+        used parts over the size."""
         entry = _held.get(id(part))
         if entry is None:
             entry = _held[id(part)] = _Held(part)
+            if key is None:
+                key = entry
+        elif key is None:  # held meanwhile (another thread)
+            key = object()
         entry.count += 1
+        self._parts[key] = part
         while len(self._parts) > self.size:
             _, old = self._parts.popitem(last=False)
             _release(old)
