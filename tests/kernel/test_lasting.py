@@ -7,7 +7,7 @@ import threading
 
 import msgspec
 
-from delve.kernel.lasting import Lasting, derived_known, encoded, held, remember
+from delve.kernel.lasting import Lasting, Ring, derived_known, encoded, held, remember
 
 canonical = msgspec.json.Encoder(order="sorted")
 
@@ -110,6 +110,34 @@ def test_a_part_held_meanwhile_by_another_memo_is_held_by_both_until_both_forget
     assert not held(id(part))
     first.clear()
     second.clear()
+
+
+def test_a_ring_holds_its_parts_as_a_memo_does_and_forgets_the_one_held_longest_ago() -> None:
+    """A :class:`Ring` is :meth:`Lasting.hold` without keys: a part is held once (also when a memo
+    holds it already), its encoding kept while held; over the size the part held longest ago is
+    forgotten, and a part also held by a memo stays held until both forgot it."""
+    ring: Ring[dict[str, int]] = Ring(2)
+    memo: Lasting[dict[str, int]] = Lasting(4)
+    first, second, third, fourth = {"n": 1}, {"n": 2}, {"n": 3}, {"n": 4}
+    assert ring.hold(first) is first and held(id(first)) and len(ring) == 1
+    assert ring.hold(first) is first and len(ring) == 1  # already held: not held twice
+    raw = encoded(first)
+    assert raw is not None and bytes(raw) == canonical.encode(first)
+    memo.hold(second)
+    assert ring.hold_all([first, second]) is False and len(ring) == 1  # both held already
+    assert ring.hold_all([first, third]) is True and len(ring) == 2
+    ring.hold(fourth)  # over the size: the first is forgotten
+    assert len(ring) == 2 and not held(id(first)) and held(id(third)) and held(id(fourth))
+    assert encoded(first) is None
+    ring.clear()
+    assert len(ring) == 0 and not held(id(third)) and not held(id(fourth))
+    assert held(id(second))  # the memo still holds it
+    ring.hold(first)
+    ring.hold(third)
+    ring.hold(fourth)  # the ring goes round after a clear as before
+    assert not held(id(first)) and held(id(third)) and held(id(fourth)) and len(ring) == 2
+    ring.clear()
+    memo.clear()
 
 
 def test_a_value_derived_from_a_held_part_is_kept_while_it_is_held() -> None:

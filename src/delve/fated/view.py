@@ -57,7 +57,7 @@ from delve.fated.state import (
     Status,
     Trap,
 )
-from delve.kernel.lasting import Lasting, held
+from delve.kernel.lasting import Ring, held
 
 V = TypeVar("V")
 
@@ -635,12 +635,13 @@ class _Kept:
         return found[2]
 
 
-#: Read-only parts handed out by :func:`build_many` with ``lasting`` (each by a key of its own:
-#: a part is never built again, it is handed out again while equal), so that their canonical
-#: encoding is made once while they are held. A 4-player game's views hold about 14 parts at a
-#: time: room for those of the games the server keeps decoded (128); a part forgotten meanwhile
-#: is held again when it is handed out again.
-_LASTING: Lasting[Any] = Lasting(2048)
+#: Read-only parts handed out by :func:`build_many` with ``lasting`` (without keys: a part is
+#: never looked up, it is handed out again while equal, so a ring that forgets the part held
+#: longest ago will do), so that their canonical encoding is made once while they are held. A
+#: 4-player game's views hold about 14 parts and 4 players' entries at a time: room for those
+#: of the games the server keeps decoded (128); a part forgotten meanwhile is held again when
+#: it is handed out again.
+_LASTING: Ring[Any] = Ring(2048)
 
 
 def _hold(part: V) -> V:
