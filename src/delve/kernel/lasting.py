@@ -28,17 +28,18 @@ V = TypeVar("V")
 _canonical = msgspec.json.Encoder(order="sorted")
 
 
-class _Held:
-    """A part some memo holds (``count``: how many keys hold it), and its encoding once asked."""
+class _Held(msgspec.Struct, eq=False, gc=False):
+    """A part some memo holds (``count``: how many keys hold it), and its encoding once asked.
+    A struct, made for less than a class whose ``__init__`` sets its fields (one is made for each
+    new part held), compared by identity (an entry may be a memo's key), and not tracked by the
+    collector: an entry is in no reference cycle (its part, encoding, digest and derived values
+    never refer to it), so it is freed as soon as it is released."""
 
-    __slots__ = ("count", "derived", "digest", "part", "raw")
-
-    def __init__(self, part: Any) -> None:
-        self.part = part
-        self.count = 0
-        self.raw: msgspec.Raw | None = None
-        self.digest: str | None = None
-        self.derived: dict[Hashable, Any] | None = None
+    part: Any
+    count: int = 0
+    raw: msgspec.Raw | None = None
+    digest: str | None = None
+    derived: dict[Hashable, Any] | None = None
 
 
 # Parts held now, by id: an entry holds its part, so the id cannot be reused while it is here.
