@@ -125,6 +125,7 @@ def test_a_ring_holds_its_parts_as_a_memo_does_and_forgets_the_one_held_longest_
     assert raw is not None and bytes(raw) == canonical.encode(first)
     memo.hold(second)
     assert ring.hold_all([first, second]) is False and len(ring) == 1  # both held already
+    assert ring.hold_all(part for part in (second, first)) is False  # any iterable
     assert ring.hold_all([first, third]) is True and len(ring) == 2
     ring.hold(fourth)  # over the size: the first is forgotten
     assert len(ring) == 2 and not held(id(first)) and held(id(third)) and held(id(fourth))

@@ -57,7 +57,7 @@ from delve.fated.state import (
     Status,
     Trap,
 )
-from delve.kernel.lasting import Ring, held
+from delve.kernel.lasting import Ring
 
 V = TypeVar("V")
 
@@ -646,8 +646,7 @@ _LASTING: Ring[Any] = Ring(2048)
 
 def _hold(part: V) -> V:
     """``part``, held by :data:`_LASTING` (again, if it was forgotten meanwhile)."""
-    if not held(id(part)):
-        _LASTING.hold(part)
+    _LASTING.hold(part)
     return part
 
 

@@ -88,12 +88,7 @@ class Lasting(Generic[V]):
         """:meth:`hold` each of ``parts`` (for a part built again from kept parts: those held
         already are only looked at); whether any was not held (then holding it may have made
         this memo forget one of the others, if it was the part held longest ago)."""
-        found = False
-        for part in parts:
-            if id(part) not in _held:
-                self.hold(part)
-                found = True
-        return found
+        return _hold_each(self, parts)
 
     def _keep(self, key: Hashable | None, part: V) -> None:
         """Hold ``part`` under ``key`` (a key not in the memo; ``None``: a part not held yet, under
@@ -167,12 +162,7 @@ class Ring(Generic[V]):
 
     def hold_all(self, parts: Iterable[V]) -> bool:
         """:meth:`Lasting.hold_all`: :meth:`hold` each of ``parts``; whether any was not held."""
-        found = False
-        for part in parts:
-            if id(part) not in _held:
-                self.hold(part)
-                found = True
-        return found
+        return _hold_each(self, parts)
 
     def clear(self) -> None:
         with _lock:
@@ -185,6 +175,18 @@ class Ring(Generic[V]):
 
     def __len__(self) -> int:
         return self._count
+
+
+def _hold_each(memo: Lasting[V] | Ring[V], parts: Iterable[V]) -> bool:
+    """``memo.hold`` each of ``parts`` not held; whether any was not. Parts a caller hands out
+    again are mostly held already: that is looked at for all of them at once first."""
+    found = parts if type(parts) is list else list(parts)
+    if all(map(_held.__contains__, map(id, found))):
+        return False
+    for part in found:
+        if id(part) not in _held:
+            memo.hold(part)
+    return True
 
 
 #: An empty slot of a :class:`Ring`.
