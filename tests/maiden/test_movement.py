@@ -159,3 +159,20 @@ def test_entry_restrictions_default_off_and_walls_when_on_mv_move_14_chg_16() ->
     g2.decks.action.remove("J")
     g2.decks.action.remove("J")
     assert "a1_2" in _dest(r2, g2)
+
+
+def test_plain_ways_are_the_content_edges_made_once_per_content_and_edges() -> None:
+    """``routes`` takes each room's ways by the content's edges from pairs made once per content
+    and edges (not a generator per room visited): the pairs are the edges in their order, the
+    same mapping is handed out again for the same edges, and other edges (a context that built
+    its own) get their own pairs."""
+    r, g = new_game(1)
+    c = ctx(r, g)
+    base = c.edges()
+    pairs = movement._plain_ways(r.content, base)
+    assert pairs == {room: tuple((nxt, "") for nxt in rooms) for room, rooms in base.items()}
+    assert movement._plain_ways(r.content, base) is pairs
+    other = {room: list(rooms)[::-1] for room, rooms in base.items()}
+    again = movement._plain_ways(r.content, other)
+    assert again is not pairs
+    assert again == {room: tuple((nxt, "") for nxt in rooms) for room, rooms in other.items()}

@@ -9,7 +9,7 @@ explored and never a destination (MV-MOVE-10).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from delve.maiden import board, skills
@@ -39,22 +39,16 @@ def enterable(ctx: Ctx, maiden: Maiden, room_id: str) -> bool:
 def _costs(ctx: Ctx, maiden: Maiden, explored: set[str]) -> Callable[[str], int | None]:
     """What moving into a room costs her: into an explored room 0 (the mod ``explored_pass_cost``
     raises it), into an unexplored one 1 (0 under ``free_pass``); ``None``: a wall for her
-    (:func:`enterable`). Each room's cost is worked out once."""
+    (:func:`enterable`). Worked out afresh on each call: :func:`routes` keeps each room's."""
     pass_cost = board.by_area(ctx, board.mod_sum, "explored_pass_cost")
     unexplored = 0 if ctx.state.turn.free_pass else 1
-    costs: dict[str, int | None] = {}
 
     def cost(room_id: str) -> int | None:
-        if room_id in costs:
-            return costs[room_id]
         if not enterable(ctx, maiden, room_id):
-            found = None
-        elif room_id in explored:
-            found = max(0, pass_cost(room_id))
-        else:
-            found = unexplored
-        costs[room_id] = found
-        return found
+            return None
+        if room_id in explored:
+            return max(0, pass_cost(room_id))
+        return unexplored
 
     return cost
 
@@ -97,6 +91,8 @@ def routes(ctx: Ctx, maiden: Maiden) -> Routes:
     best: dict[str, tuple[int, list[str]]] = {origin: (0, [])}
     heap: list[tuple[int, int, str]] = [(0, order[origin], origin)]
     pop, push = heapq.heappop, heapq.heappush
+    plain = _plain_ways(ctx.content, base)
+    costs: dict[str, int | None] = {}  # each room's cost_into, worked out once (-1: not yet)
     while heap:
         cost, _, room_id = pop(heap)
         here, ways = best[room_id]
@@ -104,8 +100,11 @@ def routes(ctx: Ctx, maiden: Maiden) -> Routes:
             continue
         if room_id != origin and not passable(room_id):
             continue
-        for nxt, passage in _ways(base[room_id], extra.get(room_id)):
-            step = cost_into(nxt)
+        more = extra.get(room_id)
+        for nxt, passage in plain[room_id] if not more else [*plain[room_id], *more]:
+            step = costs.get(nxt, -1)
+            if step == -1:
+                step = costs[nxt] = cost_into(nxt)
             if step is None:
                 continue
             total = cost + step
@@ -118,13 +117,20 @@ def routes(ctx: Ctx, maiden: Maiden) -> Routes:
     return best
 
 
-def _ways(base: Sequence[str], extra: list[tuple[str, str]] | None) -> Iterator[tuple[str, str]]:
-    """The ways out of a room, as :func:`routes` takes them: the content's edges first, then the
-    extra ways (added edges, hidden passages)."""
-    for room_id in base:
-        yield room_id, ""
-    if extra:
-        yield from extra
+# The ways out of each room by the content's edges, as (neighbour, "") pairs, by content (kept in
+# its entry like _ORDER's); with the edges it was made from, which a context reads from the content.
+_PLAIN: dict[int, tuple[Any, Mapping[str, Sequence[str]], dict[str, tuple[tuple[str, str], ...]]]] = {}
+
+
+def _plain_ways(content: Any, base: Mapping[str, Sequence[str]]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The ways out of each room by the content's edges ``base`` (:meth:`Ctx.edges`), as
+    :func:`routes` takes them before the extra ways (added edges, hidden passages): made once per
+    content and edges, not as a generator per room visited."""
+    found = _PLAIN.get(id(content))
+    if found is None or found[0] is not content or found[1] is not base:
+        pairs = {room_id: tuple((nxt, "") for nxt in rooms) for room_id, rooms in base.items()}
+        found = _PLAIN[id(content)] = (content, base, pairs)
+    return found[2]
 
 
 # The content's rooms in order, by content (an immutable object, kept in its entry so that the
