@@ -253,6 +253,42 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
         assert moves > 15
 
 
+def test_views_keep_no_listing_of_a_state_listed_quickly() -> None:
+    """A state whose legal commands are at most a decision's options (``listed_quickly``) is
+    viewed without the snapshot that keys the kept listings: nothing is kept for it, its views
+    are those of ``view``, and its listing is indeed a decision's options or nothing; a state
+    with a window open keeps its listing for the next command."""
+    from delve.maiden import commands, decisions
+
+    for players in (1, 2):
+        ruleset = MaidenRuleset()
+        chooser = random.Random(40 + players)
+        game = ruleset.setup({"players": players, "start_player": 0}, seats(players), players, T0)
+        audience = [None, *range(players)]
+        quick = kept = 0
+        for _ in range(150):
+            if game.ended:
+                break
+            ruleset._legal.clear()
+            views = ruleset.views(game, audience)
+            assert views == [ruleset.view(game, seat) for seat in audience]
+            listed = [ruleset.legal_commands(game, seat) for seat in range(players)]
+            if commands.listed_quickly(game):
+                quick += 1
+                assert len(ruleset._legal) == 0
+                head = game.pending[0] if game.pending else None
+                for seat, legal in enumerate(listed):
+                    mine = head is not None and head.seat in (None, seat)
+                    assert legal == (decisions.commands(head) if head is not None and mine else [])
+            else:
+                kept += 1
+                assert [ruleset._legal.find((_timeless(game), seat)) for seat in range(players)] == listed
+            seat = waiting(game)
+            ruleset.apply(game, seat, chooser.choice(ruleset.legal_commands(game, seat)), game.clock)
+        assert quick > 10
+        assert kept > 10
+
+
 def test_a_boss_entry_is_built_again_when_its_boss_changes_and_kept_while_it_does_not() -> None:
     """The ``views`` hook keeps each boss's entry by that boss's state: when one boss's life
     moves, the bosses' part is built again with that boss's new entry (equal to a fresh view's)

@@ -16,7 +16,7 @@ import msgspec
 from delve.kernel import IllegalCommand, quote
 from delve.maiden import checks, decisions, dice, effects, flow, movement, skills
 from delve.maiden.ctx import Ctx
-from delve.maiden.state import MOVE, POST_ROLL, PRE_ROLL, Maiden
+from delve.maiden.state import MOVE, POST_ROLL, PRE_ROLL, Game, Maiden
 
 
 class Command(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -117,6 +117,13 @@ def legal_commands(ctx: Ctx, seat: int, routes: dict[int, movement.Routes] | Non
         out += _skill_uses(ctx, active)
     out += _arcana_uses(ctx, active)
     return out
+
+
+def listed_quickly(state: Game) -> bool:
+    """Whether :func:`legal_commands` of ``state`` is at most a decision's options for every seat
+    (the game ended, a decision pending, or no window open): listed in far less than the state's
+    snapshot that keeps a listing for the next command (``MaidenRuleset.views``) costs."""
+    return state.ended or bool(state.pending) or state.active is None or state.step not in WINDOW_KINDS
 
 
 def _window(ctx: Ctx, maiden: Maiden, routes: dict[int, movement.Routes] | None) -> list[dict[str, Any]]:

@@ -153,7 +153,8 @@ class MaidenRuleset:
             if seat is not None:
                 self._check_seat(game, seat)
         ctx = self._ctx(game, game.clock)
-        if all(seat is None for seat in seats):
+        if all(seat is None for seat in seats) or commands.listed_quickly(game):
+            # nothing worth keeping for the next command: no snapshot of the state as the key
             return view.build_many(ctx, seats, lasting=True)
         timeless = _timeless(game)
         routes: dict[int, movement.Routes] = {}
