@@ -6,7 +6,8 @@ per connection and turns a fetched row back into an instance exactly as the ORM 
 backend's and the fields' converters, ``Model.from_db``).
 
 A model that leaves instance creation to Django (no ``__init__`` or ``from_db`` of its own, its
-fields' attributes read-only descriptors, nobody listening to ``pre_init`` or ``post_init``) has
+fields' attributes descriptors that only store a value on a new instance (:func:`plain_init`),
+nobody listening to ``pre_init`` or ``post_init``) has
 its instance made as unpickling makes one: the values put in its ``__dict__`` and its state set
 as ``from_db`` sets it. That is the instance ``from_db`` would make (every field's value under
 its attribute name, ``adding`` false, the connection's alias), in about a sixth of the time:
