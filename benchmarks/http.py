@@ -15,12 +15,14 @@ The loads (each client a thread with one keep-alive connection, one request at a
   allowed at any pace) and posts comments through the JSON API: a durable command with nothing
   to look up first (the lock, the clock, the ruleset, every audience's view, the logs);
 - ``fl-play`` / ``wm-play``: each client plays a game of its own (Fated Labyrinth 4 seats on a
-  fast clock, or solo White Maiden) as a bot would: the legal commands (``GET``), then one of them
-  (``POST``, with the choices digest and an idempotency key). Only the ``POST`` is timed, and a
-  command counts once its answer is 2xx (it is then committed: durable); the look before it
-  halves the commands a client can send, which the ratio to ``noop`` does not correct: for these
-  loads a second line gives every request they sent (looks and commands) against ``noop``'s
-  requests, for reading only (the target counts durable commands).
+  fast clock, or solo White Maiden) as a bot would: one of the seat's legal commands (``POST``,
+  with the choices digest and an idempotency key), decided on the legal commands the answer to
+  its previous command listed, or, when the seat that played last has none left (a Fated turn
+  over), on those of the first seat that has some (``GET``). Only the ``POST`` is timed, and a
+  command counts once its answer is 2xx (it is then committed: durable); the looks between
+  commands cost requests the ratio to ``noop`` does not correct: for these loads a second line
+  gives every request they sent (looks and commands) against ``noop``'s requests, for reading
+  only (the target counts durable commands).
 
 The loads take turns in windows of about two seconds (``noop``, each load, ``noop`` again, ...)
 until each has run ``--seconds``, so that the shared machine's changing load falls on all of them
@@ -333,27 +335,38 @@ def comment_step(table: Table, seat: int) -> Step:
 
 
 def play_step(table: Table, rng: random.Random) -> Step:
-    """The legal commands of the first seat that has some (not timed), then one of them (timed);
-    status 0 when nobody has anything to play now (a Fated turn still accumulating), -1 when the
-    game has ended."""
+    """One of the legal commands of a seat (timed), as a bot plays: the seat that played last
+    goes on with the legal commands its answer listed while it has some; otherwise the legal
+    commands of the first seat that has some are asked for (``GET``, not timed). Status 0 when
+    nobody has anything to play now (a Fated turn still accumulating), -1 when the game has
+    ended."""
+    last: dict[int, dict[str, Any]] = {}  # the seat that played last: the answer to its command
 
     def run(conn: http.client.HTTPConnection, step: int) -> tuple[int, Any, float, int]:
         sent = 0
-        for token in table.tokens:
-            status, offered = request(conn, "GET", f"/api/v1/games/{table.game}/commands", token=token)
-            sent += 1
-            if status != 200 or not isinstance(offered, dict):
-                return status, offered, 0.0, sent
-            playable = [c for c in offered["commands"] if c["kind"] not in AVOID]
+        known = dict(last)
+        last.clear()
+        for seat in sorted(range(len(table.tokens)), key=lambda seat: seat not in known):
+            offered = known.get(seat)
+            playable = [c for c in offered["commands"] if c["kind"] not in AVOID] if offered else []
             if not playable:
-                continue
+                status, offered = request(conn, "GET", f"/api/v1/games/{table.game}/commands", token=table.tokens[seat])
+                sent += 1
+                if status != 200 or not isinstance(offered, dict):
+                    return status, offered, 0.0, sent
+                playable = [c for c in offered["commands"] if c["kind"] not in AVOID]
+                if not playable:
+                    continue
+            assert offered is not None
             body = {
                 "command": rng.choice(playable),
                 "choices": offered["choices"],
                 "idempotency_key": f"p-{uuid.uuid4().hex}",
             }
             started = time.perf_counter()
-            status, answer = request(conn, "POST", f"/api/v1/games/{table.game}/commands", body, token)
+            status, answer = request(conn, "POST", f"/api/v1/games/{table.game}/commands", body, table.tokens[seat])
+            if status == 200 and isinstance(answer, dict) and "commands" in answer:
+                last[seat] = answer
             return status, answer, time.perf_counter() - started, sent + 1
         status, view = request(conn, "GET", f"/api/v1/games/{table.game}", token=table.tokens[0])
         ended = status == 200 and isinstance(view, dict) and view.get("game", {}).get("status") == "ended"

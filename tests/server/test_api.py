@@ -75,6 +75,50 @@ def test_submitting_a_command_answers_the_new_version_and_the_callers_events(gam
     assert body["events"][1]["private"] is True
 
 
+def test_a_commands_answer_lists_the_callers_next_legal_commands(game, personas, clock):
+    """The answer to a command carries the caller's legal commands right after it and their
+    ``choices`` digest, equal to what ``GET .../commands`` answers then, so that a client decides
+    its next command without asking again; a replayed answer lists them as they are now."""
+    url = f"/api/v1/games/{game.pk}/commands"
+    clock.tick(60)  # one stored roll each
+    first = post(personas["player"], url, {"command": {"kind": "roll"}, "idempotency_key": "k1"})
+    assert first.status_code == 200, first.content
+    body = first.json()
+    listed = personas["player"].get(url).json()
+    assert body["commands"] == listed["commands"] == [{"kind": "wait"}]  # the roll is spent
+    assert body["choices"] == listed["choices"]
+    # the listed choices guard the next command like those of a GET
+    after = post(personas["player"], url, {"command": {"kind": "wait"}, "choices": body["choices"]})
+    assert after.status_code == 200, after.content
+    # the stored answer (what a replay returns) keeps no list: a replay lists the commands now
+    clock.tick(60)  # a new roll: the first answer's list is stale
+    again = post(personas["player"], url, {"command": {"kind": "roll"}, "idempotency_key": "k1"})
+    assert again["Idempotent-Replayed"] == "true"
+    replayed = again.json()
+    assert (replayed["sequence"], replayed["events"]) == (body["sequence"], body["events"])
+    now = personas["player"].get(url).json()["commands"]
+    assert replayed["commands"] == now == [{"kind": "wait"}, {"kind": "roll"}]
+    assert replayed["choices"] == engine.choices_digest(replayed["commands"])
+    entry = CommandEntry.objects.get(game=game, idempotency_key="k1")
+    assert set(entry.answer) == {"sequence", "version", "events"}
+    # a comment through the commands endpoint lists them too; the comment endpoint answers as before
+    said = post(personas["opponent"], url, {"command": {"kind": "comment", "text": "hi"}}).json()
+    assert said["commands"] == personas["opponent"].get(url).json()["commands"]
+    assert set(post(personas["opponent"], f"/api/v1/games/{game.pk}/comment", {"text": "yo"}).json()) == {
+        "sequence",
+        "version",
+        "events",
+    }
+
+
+def test_the_command_that_ends_the_game_answers_no_more_commands(personas, clock, start_game):
+    game = start_game(goal=1)
+    clock.tick(60)
+    body = post(personas["player"], f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "roll"}}).json()
+    assert [e["kind"] for e in body["events"]][-2:] == ["toy.won", "game.ended"]
+    assert body["commands"] == [] and body["choices"] == engine.choices_digest([])
+
+
 def test_every_rejection_says_why(game, personas, clock):
     player = personas["player"]
     url = f"/api/v1/games/{game.pk}/commands"

@@ -546,10 +546,23 @@ def test_while_a_bot_plays_the_seat_its_players_commands_are_refused_and_change_
     said = api.post(f"/api/v1/games/{game.pk}/comment", {"text": "back soon"}, content_type="application/json")
     assert said.status_code == 200, said.content
     assert game.seats.get(user=player).comment == "back soon"
+    # a comment sent as a command: its answer lists what the player may do, nothing but a comment
+    # (none right after one: comments change once a minute)
+    clock.tick(60)
+    said = api.post(
+        f"/api/v1/games/{game.pk}/commands",
+        {"command": {"kind": "comment", "text": "soon"}},
+        content_type="application/json",
+    )
+    assert said.status_code == 200, said.content
+    assert said.json()["commands"] == api.get(f"/api/v1/games/{game.pk}/commands").json()["commands"]
+    assert all(c["kind"] == "comment" for c in said.json()["commands"])
     assert api.post(f"/api/v1/games/{game.pk}/reclaim").status_code == 200
     command = seat_legal(game, 0)[0]
     response = api.post(f"/api/v1/games/{game.pk}/commands", {"command": command}, content_type="application/json")
     assert response.status_code == 200, response.content
+    listed = api.get(f"/api/v1/games/{game.pk}/commands").json()
+    assert (response.json()["commands"], response.json()["choices"]) == (listed["commands"], listed["choices"])
 
 
 def test_the_bot_plays_the_seat_it_took_over(player: Any, clock: FakeClock) -> None:

@@ -129,11 +129,12 @@ def _paths() -> dict[str, Any]:
                 "summary": "Submit a command for the caller's own seat",
                 "description": "One transaction. A stale `version`, or a `choices` digest that no longer matches "
                 "the caller's legal commands, answers 409; a repeated idempotency key returns the first answer "
-                "(header `Idempotent-Replayed: true`) and applies nothing.",
+                "(header `Idempotent-Replayed: true`) and applies nothing. The answer lists the caller's legal "
+                "commands right after the command, with their `choices` digest, for the next decision.",
                 "parameters": [GAME_ID, IDEMPOTENCY],
                 **WRITE,
                 "requestBody": _body("CommandBody"),
-                "responses": _responses({"200": _json(_ref("Answer"), "Applied")}, 400, 401, 403, 404, 409, 422),
+                "responses": _responses({"200": _json(_ref("CommandAnswer"), "Applied")}, 400, 401, 403, 404, 409, 422),
             },
         },
         "/api/v1/games/{game_id}/comment": {

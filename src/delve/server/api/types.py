@@ -211,6 +211,22 @@ class Answer(msgspec.Struct):
     events: list[Event]
 
 
+class CommandAnswer(msgspec.Struct):
+    """An applied command (as :class:`Answer`), with the caller's legal commands right after it."""
+
+    sequence: int
+    version: int
+    events: list[Event]
+    commands: Annotated[
+        list[Command],
+        Meta(
+            description="your legal commands right after this one (as GET .../commands would list them then; "
+            "on a replayed answer, as it lists them now): decide your next command from them"
+        ),
+    ]
+    choices: Annotated[str, Meta(description="digest of `commands`; send it back as `choices` with your next command")]
+
+
 class LegalCommands(msgspec.Struct):
     version: int
     seat: int | None
@@ -256,6 +272,7 @@ RESPONSES: tuple[type, ...] = (
     Withdrawn,
     LegalCommands,
     Answer,
+    CommandAnswer,
     Events,
     Records,
 )

@@ -112,9 +112,16 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
             version=body.version,
             choices=body.choices,
             idempotency_key=_key(request, body.idempotency_key),
+            listing=True,
         )
+        if answer.commands is None:  # a replayed answer: the legal commands as they are now
+            answer.commands = _legal(_game(game_id), user)["commands"]
         return _answer(answer)
-    found = _game(game_id)
+    return _legal(_game(game_id), user)
+
+
+def _legal(found: Game, user: Any) -> dict[str, Any]:
+    """The caller's legal commands now, as ``GET .../commands`` answers them."""
     seat = engine.seat_of(found, user)
     if seat is None:
         raise not_seated()

@@ -75,9 +75,20 @@ class Answer:
     version: int
     events: list[dict[str, Any]] = field(default_factory=list)
     replayed: bool = False
+    commands: list[dict[str, Any]] | None = None
+    """With ``submit(listing=True)``: the caller's legal commands right after the change (what
+    ``legal_commands`` lists for its seat then), so that a client decides its next command without
+    asking again; ``None`` otherwise, and in a replayed answer (the first answer's list may be
+    stale: ask again)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"sequence": self.sequence, "version": self.version, "events": self.events}
+        """The answer as stored with its command and sent (the legal commands and their
+        ``choices`` digest too, when listed)."""
+        body: dict[str, Any] = {"sequence": self.sequence, "version": self.version, "events": self.events}
+        if self.commands is not None:
+            body["commands"] = self.commands
+            body["choices"] = choices_digest(self.commands)
+        return body
 
 
 # --- what events may tell --------------------------------------------------------------------
@@ -558,6 +569,7 @@ def submit(
     order: str | None = None,
     decoded: Decoded | None = None,
     bot: bool = False,
+    listing: bool = False,
 ) -> Answer:
     """Apply ``user``'s command to their own seat in one transaction.
 
@@ -584,6 +596,11 @@ def submit(
     are refused until they take the seat back (``bots.reclaim``), so that the two never play the
     same turn.
 
+    ``listing``: the answer carries the seat's legal commands right after the change
+    (:attr:`Answer.commands`; none once the game ended, only the comment while a bot plays the
+    seat), listed from the state in hand: no statement more, and the caller needs no second
+    request to decide its next command. A replayed answer carries none.
+
     :raises Rejected: not seated (403), not running (422), stale version (409), key reused (422),
         a bot plays the seat (409, ``seat/taken_over``).
     :raises IllegalCommand: from the ruleset (422); nothing is saved.
@@ -593,7 +610,9 @@ def submit(
     seated: list[int] = []  # the caller's seat index, once known
     try:
         with transaction.atomic():
-            return _submit(game_id, user, command, version, choices, idempotency_key, order, seated, decoded, bot)
+            return _submit(
+                game_id, user, command, version, choices, idempotency_key, order, seated, decoded, bot, listing
+            )
     except (DelveError, IntegrityError):
         if idempotency_key is None or not seated:
             raise
@@ -624,6 +643,7 @@ def _submit(
     seated: list[int],
     decoded: Decoded | None = None,
     bot: bool = False,
+    listing: bool = False,
 ) -> Answer:
     """The transaction of :func:`submit` (see there)."""
     sql = statements()
@@ -681,7 +701,7 @@ def _submit(
     events += ruleset.apply(state, index, command, now)
     text = command.get("text")
     changed = command["kind"] == COMMENT and isinstance(text, str) and text != comment
-    return _commit(
+    answer = _commit(
         game,
         ruleset,
         state,
@@ -693,6 +713,14 @@ def _submit(
         seat_comment=(seat_id, text) if changed else None,
         sql=sql,
     )
+    if listing:
+        # as GET .../commands would list them now: none once the game ended, the comment only
+        # while a bot plays the seat for its idle player
+        legal = ruleset.legal_commands(state, index) if game.status == Game.Status.RUNNING else []
+        if bot_since is not None and not bot:
+            legal = [entry for entry in legal if entry["kind"] == COMMENT]
+        answer.commands = legal
+    return answer
 
 
 def open_game(game_id: int, user: Any) -> Answer | None:
