@@ -10,7 +10,10 @@ Each round plays fresh games through ``engine.submit`` (a 4-player Fated Labyrin
 the timer, each with an idempotency key, on a clock that moves one second per command), then
 replays the same commands at the same times on the bare ruleset, then commits the rows that round
 wrote (the state, the command entry with its answer, the events) again with plain ``sqlite3`` in
-a database opened with the backend's pragmas (WAL journal, ``synchronous=NORMAL``). Printed per
+a database opened with the backend's pragmas (WAL journal, ``synchronous=NORMAL``, the log
+checkpointed by a commit only past the backstop). The server's log is checkpointed in a
+background thread, as ``delve serve`` does (``delve.server.sqlite_backend.checkpoint``); the raw
+loop's, a fresh copy each round, never grows to a checkpoint. Printed per
 game: the median over rounds of the submit / raw-apply ratio (target <= 8) and of durable
 commands/s / raw commits/s (target >= 0.25), and the SQL statements per durable command (BEGIN
 included, as Django sends them). The statements are counted in one more round, untimed, that
@@ -351,7 +354,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="delve-durable-") as data_dir:
         setup_django(Path(data_dir))
-        run(args.rounds, args.commands)
+        from delve.server.sqlite_backend.checkpoint import start_for_default_database
+
+        stop = start_for_default_database()  # the log's checkpoints, as ``delve serve`` runs them
+        try:
+            run(args.rounds, args.commands)
+        finally:
+            if stop is not None:
+                stop()
     return 0
 
 

@@ -185,6 +185,13 @@ def _serve_hooks(args: argparse.Namespace) -> list[Callable[[], Callable[[], Non
     """Things ``serve`` starts before the HTTP server; each may return a function that stops it
     when the server has stopped."""
     hooks: list[Callable[[], Callable[[], None] | None]] = []
+
+    def start_checkpoints() -> Callable[[], None] | None:
+        from delve.server.sqlite_backend.checkpoint import start_for_default_database
+
+        return start_for_default_database()  # SQLite only: its log copied back off the command path
+
+    hooks.append(start_checkpoints)
     if not args.no_worker:
 
         def start_worker() -> Callable[[], None]:

@@ -91,7 +91,11 @@ def sqlite_database(path: Path) -> dict[str, Any]:
     """A SQLite database tuned for a small server: WAL journal, IMMEDIATE write transactions
     (so two writers queue instead of failing on upgrade) and a busy timeout. Connections are kept
     (one per thread: the server reuses its request threads, see ``delve.server.asgi``): opening
-    one costs more than a command's commit."""
+    one costs more than a command's commit. A commit checkpoints the log only past
+    ``BACKSTOP_PAGES``: ``delve serve`` checkpoints it in a background thread
+    (``delve.server.sqlite_backend.checkpoint``)."""
+    from delve.server.sqlite_backend.checkpoint import BACKSTOP_PAGES
+
     return {
         "ENGINE": "delve.server.sqlite_backend",
         "NAME": str(path),
@@ -99,7 +103,8 @@ def sqlite_database(path: Path) -> dict[str, Any]:
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000",
+            "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000;"
+            f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}",
         },
         "TEST": {"NAME": str(path.with_name(path.stem + "-test.sqlite3"))},
     }
