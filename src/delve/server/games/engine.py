@@ -82,8 +82,9 @@ class Answer:
     stale: ask again)."""
 
     def as_dict(self) -> dict[str, Any]:
-        """The answer as stored with its command and sent (the legal commands and their
-        ``choices`` digest too, when listed)."""
+        """The answer as sent, and as stored with its command (before any listing: a stored
+        answer holds no legal commands); with the legal commands and their ``choices`` digest
+        when they are listed."""
         body: dict[str, Any] = {"sequence": self.sequence, "version": self.version, "events": self.events}
         if self.commands is not None:
             body["commands"] = self.commands

@@ -56,8 +56,6 @@ class Checkpointer:
     def __init__(self, path: str | Path, *, interval: float = INTERVAL) -> None:
         self.path = str(path)
         self.interval = interval
-        self.passes = 0
-        self.copied = 0
         self._connection: sqlite3.Connection | None = None
 
     def checkpoint(self) -> Pass:
@@ -66,8 +64,6 @@ class Checkpointer:
             self._connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._connection.execute("PRAGMA busy_timeout=1000")
         busy, log_pages, copied = self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        self.passes += 1
-        self.copied = copied
         return Pass(busy=bool(busy), log_pages=log_pages, copied=copied)
 
     def close(self) -> None:
