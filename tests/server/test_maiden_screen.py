@@ -8,6 +8,7 @@ Maiden (view, legal commands, submit)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from html import unescape
 from typing import Any
@@ -316,6 +317,33 @@ def test_the_api_plays_white_maiden_like_fated_labyrinth(duo: Game, player: Any,
     assert (duo.version, duo.state) == before
     spectator_view = Client().get(f"/api/v1/games/{duo.pk}").json()
     assert spectator_view["seat"] is None and spectator_view["view"]["legal"] == []
+
+
+def test_a_bot_plays_a_whole_solo_game_on_the_answers_legal_commands(clock: Any, player: Any) -> None:
+    """The API's bot loop (docs/api.md): one look at the legal commands, then each command
+    decided on the legal commands the previous answer listed, with their ``choices`` digest,
+    until the game ends; every answer's list is the seat's legal commands after it."""
+    game = maiden_game([player])
+    api = token_client(player)
+    url = f"/api/v1/games/{game.pk}/commands"
+    offered = api.get(url).json()
+    chooser = random.Random(3)
+    played = 0
+    while playable := [c for c in offered["commands"] if c["kind"] not in ("comment", "give_up")]:
+        answer = api.post(
+            url,
+            {"command": chooser.choice(playable), "choices": offered["choices"], "idempotency_key": f"k{played}"},
+            content_type="application/json",
+        )
+        assert answer.status_code == 200, answer.content
+        offered = answer.json()
+        played += 1
+        if played % 25 == 0:
+            assert offered["commands"] == legal(game, 0)
+        assert played < 5000
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED and offered["commands"] == []
+    assert CommandEntry.objects.filter(game=game, source="player").count() == played > 50
 
 
 def test_the_screen_reads_in_japanese(duo: Game, player: Any) -> None:
