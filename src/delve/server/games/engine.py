@@ -716,7 +716,9 @@ def _submit(
     )
     if listing:
         # as GET .../commands would list them now: none once the game ended, the comment only
-        # while a bot plays the seat for its idle player
+        # while a bot plays the seat for its idle player. Listed inside the transaction: once it
+        # commits, the state is kept for the game's next command (kept.keep_on_commit), which
+        # another thread may then take and change
         legal = ruleset.legal_commands(state, index) if game.status == Game.Status.RUNNING else []
         if bot_since is not None and not bot:
             legal = [entry for entry in legal if entry["kind"] == COMMENT]
