@@ -5,6 +5,7 @@ beginning, and a failure is logged and retried without stopping anything."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sqlite3
 import threading
@@ -141,3 +142,15 @@ def test_serve_checkpoints_only_a_sqlite_file(monkeypatch, tmp_path):
     settings.update(ENGINE="django.db.backends.postgresql", NAME="delve")
     assert start_for_default_database() is None
     assert started == [str(tmp_path / "db.sqlite3")]
+
+
+def test_delve_serve_starts_the_checkpointer_and_stops_it_after_the_server(monkeypatch):
+    from delve import cli
+
+    stopped: list[bool] = []
+    monkeypatch.setattr(checkpoint, "start_for_default_database", lambda: lambda: stopped.append(True))
+    hooks = cli._serve_hooks(argparse.Namespace(no_worker=True, tick_interval=1.0))
+    stops = [stop for hook in hooks if (stop := hook()) is not None]
+    assert len(stops) == 1 and not stopped
+    stops[0]()
+    assert stopped == [True]
