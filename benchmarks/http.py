@@ -18,7 +18,7 @@ The loads (each client a thread with one keep-alive connection, one request at a
   fast clock, or solo White Maiden) as a bot would: one of the seat's legal commands (``POST``,
   with the choices digest and an idempotency key), decided on the legal commands the answer to
   its previous command listed, or, when the seat that played last has none left (a Fated turn
-  over), on those of the first seat that has some (``GET``). Only the ``POST`` is timed, and a
+  over), on those of the next seat round the table that has some (``GET``). Only the ``POST`` is timed, and a
   command counts once its answer is 2xx (it is then committed: durable); the looks between
   commands cost requests the ratio to ``noop`` does not correct: for these loads a second line
   gives every request they sent (looks and commands) against ``noop``'s requests, for reading
@@ -337,19 +337,29 @@ def comment_step(table: Table, seat: int) -> Step:
 def play_step(table: Table, rng: random.Random) -> Step:
     """One of the legal commands of a seat (timed), as a bot plays: the seat that played last
     goes on with the legal commands its answer listed while it has some; otherwise the legal
-    commands of the first seat that has some are asked for (``GET``, not timed). Status 0 when
-    nobody has anything to play now (a Fated turn still accumulating), -1 when the game has
-    ended."""
+    commands of the next seat round the table that has some are asked for (``GET``, not timed).
+    Status 0 when nobody has anything to play now (a Fated turn still accumulating), -1 when the
+    game has ended."""
     last: dict[int, dict[str, Any]] = {}  # the seat that played last: the answer to its command
+    seats = len(table.tokens)
 
     def run(conn: http.client.HTTPConnection, step: int) -> tuple[int, Any, float, int]:
         sent = 0
         known = dict(last)
         last.clear()
-        for seat in sorted(range(len(table.tokens)), key=lambda seat: seat not in known):
+        # the seat that played last (on the commands its answer listed: none playable, it is
+        # passed over), then the others round the table from the one after it
+        after = next(iter(known), seats - 1)
+        order = [(after + i) % seats for i in range(1, seats + 1)]
+        if known:
+            order = [after, *order[:-1]]
+        for seat in order:
             offered = known.get(seat)
-            playable = [c for c in offered["commands"] if c["kind"] not in AVOID] if offered else []
-            if not playable:
+            if offered is not None:
+                playable = [c for c in offered["commands"] if c["kind"] not in AVOID]
+                if not playable:
+                    continue
+            else:
                 status, offered = request(conn, "GET", f"/api/v1/games/{table.game}/commands", token=table.tokens[seat])
                 sent += 1
                 if status != 200 or not isinstance(offered, dict):
