@@ -18,11 +18,11 @@ The loads (each client a thread with one keep-alive connection, one request at a
   fast clock, or solo White Maiden) as a bot would: one of the seat's legal commands (``POST``,
   with the choices digest and an idempotency key), decided on the legal commands the answer to
   its previous command listed, or, when the seat that played last has none left (a Fated turn
-  over), on those of the next seat round the table that has some (``GET``). Only the ``POST`` is timed, and a
-  command counts once its answer is 2xx (it is then committed: durable); the looks between
-  commands cost requests the ratio to ``noop`` does not correct: for these loads a second line
-  gives every request they sent (looks and commands) against ``noop``'s requests, for reading
-  only (the target counts durable commands).
+  over), on those of the next seat round the table that has some (``GET``). Only the ``POST``
+  is timed, and a command counts once its answer is 2xx (it is then committed: durable); the
+  looks between commands cost requests the ratio to ``noop`` does not correct: for these loads a
+  second line gives every request they sent (looks and commands) against ``noop``'s requests,
+  for reading only (the target counts durable commands).
 
 The loads take turns in windows of about two seconds (``noop``, each load, ``noop`` again, ...)
 until each has run ``--seconds``, so that the shared machine's changing load falls on all of them
