@@ -211,12 +211,9 @@ class Answer(msgspec.Struct):
     events: list[Event]
 
 
-class CommandAnswer(msgspec.Struct):
-    """An applied command (as :class:`Answer`), with the caller's legal commands right after it."""
+class CommandAnswer(Answer):
+    """An applied command (:class:`Answer`), with the caller's legal commands right after it."""
 
-    sequence: int
-    version: int
-    events: list[Event]
     commands: Annotated[
         list[Command],
         Meta(
