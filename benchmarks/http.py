@@ -14,15 +14,18 @@ The loads (each client a thread with one keep-alive connection, one request at a
 - ``fl-comment``: each client is a seat of a 4-player Fated Labyrinth game (13x13, comments
   allowed at any pace) and posts comments through the JSON API: a durable command with nothing
   to look up first (the lock, the clock, the ruleset, every audience's view, the logs);
-- ``fl-play`` / ``wm-play``: each client plays a game of its own (Fated Labyrinth 4 seats on a
-  fast clock, or solo White Maiden) as a bot would: one of the seat's legal commands (``POST``,
+- ``fl-play`` / ``wm-play``: each client plays a game of its own (Fated Labyrinth 4 seats, or
+  solo White Maiden) as a bot would: one of the seat's legal commands (``POST``,
   with the choices digest and an idempotency key), decided on the legal commands the answer to
   its previous command listed, or, when the seat that played last has none left (a Fated turn
   over), on those of the next seat round the table that has some (``GET``). Only the ``POST``
   is timed, and a command counts once its answer is 2xx (it is then committed: durable); the
   looks between commands cost requests the ratio to ``noop`` does not correct: for these loads a
   second line gives every request they sent (looks and commands) against ``noop``'s requests,
-  for reading only (the target counts durable commands).
+  for reading only (the target counts durable commands). The Fated game's clock is the fastest
+  the settings allow (a turn a second per seat, up to 1000 stored): its turns accumulate faster
+  than a client spends them, so the clients measure the server, not the game's clock; the line
+  says how often a client still found nobody with anything to play (it then waits 50 ms).
 
 The loads take turns in windows of about two seconds (``noop``, each load, ``noop`` again, ...)
 until each has run ``--seconds``, so that the shared machine's changing load falls on all of them
@@ -220,7 +223,9 @@ for load, games in plan.items():
         if load == "wm-play":
             game = engine.create_game("maiden", "white-maiden", {"players": 1, "start_player": 0})
         elif load == "fl-play":
-            game = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 13, "wait_time": 2})
+            game = engine.create_game(
+                "fated", "fated-labyrinth", {"players": 4, "maze_size": 13, "wait_time": 1, "max_stored_turns": 1000}
+            )
         else:
             game = engine.create_game(
                 "fated", "fated-labyrinth", {"players": 4, "maze_size": 13, "comment_min_interval": 0}
@@ -270,6 +275,7 @@ class Result:
     refused: int = 0  # 4xx answers (a stale choice, a game that ended)
     errors: list[str] = field(default_factory=list)  # 5xx answers and transport failures
     rounds: list[tuple[float, int, int]] = field(default_factory=list)  # per window: seconds, counted, requests
+    waits: int = 0  # a play's steps that found nobody with anything to play (the game's clock)
 
     @property
     def per_second(self) -> float:
@@ -294,6 +300,7 @@ class Result:
         self.latencies += window.latencies
         self.requests += window.requests
         self.refused += window.refused
+        self.waits += window.waits
         self.errors += window.errors
         self.rounds.append((window.seconds, len(window.latencies), window.requests))
 
@@ -301,7 +308,10 @@ class Result:
         what = "requests" if self.load == "noop" else "durable commands"
         looks = ""
         if self.plays:
-            looks = f" (requests, GET of the legal commands and POST: {self.requests_per_second:.1f}/s)"
+            looks = (
+                f" (requests, GET of the legal commands and POST: {self.requests_per_second:.1f}/s;"
+                f" waits for the game's clock: {self.waits})"
+            )
         return (
             f"{self.load:>10} {self.clients:>2} clients: {len(self.latencies)} {what} in {self.seconds:.1f} s = "
             f"{self.per_second:.1f}/s{looks}, p50 {self.percentile(0.5) * 1000:.1f} ms, "
@@ -429,6 +439,7 @@ def drive(ports: Sequence[int], steps: Sequence[Step], load: str, seconds: float
                 elif counted:
                     with lock:
                         result.requests += sent
+                        result.waits += 1
                 if status == 0:
                     stop.wait(0.05)  # nothing to play yet: the game's clock brings the next turn
         finally:
