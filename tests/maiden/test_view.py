@@ -377,3 +377,58 @@ def test_the_suggestions_variant_is_the_games_ascension_bonus_mv_asc_9() -> None
 
     assert _variant("pie") is _variant("pie") == odds.Variant(ascension_bonus="pie")
     assert _variant("one_plus_pie") == odds.Variant() != _variant("pie")
+
+
+def test_legal_commands_found_from_the_views_equal_a_fresh_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the ``views`` hook listed a seat's commands (the server's digests, just before it
+    answers a command with the seat's commands), ``legal_commands`` finds that listing instead
+    of making it again: equal to a fresh listing every time, and a copy, so a caller changing
+    what it got (a command's dice included) leaves the kept listing as it was."""
+    from delve.maiden import commands
+
+    listings = []
+    listing = commands.legal_commands
+
+    def counted(*args: object, **kwargs: object) -> object:
+        listings.append(1)
+        return listing(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(commands, "legal_commands", counted)
+    for players in (1, 2):
+        viewed, fresh = MaidenRuleset(), MaidenRuleset()
+        chooser = random.Random(60 + players)
+        game = viewed.setup({"players": players, "start_player": 0}, seats(players), players, T0)
+        audience = [None, *range(players)]
+        now = T0
+        found = with_dice = 0
+        for _ in range(250):
+            if game.ended:
+                break
+            viewed.views(game, audience)
+            for seat in range(players):
+                listings.clear()
+                listed = viewed.legal_commands(game, seat)
+                made = len(listings)
+                assert listed == fresh.legal_commands(game, seat)
+                kept = viewed._legal.find((_timeless(game), seat))
+                if kept is None:
+                    assert commands.listed_quickly(game)
+                    continue
+                found += 1
+                assert made == 0  # found, not listed again
+                assert listed == kept and listed is not kept
+                assert all(mine is not theirs for mine, theirs in zip(listed, kept, strict=True))
+                for command in listed:
+                    if isinstance(command.get("dice"), list):
+                        with_dice += 1
+                        command["dice"].append(99)
+                    command["kind"] = "changed"
+                assert viewed.legal_commands(game, seat) == fresh.legal_commands(game, seat)
+            now += 1
+            seat = waiting(game)
+            mine = [c for c in viewed.legal_commands(game, seat) if c["kind"] not in ("give_up", "comment")]
+            if not mine:
+                break
+            viewed.apply(game, seat, chooser.choice(mine), now)
+        assert found > 50
+        assert with_dice > 0

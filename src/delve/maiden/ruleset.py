@@ -115,8 +115,20 @@ class MaidenRuleset:
             flow.update_clock(ctx)
 
     def legal_commands(self, game: Game, seat: int) -> list[dict[str, Any]]:
+        """The seat's legal commands; when a window is open, the listing the views of this state
+        made (``views``: the server's digests, just before it answers a command with the seat's
+        commands) is found there instead of being made again. A copy: the caller may change it."""
         self._check_seat(game, seat)
-        return commands.legal_commands(self._ctx(game, game.clock), seat)
+        ctx = self._ctx(game, game.clock)
+        if commands.listed_quickly(game):
+            return commands.legal_commands(ctx, seat)
+        found = self._legal.find((_timeless(game), seat))
+        if found is None:
+            return commands.legal_commands(ctx, seat)
+        return [
+            {key: value.copy() if isinstance(value, list) else value for key, value in command.items()}
+            for command in found
+        ]
 
     def apply(self, game: Game, seat: int, command: Mapping[str, Any], now: int) -> list[Event]:
         """Advance the clock to ``now``, then apply the command.
