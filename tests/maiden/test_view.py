@@ -215,13 +215,27 @@ def test_lasting_parts_equal_fresh_ones_and_are_kept_while_unchanged() -> None:
     assert kept > 500
 
 
-def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
+def test_legal_commands_kept_from_the_views_change_nothing_in_apply(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``views`` hook keeps each seat's legal commands by the state without its clock, and
     ``apply`` on that state (the clock moved on) judges by them instead of listing them again:
     a game viewed after every command and its twin never viewed accept and refuse the same
     commands, with the same events, and reach the same states (a refusal restores the clock).
     A move takes its route from the routes that listing kept (the passages it reveals, its
-    cost), never searching the map again."""
+    cost), never searching the map again. ``legal_commands`` of a viewed state finds the kept
+    listing too (the server lists a seat's commands in its answer right after the views): equal
+    to the twin's fresh listing, and a copy, so that a caller changing what it got (a command's
+    dice included) leaves the kept listing as it was."""
+    from delve.maiden import commands
+
+    listings = []
+    listing = commands.legal_commands
+
+    def counted(*args: object, **kwargs: object) -> object:
+        listings.append(1)
+        return listing(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(commands, "legal_commands", counted)
+    found = changed_dice = 0
     for players in (1, 3):
         viewed, twin = MaidenRuleset(), MaidenRuleset()
         chooser = random.Random(20 + players)
@@ -234,6 +248,23 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
             if a.ended:
                 break
             viewed.views(a, audience)
+            for each in range(players):
+                listings.clear()
+                listed = viewed.legal_commands(a, each)
+                made = len(listings)
+                assert listed == twin.legal_commands(b, each)
+                kept = viewed._legal.find((_timeless(a), each))
+                if kept is None:
+                    continue
+                found += 1
+                assert made == 0  # found, not listed again
+                assert all(mine is not theirs for mine, theirs in zip(listed, kept, strict=True))
+                for command in listed:
+                    if isinstance(command.get("dice"), list):
+                        changed_dice += 1
+                        command["dice"].append(99)
+                    command["kind"] = "changed"
+                assert viewed.legal_commands(a, each) == twin.legal_commands(b, each)
             now += chooser.choice((0, 1, 60))
             seat = chooser.choice([waiting(a), chooser.randrange(players)])
             legal = viewed.legal_commands(a, seat)
@@ -251,6 +282,8 @@ def test_legal_commands_kept_from_the_views_change_nothing_in_apply() -> None:
             assert viewed.encode(a) == twin.encode(b)
         assert hits > 50
         assert moves > 15
+    assert found > 100
+    assert changed_dice > 0
 
 
 def test_views_keep_no_listing_of_a_state_listed_quickly() -> None:
@@ -377,58 +410,3 @@ def test_the_suggestions_variant_is_the_games_ascension_bonus_mv_asc_9() -> None
 
     assert _variant("pie") is _variant("pie") == odds.Variant(ascension_bonus="pie")
     assert _variant("one_plus_pie") == odds.Variant() != _variant("pie")
-
-
-def test_legal_commands_found_from_the_views_equal_a_fresh_listing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """After the ``views`` hook listed a seat's commands (the server's digests, just before it
-    answers a command with the seat's commands), ``legal_commands`` finds that listing instead
-    of making it again: equal to a fresh listing every time, and a copy, so a caller changing
-    what it got (a command's dice included) leaves the kept listing as it was."""
-    from delve.maiden import commands
-
-    listings = []
-    listing = commands.legal_commands
-
-    def counted(*args: object, **kwargs: object) -> object:
-        listings.append(1)
-        return listing(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(commands, "legal_commands", counted)
-    for players in (1, 2):
-        viewed, fresh = MaidenRuleset(), MaidenRuleset()
-        chooser = random.Random(60 + players)
-        game = viewed.setup({"players": players, "start_player": 0}, seats(players), players, T0)
-        audience = [None, *range(players)]
-        now = T0
-        found = with_dice = 0
-        for _ in range(250):
-            if game.ended:
-                break
-            viewed.views(game, audience)
-            for seat in range(players):
-                listings.clear()
-                listed = viewed.legal_commands(game, seat)
-                made = len(listings)
-                assert listed == fresh.legal_commands(game, seat)
-                kept = viewed._legal.find((_timeless(game), seat))
-                if kept is None:
-                    assert commands.listed_quickly(game)
-                    continue
-                found += 1
-                assert made == 0  # found, not listed again
-                assert listed == kept and listed is not kept
-                assert all(mine is not theirs for mine, theirs in zip(listed, kept, strict=True))
-                for command in listed:
-                    if isinstance(command.get("dice"), list):
-                        with_dice += 1
-                        command["dice"].append(99)
-                    command["kind"] = "changed"
-                assert viewed.legal_commands(game, seat) == fresh.legal_commands(game, seat)
-            now += 1
-            seat = waiting(game)
-            mine = [c for c in viewed.legal_commands(game, seat) if c["kind"] not in ("give_up", "comment")]
-            if not mine:
-                break
-            viewed.apply(game, seat, chooser.choice(mine), now)
-        assert found > 50
-        assert with_dice > 0
