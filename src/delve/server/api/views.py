@@ -126,8 +126,7 @@ def _legal(found: Game, user: Any) -> dict[str, Any]:
     if seat is None:
         raise not_seated()
     legal = present.legal_commands(found, seat.index) if seat.index is not None else []
-    if seat.bot_since is not None:  # a bot plays the seat for its idle player (the POST says so)
-        legal = [command for command in legal if command["kind"] == engine.COMMENT]
+    legal = engine.offered(legal, taken_over=seat.bot_since is not None)
     return {
         "version": engine.seen_version(found, seat.index),
         "seat": seat.index,

@@ -539,6 +539,12 @@ def _start(game: Game, ruleset: Ruleset[Any], seats: list[Seat], now: int) -> No
 # --- commands --------------------------------------------------------------------------------
 
 
+def offered(legal: list[dict[str, Any]], *, taken_over: bool) -> list[dict[str, Any]]:
+    """What a seat's player may send of its ``legal`` commands: all of them, or only the comment
+    while a bot plays the seat for them (``taken_over``: :func:`submit` refuses the others)."""
+    return [entry for entry in legal if entry["kind"] == COMMENT] if taken_over else legal
+
+
 def check_command(command: Any) -> dict[str, Any]:
     if not isinstance(command, dict) or not isinstance(command.get("kind"), str) or not command["kind"]:
         raise Rejected("request/malformed", 'a command is a JSON object with a "kind", e.g. {"kind": "wait"}')
@@ -720,9 +726,7 @@ def _submit(
         # commits, the state is kept for the game's next command (kept.keep_on_commit), which
         # another thread may then take and change
         legal = ruleset.legal_commands(state, index) if game.status == Game.Status.RUNNING else []
-        if bot_since is not None and not bot:
-            legal = [entry for entry in legal if entry["kind"] == COMMENT]
-        answer.commands = legal
+        answer.commands = offered(legal, taken_over=bot_since is not None and not bot)
     return answer
 
 

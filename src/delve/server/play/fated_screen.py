@@ -154,9 +154,8 @@ def load(game: Game, user: Any, *, selected: tuple[int, int] | None = None) -> S
     mine = present.own_seat(seats, user)
     seat = None if mine is None else mine.index
     view, legal = present.view_and_commands(game, seat)
-    if mine is not None and mine.bot_since is not None:
-        # a bot plays the seat for its idle player: no choices until they take it back (the banner)
-        legal = [command for command in legal if command["kind"] == "comment"]
+    # a bot plays the seat for its idle player: no choices until they take it back (the banner)
+    legal = engine.offered(legal, taken_over=mine is not None and mine.bot_since is not None)
     return Screen(game=game, seats=seats, mine=mine, view=view, legal=legal, lang=lang(), selected=selected)
 
 

@@ -131,10 +131,9 @@ def load(game: Game, user: Any, *, prefer: int | None = None) -> Screen:
     screen.acting = acting if acting is not None else mine
     index = None if screen.acting is None else screen.acting.index
     screen.view = present.seat_view(game, now, index)  # its log from the event table
-    screen.legal = ruleset.legal_commands(state, index) if index is not None and game.status == "running" else []
-    if screen.acting is not None and screen.acting.bot_since is not None:
-        # a bot plays the seat for its idle player: no choices until they take it back (the banner)
-        screen.legal = [command for command in screen.legal if command["kind"] == "comment"]
+    legal = ruleset.legal_commands(state, index) if index is not None and game.status == "running" else []
+    # a bot plays the seat for its idle player: no choices until they take it back (the banner)
+    screen.legal = engine.offered(legal, taken_over=screen.acting is not None and screen.acting.bot_since is not None)
     return screen
 
 
