@@ -119,12 +119,9 @@ class MaidenRuleset:
         made (``views``: the server's digests, just before it answers a command with the seat's
         commands) is found there instead of being made again. A copy: the caller may change it."""
         self._check_seat(game, seat)
-        ctx = self._ctx(game, game.clock)
-        if commands.listed_quickly(game):
-            return commands.legal_commands(ctx, seat)
-        found = self._legal.find((_timeless(game), seat))
+        found = None if commands.listed_quickly(game) else self._legal.find((_timeless(game), seat))
         if found is None:
-            return commands.legal_commands(ctx, seat)
+            return commands.legal_commands(self._ctx(game, game.clock), seat)
         return [
             {key: value.copy() if isinstance(value, list) else value for key, value in command.items()}
             for command in found
