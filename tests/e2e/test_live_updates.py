@@ -74,3 +74,59 @@ def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_p
     context.close()
     unexpected = [p for p in problems if "net::ERR_FAILED" not in p]  # the streams the test aborted
     assert unexpected == [], unexpected
+
+
+def test_a_notice_during_a_poll_answered_before_the_change_polls_again(
+    live_server: Any, browser: Any, frozen: Frozen, django_user_model: Any
+) -> None:
+    """The poller sends one request at a time: when a partner's decision is announced while a
+    poll is on its way, and that poll was answered before the decision, the page polls once more
+    as soon as it is answered, instead of showing the old position until the 10-s safety net."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    ann = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    bob = django_user_model.objects.create_user(username="bob", password=PASSWORD)
+    game = maiden_game([bob, ann])  # bob decides first: ann watches
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    problems: list[str] = []
+    watch(page, problems)
+    log_in(page, base, "ann", PASSWORD)
+    page.goto(f"{base}/games/{game.pk}/")
+    expect(page.locator("#maiden")).to_have_attribute("data-live", "live")
+    before = page.locator("#game-version").input_value()
+
+    def main_poll(url: str) -> bool:
+        return "/maiden/poll/" in url and "status=open" not in url
+
+    held: list[Any] = []  # the main poller's next request, held on its way
+
+    def hold(route: Any) -> None:
+        if main_poll(route.request.url) and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/maiden/poll/**", hold)
+    page.evaluate("htmx.trigger(document.getElementById('poller'), 'delve:poll')")
+    deadline = time.monotonic() + 5
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the poll never left the page"
+    stale = held[0].fetch()  # the server answers it now, before bob decides
+    # bob decides: the notice arrives while the poll is on its way, and the poller notes that it
+    # must ask again (live.js: a second request would be dropped while one is out)
+    engine.submit(game.pk, bob, legal(game, 0)[0])
+    game.refresh_from_db()
+    assert str(engine.seen_version(game, 1)) != before
+    page.wait_for_function("document.getElementById('poller').delvePollAgain === true", timeout=9_000)
+    # the held poll comes back with the old position: the page asks again at once
+    with page.expect_request(lambda r: main_poll(r.url), timeout=5_000):
+        held[0].fulfill(response=stale)
+    expect(page.locator("#game-version")).to_have_value(str(engine.seen_version(game, 1)), timeout=5_000)
+    page.unroute("**/maiden/poll/**")
+    context.close()
+    assert problems == [], problems

@@ -152,6 +152,29 @@ def test_the_async_stream_waits_on_the_event_loop() -> None:
     assert hub.subscribers(5) == 0
 
 
+def test_a_notice_arriving_as_a_threads_wait_times_out_is_not_lost() -> None:
+    """Under WSGI the stream waits in a thread: a notice delivered just as that wait times out
+    (its wake-up cleared with the timed-out wait's) is still reported, not left until the next
+    notice or keep-alive."""
+    hub = Hub()
+    subscription = hub.subscribe(6)
+
+    class LateEvent(threading.Event):
+        """The wait times out, and the notice arrives before the waiter clears the event."""
+
+        def wait(self, timeout: float | None = None) -> bool:
+            hub.publish(6, {"*": 9})
+            return False
+
+    subscription._event = LateEvent()
+    assert subscription.wait(0.01) is True
+    assert subscription.take() == {"*": 9}
+    # nothing more waiting: an ordinary timed-out wait says so
+    subscription._event = threading.Event()
+    assert subscription.wait(0.01) is False
+    subscription.close()
+
+
 @pytest.mark.skipif(redis_absent() is not None, reason=f"needs Redis: {redis_absent()}")
 def test_two_hubs_on_redis_are_two_processes_sharing_notices() -> None:
     """A notice published by one process (or a tick worker) reaches the subscriptions of another

@@ -72,10 +72,15 @@ class Subscription:
         return latest
 
     def wait(self, timeout: float) -> bool:
-        """Block (a WSGI thread) until a notice or a break, or ``timeout`` seconds."""
+        """Block (a WSGI thread) until a notice or a break, or ``timeout`` seconds. A notice that
+        arrives as the wait times out (its wake-up cleared with the timed-out wait's) still counts:
+        it is waiting to be taken."""
         woken = self._event.wait(timeout)
         self._event.clear()
-        return woken
+        if not woken:
+            with self._lock:
+                woken = self._latest is not None
+        return woken or self.broken
 
     async def wait_async(self, timeout: float) -> bool:
         """Wait on the running event loop (ASGI) until a notice or a break, or ``timeout`` seconds."""

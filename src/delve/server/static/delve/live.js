@@ -14,12 +14,19 @@
    * and leaves the answer's "just now" line in place. */
   var busy = 0, since = 0, waiting = false;
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isPoll(event.detail.elt)) return;
+    var el = event.detail.elt;
+    if (isPoll(el)) { el.delvePolling = Date.now(); return; }
     busy += 1;
     since = Date.now();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (isPoll(event.detail.elt)) return;
+    var el = event.detail.elt;
+    if (isPoll(el)) {
+      el.delvePolling = 0;
+      // after htmx has let go of this request (it does once this event's handlers have run)
+      if (el.delvePollAgain) { el.delvePollAgain = false; setTimeout(function () { pollOne(el); }, 50); }
+      return;
+    }
     busy = Math.max(0, busy - 1);
     if (busy === 0 && waiting) { waiting = false; setTimeout(pollNow, 50); }
   });
@@ -32,10 +39,16 @@
 
   function pollNow() {
     if (!window.htmx) return;
-    document.querySelectorAll("[data-poll-every]").forEach(function (el) {
-      el.delveNextPoll = 0;
-      htmx.trigger(el, "delve:poll");
-    });
+    document.querySelectorAll("[data-poll-every]").forEach(pollOne);
+  }
+
+  /* A poller sends one request at a time (hx-sync "this:drop" drops a second one): a poll on its
+   * way when a notice arrives may have been answered before the change, so the notice's poll is
+   * made once that one is answered, unless it has been on its way for more than 10 s. */
+  function pollOne(el) {
+    el.delveNextPoll = 0;
+    if (el.delvePolling && Date.now() - el.delvePolling < 10000) { el.delvePollAgain = true; return; }
+    htmx.trigger(el, "delve:poll");
   }
 
   function show(state) {
