@@ -1,13 +1,14 @@
 """Live updates in a real browser: the White Maiden screen follows its game's event stream, a
-partner's decision reaches it at once (long before the 10-s safety-net poll), and when the stream
-drops the page says so, polls at its usual pace and connects again by itself.
+partner's decision reaches it at once (long before the 10-s safety-net poll), also when it is
+announced during a poll answered before it, and when the stream drops the page says so, polls at
+its usual pace and connects again by itself.
 Screenshots: test-artifacts/screenshots/live-*.png."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -20,13 +21,20 @@ from tests.server.maiden_kit import legal, maiden_game
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_polling(
-    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
-) -> None:
+class Watching(NamedTuple):
+    """Ann's screen of a two-seat game in which Bob decides first, its event stream connected."""
+
+    game: Any
+    bob: Any
+    context: Any
+    page: Any
+    problems: list[str]
+
+
+def ann_watches(live_server: Any, browser: Any, django_user_model: Any) -> Watching:
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
-    base = live_server.url
     ann = django_user_model.objects.create_user(username="ann", password=PASSWORD)
     bob = django_user_model.objects.create_user(username="bob", password=PASSWORD)
     game = maiden_game([bob, ann])  # bob decides first: ann watches
@@ -35,10 +43,19 @@ def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_p
     page.set_default_timeout(TIMEOUT)
     problems: list[str] = []
     watch(page, problems)
-    log_in(page, base, "ann", PASSWORD)
-    page.goto(f"{base}/games/{game.pk}/")
+    log_in(page, live_server.url, "ann", PASSWORD)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#maiden")).to_have_attribute("data-live", "live")
+    return Watching(game, bob, context, page, problems)
+
+
+def test_a_partners_decision_arrives_pushed_and_a_dropped_stream_falls_back_to_polling(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    game, bob, context, page, problems = ann_watches(live_server, browser, django_user_model)
     root = page.locator("#maiden")
-    expect(root).to_have_attribute("data-live", "live")
     expect(page.locator("#live-status")).to_be_hidden()
 
     # bob decides (through the same submit path as his screen): ann's page polls before the 10-s
@@ -84,19 +101,7 @@ def test_a_notice_during_a_poll_answered_before_the_change_polls_again(
     as soon as it is answered, instead of showing the old position until the 10-s safety net."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=TIMEOUT)
-    base = live_server.url
-    ann = django_user_model.objects.create_user(username="ann", password=PASSWORD)
-    bob = django_user_model.objects.create_user(username="bob", password=PASSWORD)
-    game = maiden_game([bob, ann])  # bob decides first: ann watches
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    problems: list[str] = []
-    watch(page, problems)
-    log_in(page, base, "ann", PASSWORD)
-    page.goto(f"{base}/games/{game.pk}/")
-    expect(page.locator("#maiden")).to_have_attribute("data-live", "live")
+    game, bob, context, page, problems = ann_watches(live_server, browser, django_user_model)
     before = page.locator("#game-version").input_value()
 
     def main_poll(url: str) -> bool:
