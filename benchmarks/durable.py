@@ -19,6 +19,13 @@ commands/s / raw commits/s (target >= 0.25), and the SQL statements per durable 
 included, as Django sends them). The statements are counted in one more round, untimed, that
 plays the commands of the first round again: counting inside the timed rounds would run every
 statement through Django's debug cursor (its SQL formatting and logging), which no server does.
+
+``--parts`` then plays as many rounds again with a timer around each part of a command and prints
+where a command's time goes (microseconds a command, the median over those rounds): the views of
+every audience and their digests, the lock, the inserts, the game's update, the transaction
+around the command (Django's ``atomic``, ``BEGIN IMMEDIATE``, the commit and its hooks) and the
+rest (the clock, the apply, the state's encoding, the answer). The timers add a little to each
+part: read these rounds for the shares, the rounds above for the ratios.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -310,7 +319,75 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def run(rounds: int, commands: int, report: Callable[[str], None] = print) -> dict[str, dict[str, float]]:
+#: The parts ``--parts`` times: (label, module, attribute, class or None). Nested ones are
+#: subtracted from those around them when printed.
+PARTS = (
+    ("submit", "delve.server.games.engine", "submit", None),
+    ("in the transaction", "delve.server.games.engine", "_submit", None),
+    ("digests", "delve.server.games.engine", "view_digests", None),
+    ("views", "delve.server.games.engine", "views_of", None),
+    ("lock", "delve.server.games.sql", "lock", "Statements"),
+    ("command entry", "delve.server.games.sql", "insert_command", "Statements"),
+    ("events", "delve.server.games.sql", "insert_events", "Statements"),
+    ("game's update", "delve.server.games.sql", "update_game", "Statements"),
+)
+
+
+@contextmanager
+def timed_parts() -> Iterator[dict[str, float]]:
+    """A timer around each of :data:`PARTS` while inside: the seconds each took in all."""
+    import importlib
+
+    totals: dict[str, float] = defaultdict(float)
+    undo: list[tuple[Any, str, Any]] = []
+
+    def timer(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        clock = time.perf_counter
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = clock()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                totals[label] += clock() - started
+
+        return timed
+
+    try:
+        for label, module_name, attribute, owner_name in PARTS:
+            owner = importlib.import_module(module_name)
+            if owner_name is not None:
+                owner = getattr(owner, owner_name)
+            original = owner.__dict__[attribute] if owner_name is not None else getattr(owner, attribute)
+            undo.append((owner, attribute, original))
+            setattr(owner, attribute, timer(label, original))
+        yield totals
+    finally:
+        for owner, attribute, original in reversed(undo):
+            setattr(owner, attribute, original)
+
+
+def parts_line(per_command: dict[str, float]) -> str:
+    """Where a command's time goes, in microseconds a command (``per_command``: each part's
+    seconds a command, nested parts included in those around them)."""
+    us = {label: seconds * 1e6 for label, seconds in per_command.items()}
+    inserts = us["command entry"] + us["events"] + us["game's update"]
+    own = {
+        "views": us["views"],
+        "digests": us["digests"] - us["views"],
+        "lock": us["lock"],
+        "inserts and update": inserts,
+        "transaction around it": us["submit"] - us["in the transaction"],
+        # the clock, the apply, the state's encoding, the answer, the counters
+        "the rest": us["in the transaction"] - us["lock"] - us["digests"] - inserts,
+    }
+    shown = ", ".join(f"{label} {value:.0f}" for label, value in own.items())
+    return f"{us['submit']:.0f} us a command: {shown}"
+
+
+def run(
+    rounds: int, commands: int, report: Callable[[str], None] = print, *, parts: bool = False
+) -> dict[str, dict[str, float]]:
     from delve.server import clock as server_clock
 
     clock = Clock(1_700_000_000)
@@ -344,6 +421,16 @@ def run(rounds: int, commands: int, report: Callable[[str], None] = print) -> di
             f"durable commands/s / raw SQLite commits/s {median(shares):.2f} (target >= 0.25; "
             f"a raw commit {median(commit_us):.0f} us; into bare tables without the indexes {median(bare_shares):.2f})"
         )
+        if parts:
+            rounds_parts: list[dict[str, float]] = []
+            for r in range(rounds):
+                with timed_parts() as totals:
+                    played = play_round(name, commands, random.Random(r), clock, f"{name[:2]}p{r}")
+                if played.commands:
+                    rounds_parts.append({label: value / played.commands for label, value in totals.items()})
+            if rounds_parts:
+                middle = {label: median([p.get(label, 0.0) for p in rounds_parts]) for label, *_ in PARTS}
+                report(f"{name}, parts (timed apart, median of {len(rounds_parts)} rounds): {parts_line(middle)}")
     return results
 
 
@@ -351,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="games per ruleset (the median is printed)")
     parser.add_argument("--commands", type=int, default=150, help="commands per game at most")
+    parser.add_argument(
+        "--parts", action="store_true", help="then time each part of a command apart (as many rounds again)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="delve-durable-") as data_dir:
         setup_django(Path(data_dir))
@@ -358,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
 
         stop = start_for_default_database()  # the log's checkpoints, as ``delve serve`` runs them
         try:
-            run(args.rounds, args.commands)
+            run(args.rounds, args.commands, parts=args.parts)
         finally:
             if stop is not None:
                 stop()
