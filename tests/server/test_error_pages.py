@@ -1,0 +1,77 @@
+"""The pages a browser gets when a request goes wrong: a missing page (404), a form sent without
+its security token (403), a server error (500). Each is the site's own page, in the visitor's
+language, says what happened and what to do, links back to the list of games, and shows nothing
+of the server's inside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client, RequestFactory
+from django.utils import translation
+from django.views.defaults import server_error
+
+from delve.server.games.models import Game
+from tests.server.conftest import PASSWORD, session_client
+
+pytestmark = pytest.mark.django_db
+
+
+def _is_site_page(html: str, status: int) -> None:
+    assert f"({status})" in html
+    assert 'href="/"' in html and "site.css" in html
+    assert "Traceback" not in html and "django" not in html.lower()
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "advice"),
+    [
+        ("en", "This page does not exist", "Check the address"),
+        ("ja", "このページはありません", "アドレスを確かめる"),
+    ],
+)
+def test_a_missing_page_is_the_sites_own_404_in_the_visitors_language(
+    player: Any, lang: str, title: str, advice: str
+) -> None:
+    client = session_client(player)
+    for url in ("/games/999999/", "/no/such/page/", "/games/999999/replay/"):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+        assert response.status_code == 404, url
+        html = response.content.decode()
+        assert title in html and advice in html, url
+        assert f'lang="{lang}"' in html
+        _is_site_page(html, 404)
+
+
+def test_the_replay_of_a_game_still_running_is_not_found(player: Any, game: Game) -> None:
+    response = session_client(player).get(f"/games/{game.pk}/replay/")
+    assert response.status_code == 404
+    assert "This page does not exist" in response.content.decode()
+
+
+def test_a_form_sent_without_its_security_token_is_refused_with_a_way_on_and_changes_nothing(
+    player: Any,
+) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    response = client.post("/accounts/password/", {"old_password": PASSWORD, "new_password1": "x" * 20})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Reload the page and try again." in html and "This request was refused" in html
+    _is_site_page(html, 403)
+    player.refresh_from_db()
+    assert player.check_password(PASSWORD)  # nothing changed
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"), [("en", "Something went wrong on the server"), ("ja", "サーバーでエラーが起きました")]
+)
+def test_a_server_error_is_the_sites_own_500_page(lang: str, title: str) -> None:
+    request = RequestFactory().get("/")
+    with translation.override(lang):
+        response = server_error(request)
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert title in html
+    _is_site_page(html, 500)
