@@ -75,3 +75,23 @@ def test_a_server_error_is_the_sites_own_500_page(lang: str, title: str) -> None
     html = response.content.decode()
     assert title in html
     _is_site_page(html, 500)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "This address takes a form sent from a page"), ("ja", "直接開くことはできません")],
+)
+def test_a_page_address_visited_with_a_method_it_does_not_take_gets_the_error_page(
+    player: Any, game: Game, lang: str, words: str
+) -> None:
+    client = session_client(player)
+    for url in ("/accounts/logout/", f"/games/{game.pk}/command/"):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+        assert response.status_code == 405, url
+        assert "POST" in response["Allow"]
+        html = response.content.decode()
+        assert words in html, url
+        _is_site_page(html, 405)
+    # the API keeps its JSON answer
+    api = client.delete(f"/api/v1/games/{game.pk}/commands", HTTP_ACCEPT_LANGUAGE=lang)
+    assert api.status_code == 405 and api.json()["error"]["code"] == "request/method_not_allowed"

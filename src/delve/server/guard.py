@@ -12,7 +12,8 @@ Afterwards it shapes every failure:
   status, whatever raised it or whichever layer produced the response: a view's refusal, an
   exception nobody expected (500, logged), Django's own 400/404/500 pages (rewritten);
 - the pages show a refusal (:class:`~delve.kernel.DelveError`, e.g. a malformed parameter) on an
-  error page with its status (400, 413...), never as a server error;
+  error page with its status (400, 413...), never as a server error, and a page's address
+  visited with a method it does not take (Django's empty 405) on that page too;
 - a database that is busy or unreachable (the pool timed out, the SQLite writer queue is full)
   answers 503 with ``Retry-After``, never 500: also when a middleware met it before any view
   ran (the spectator gate's query, a session saved on the way out). Django answers those with
@@ -33,6 +34,7 @@ from django.core.signals import got_request_exception
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 
 from delve.kernel import DelveError
 from delve.server.games.errors import Rejected, status_for
@@ -86,7 +88,20 @@ class RequestGuard:
                 return self.answer(request, error)
         if is_api(request) and response.status_code >= 400 and not _is_json(response):
             return self.answer(request, _generic(response.status_code))
+        if response.status_code == 405 and not is_api(request) and not response.streaming and not response.content:
+            return self.not_allowed(response)
         return response
+
+    def not_allowed(self, response: HttpResponse) -> HttpResponse:
+        """A page's address visited with a method it does not take (Django answers an empty
+        405: a blank page): the error page, in the reader's language, with the same ``Allow``."""
+        message = gettext("This address takes a form sent from a page, not a visit.")
+        page = render_to_string("error.html", {"status": 405, "message": message})
+        answer = HttpResponse(page, status=405)
+        if response.has_header("Allow"):
+            answer["Allow"] = response["Allow"]
+        answer["Cache-Control"] = "no-store"
+        return answer
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """An exception a view raised: a refusal gets its own status, a busy database 503; for
