@@ -358,7 +358,7 @@ def timed_parts() -> Iterator[dict[str, float]]:
             owner = importlib.import_module(module_name)
             if owner_name is not None:
                 owner = getattr(owner, owner_name)
-            original = owner.__dict__[attribute] if owner_name is not None else getattr(owner, attribute)
+            original = vars(owner)[attribute]  # a class's own function, not a bound method
             undo.append((owner, attribute, original))
             setattr(owner, attribute, timer(label, original))
         yield totals

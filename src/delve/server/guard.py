@@ -89,19 +89,15 @@ class RequestGuard:
         if is_api(request) and response.status_code >= 400 and not _is_json(response):
             return self.answer(request, _generic(response.status_code))
         if response.status_code == 405 and not is_api(request) and not response.streaming and not response.content:
-            return self.not_allowed(response)
+            # a page's address visited with a method it does not take: Django's empty 405 (a
+            # blank page) becomes the error page, in the reader's language, with the same Allow
+            code = GENERIC[405][0]
+            message = gettext("This address takes a form sent from a page, not a visit.")
+            page = self.answer(request, Rejected(code, message, status=405))
+            if response.has_header("Allow"):
+                page["Allow"] = response["Allow"]
+            return page
         return response
-
-    def not_allowed(self, response: HttpResponse) -> HttpResponse:
-        """A page's address visited with a method it does not take (Django answers an empty
-        405: a blank page): the error page, in the reader's language, with the same ``Allow``."""
-        message = gettext("This address takes a form sent from a page, not a visit.")
-        page = render_to_string("error.html", {"status": 405, "message": message})
-        answer = HttpResponse(page, status=405)
-        if response.has_header("Allow"):
-            answer["Allow"] = response["Allow"]
-        answer["Cache-Control"] = "no-store"
-        return answer
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """An exception a view raised: a refusal gets its own status, a busy database 503; for

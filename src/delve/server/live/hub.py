@@ -80,7 +80,7 @@ class Subscription:
         if not woken:
             with self._lock:
                 woken = self._latest is not None
-        return woken or self.broken
+        return woken
 
     async def wait_async(self, timeout: float) -> bool:
         """Wait on the running event loop (ASGI) until a notice or a break, or ``timeout`` seconds."""
