@@ -87,3 +87,6 @@ def test_game_lost_after_round_24_mv_round_10_mv_end_2_mv_end_3() -> None:
     assert set(lost.data) >= {"rounds", "bosses_defeated", "areas_freed", "deaths", "danger_level"}
     outcome = r.outcome(g)
     assert outcome.ended and outcome.winners == () and outcome.results == {0: "lost", 1: "lost"}
+    # the view stays on the round's last turn: the game ended with it (the screen showed "Turn 5/4")
+    view = r.view(g, 0)
+    assert (view["round"], view["turn_in_round"], view["turns_per_round"]) == (24, 4, 4)

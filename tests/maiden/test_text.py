@@ -85,7 +85,8 @@ def test_sentences_use_the_content_names_in_each_language() -> None:
 def test_a_check_sentence_names_the_boss_action_and_slate() -> None:
     data = {"seat": 0, "kind": "boss", "source": "warden", "action": 2, "target": 7, "slate": "red", "required": 1}
     en = text.sentence("check.started", data, "en", CONTENT)
-    assert en == "Player 1 faces Warden's action 2: target 7, red slate."
+    # the action in brackets, not "Warden's action 2": a boss's name may end in an epithet
+    assert en == "Player 1 faces Warden (action 2): target 7, red slate."
     ja = text.sentence("check.started", data, "ja", CONTENT)
     assert "目標値7" in ja and "赤のスレート" in ja
 

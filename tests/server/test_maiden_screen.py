@@ -354,3 +354,32 @@ def test_the_screen_reads_in_japanese(duo: Game, player: Any) -> None:
     assert "生命の樹" in html  # the map's title
     assert "暁の雌鹿アイェレト" in html  # a familiar's name from the content, in Japanese
     assert "ラウンド" in html
+
+
+def test_an_ended_game_shows_its_result_its_last_turn_and_why_no_arcana_is_at_hand(clock: Any, player: Any) -> None:
+    """MV-ROUND-10, MV-END-2, MV-EXPL-4: after the last turn of round 24 the screen shows the
+    result under "Result" (not "Decision"), the turn the game ended on (not one past the round's
+    last) and, with areas freed and every Arcana used, that Arcana are discarded once used (not
+    "No Arcana yet: free an area")."""
+    game = maiden_game([player])
+    client = session_client(player)
+    fresh = unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert "No Arcana yet: free an area by exploring all its rooms." in fresh
+    play_until(game, [player], lambda v: v["phase"] == "move")
+    current = state(game)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    play_until(game, [player], lambda v: v["ended"], limit=200)
+    ended = state(game)
+    assert ended.result == "lost"
+    areas = sorted(load().areas)[:2]
+    ended.freed, ended.arcana, ended.arcana_used = areas, [], areas
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(ended).decode())
+    html = unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert re.search(r'<h2 id="h-decide">Result', html)
+    assert "Defeat: the rounds ran out." in html
+    assert re.search(r"Turn <strong>3</strong>/3\b", html)  # solo: three turns a round (MV-ROUND-3)
+    assert "2 of 22 areas freed" in html
+    assert "No Arcana at hand: each Arcana is discarded once used." in html
+    assert "No Arcana yet" not in html

@@ -296,7 +296,7 @@ def _check_started(e: Mapping[str, Any], n: Names) -> str:
     who = n.player(e.get("seat"))
     if e.get("kind") == "boss":
         what = n.say(
-            f"{n.boss(e.get('source'))}'s {n.boss_action(e.get('source'), e.get('action'))}",
+            f"{n.boss(e.get('source'))} ({n.boss_action(e.get('source'), e.get('action'))})",
             f"{n.boss(e.get('source'))}の「{n.boss_action(e.get('source'), e.get('action'))}」",
         )
     else:

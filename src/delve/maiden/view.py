@@ -80,7 +80,8 @@ def build_many(
         "danger_level": state.danger_level,
         "phase": phase(state),
         "active_seat": state.active_seat,
-        "turn_in_round": state.turn_index + 1 if state.order else 0,
+        # the last turn of round 24 ends the game with the turn index past the order: it stays on that turn
+        "turn_in_round": min(state.turn_index, len(state.order) - 1) + 1 if state.order else 0,
         "turns_per_round": len(rounds.turn_order(state.settings.players, 0)),
         "start_player": state.start_player,
         "deadline": state.deadline,
