@@ -10,8 +10,9 @@ Each round plays fresh games through ``engine.submit`` (a 4-player Fated Labyrin
 the timer, each with an idempotency key, on a clock that moves one second per command), then
 replays the same commands at the same times on the bare ruleset, then commits the rows that round
 wrote (the state, the command entry with its answer, the events) again with plain ``sqlite3`` in
-a database opened with the backend's pragmas (WAL journal, ``synchronous=NORMAL``, the log
-checkpointed by a commit only past the backstop). The server's log is checkpointed in a
+a database opened with the backend's pragmas (WAL journal, ``synchronous=FULL`` unless
+``DELVE_SQLITE_SYNC=normal``: each commit synced to the disk; the log checkpointed by a commit
+only past the backstop). The server's log is checkpointed in a
 background thread, as ``delve serve`` does (``delve.server.sqlite_backend.checkpoint``); the raw
 loop's, a fresh copy each round, never grows to a checkpoint. Printed per
 game: the median over rounds of the submit / raw-apply ratio (target <= 8) and of durable
@@ -190,7 +191,7 @@ def copy_database(name: str) -> Path:
 
 def open_raw(path: Path) -> sqlite3.Connection:
     """``path`` opened with plain sqlite3 and the backend's settings: its pragmas (WAL journal,
-    ``synchronous=NORMAL``) and, as Django's SQLite backend does, foreign keys enforced."""
+    its ``synchronous``) and, as Django's SQLite backend does, foreign keys enforced."""
     from django.conf import settings as django_settings
 
     db = sqlite3.connect(path, isolation_level=None)

@@ -39,7 +39,8 @@ the lowest and highest ratio of a round of windows (target for the durable loads
 throughput, p99 <= 3x its p99, at 8 and 32 clients; said met or not); per database the durable
 commands/s of ``fl-comment`` at 1 client against a raw ``sqlite3`` loop committing the same rows
 (the game's state, a command entry with its answer, its events) one transaction each, with the
-pragmas of the project's SQLite backend (WAL, ``synchronous=NORMAL``).
+pragmas of the project's SQLite backend (WAL, ``synchronous=FULL`` unless
+``DELVE_SQLITE_SYNC=normal``).
 
 Each database gets a fresh server, run as it ships (its worker passes at their default pace, one
 a second, which is also when it scans changed games for notifications): a SQLite file in a

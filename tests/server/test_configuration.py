@@ -29,6 +29,7 @@ def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Com
         ("DELVE_DEBUG", "maybe", "DELVE_DEBUG='maybe' is not a boolean"),
         ("DELVE_SECRET_KEY", "short", "DELVE_SECRET_KEY is shorter than 32"),
         ("DELVE_LOG_LEVEL", "LOUD", "DELVE_LOG_LEVEL='LOUD' is not one of"),
+        ("DELVE_SQLITE_SYNC", "sometimes", "DELVE_SQLITE_SYNC='sometimes' is not one of full, normal"),
     ],
 )
 def test_a_bad_setting_fails_at_start_with_a_clear_message(tmp_path, variable, value, needle):
@@ -153,6 +154,48 @@ def test_sqlite_runs_with_wal_and_immediate_transactions(db):
         cursor.execute("PRAGMA busy_timeout")
         assert cursor.fetchone()[0] >= 20000
     assert connection.transaction_mode == "IMMEDIATE"
+
+
+def test_a_sqlite_commit_is_synced_to_the_disk_unless_the_operator_says_otherwise(monkeypatch, tmp_path):
+    """No acknowledged command is lost: in WAL mode SQLite's ``synchronous=NORMAL`` syncs the log
+    only at checkpoints, so the last commits before a power loss could roll back; by default a
+    commit is synced before it returns (``FULL``). ``DELVE_SQLITE_SYNC=normal`` is the operator's
+    choice of the cheaper commit."""
+    import sqlite3
+
+    from delve.server.env import sqlite_database
+
+    def synchronous() -> int:
+        pragmas = sqlite_database(tmp_path / "sync.sqlite3")["OPTIONS"]["init_command"]
+        db = sqlite3.connect(tmp_path / "sync.sqlite3")
+        try:
+            for pragma in pragmas.split(";"):
+                db.execute(pragma)
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            return int(db.execute("PRAGMA synchronous").fetchone()[0])
+        finally:
+            db.close()
+
+    monkeypatch.delenv("DELVE_SQLITE_SYNC", raising=False)
+    assert synchronous() == 2  # FULL
+    monkeypatch.setenv("DELVE_SQLITE_SYNC", "normal")
+    assert synchronous() == 1  # NORMAL
+    monkeypatch.setenv("DELVE_SQLITE_SYNC", "full")
+    assert synchronous() == 2
+    monkeypatch.setenv("DELVE_SQLITE_SYNC", "off")
+    with pytest.raises(ImproperlyConfigured, match="DELVE_SQLITE_SYNC='off' is not one of full, normal"):
+        sqlite_database(tmp_path / "sync.sqlite3")
+
+
+def test_the_servers_own_sqlite_connections_sync_each_commit(db):
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite-specific: this pass runs on " + connection.vendor)
+    expected = {"full": 2, "normal": 1}[os.environ.get("DELVE_SQLITE_SYNC", "full")]
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA synchronous")
+        assert cursor.fetchone()[0] == expected
 
 
 def test_a_pooled_postgresql_connection_binds_on_the_server_and_prepares_what_it_repeats(db):

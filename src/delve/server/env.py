@@ -87,15 +87,24 @@ def env_choice(name: str, default: str, choices: set[str]) -> str:
     return value
 
 
+#: ``DELVE_SQLITE_SYNC`` -> SQLite's ``synchronous`` in WAL mode. ``full``: a commit syncs the log
+#: to the disk before it returns, so an acknowledged command survives a power loss or a crash of
+#: the machine. ``normal``: the log is synced only at checkpoints; a commit survives a crash of
+#: the process but the last ones before a power loss may roll back (cheaper per commit).
+SQLITE_SYNC = {"full": "FULL", "normal": "NORMAL"}
+
+
 def sqlite_database(path: Path) -> dict[str, Any]:
     """A SQLite database tuned for a small server: WAL journal, IMMEDIATE write transactions
     (so two writers queue instead of failing on upgrade) and a busy timeout. Connections are kept
     (one per thread: the server reuses its request threads, see ``delve.server.asgi``): opening
     one costs more than a command's commit. A commit checkpoints the log only past
     ``BACKSTOP_PAGES``: ``delve serve`` checkpoints it in a background thread
-    (``delve.server.sqlite_backend.checkpoint``)."""
+    (``delve.server.sqlite_backend.checkpoint``). A commit is synced to the disk before it
+    returns unless ``DELVE_SQLITE_SYNC=normal`` (:data:`SQLITE_SYNC`)."""
     from delve.server.sqlite_backend.checkpoint import BACKSTOP_PAGES
 
+    synchronous = SQLITE_SYNC[env_choice("DELVE_SQLITE_SYNC", "full", set(SQLITE_SYNC))]
     return {
         "ENGINE": "delve.server.sqlite_backend",
         "NAME": str(path),
@@ -103,7 +112,7 @@ def sqlite_database(path: Path) -> dict[str, Any]:
         "OPTIONS": {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=20000;"
+            "init_command": f"PRAGMA journal_mode=WAL;PRAGMA synchronous={synchronous};PRAGMA busy_timeout=20000;"
             f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}",
         },
         "TEST": {"NAME": str(path.with_name(path.stem + "-test.sqlite3"))},

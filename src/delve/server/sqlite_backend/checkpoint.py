@@ -17,8 +17,9 @@ management command, a test, a script), or one the checkpointer cannot make resta
 written again from its start only once a checkpoint has copied all of it: under sustained
 writes that may take a quiet moment), is still checkpointed and bounded.
 
-A checkpoint changes nothing of what is committed or how durable it is (WAL with
-``synchronous=NORMAL``: a commit is in the log before it is acknowledged).
+A checkpoint changes nothing of what is committed or how durable it is: a commit is in the log
+before it is acknowledged, and synced to the disk with it (``synchronous=FULL``; with
+``DELVE_SQLITE_SYNC=normal`` the log is synced at checkpoints, see ``delve.server.env``).
 """
 
 from __future__ import annotations
