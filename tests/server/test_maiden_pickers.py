@@ -102,3 +102,28 @@ def test_the_damage_window_reads_as_a_choice_to_cancel_the_death(rolled: Game, p
     html = unescape(decide_panel(session_client(player), rolled))
     assert "About to die: cancel the death or not" in html
     assert "Arcana: Death" in html and "Die (revive at the start with 1 life)" in html
+
+
+def test_a_partner_during_another_maidens_check_is_told_whose_turn_it_is(
+    clock: Any, player: Any, opponent: Any
+) -> None:
+    """MV-EXPL-4, MV-EXPL-5: any seat may use an Arcana for the active maiden. The partner's
+    panel says whose turn it is and that what it lists is for her, not the acting maiden's
+    "Ascend and resolve" with its suggestion (she cannot ascend or resolve)."""
+    game = maiden_game([player, opponent])
+    play_until(game, [player, opponent], lambda v: v["phase"] == "post_roll" and v["active_seat"] == 0)
+    current = state(game)
+    current.arcana = [*current.arcana, JUSTICE]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    assert {c["kind"] for c in legal(game, 1)} - {"comment", "give_up"} == {"use_arcana"}
+    raw = decide_panel(session_client(opponent), game)
+    partner = unescape(raw)
+    heading = re.search(r'<h2 id="h-decide">([^<]*)', partner)
+    assert heading is not None and heading[1] == "Ann's turn"
+    assert "It is Ann's turn and she makes its choices; what is listed here you may use for her." in partner
+    offered = [json.loads(unescape(v)) for v in re.findall(r'<option value="([^"]*)"', raw)]
+    assert sorted(map(key, offered)) == sorted(key(c) for c in legal(game, 1) if c["kind"] == "use_arcana")
+    assert "Suggested: resolve" not in partner and 'data-key="e"' not in partner
+    acting = unescape(decide_panel(session_client(player), game))
+    assert re.search(r'<h2 id="h-decide">Ascend and resolve', acting)
+    assert "what is listed here you may use for her" not in acting

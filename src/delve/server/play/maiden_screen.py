@@ -713,6 +713,10 @@ def _decide(screen: Screen) -> dict[str, Any]:
         return ctx
     phase = view["phase"]
     ctx["phase"] = phase
+    active = view.get("active_seat")
+    if screen.seat is not None and active is not None and screen.seat != active:
+        # another maiden's turn: this seat may only help her (an Arcana for her, MV-EXPL-4/5)
+        ctx["helping"] = screen.name_of(active)
     if phase == "move":
         moves = [c for c in legal if c["kind"] == "move"]
         ctx["moves"] = [{**_button(screen, c), "key": str(i + 1) if i < 9 else ""} for i, c in enumerate(moves)]
