@@ -383,3 +383,26 @@ def test_an_ended_game_shows_its_result_its_last_turn_and_why_no_arcana_is_at_ha
     assert "2 of 22 areas freed" in html
     assert "No Arcana at hand: each Arcana is discarded once used." in html
     assert "No Arcana yet" not in html
+
+
+@pytest.mark.parametrize(("players", "en", "ja"), [(1, "lost", "敗北"), (2, "everyone lost", "全員の敗北")])
+def test_a_lost_white_maiden_game_reads_as_lost_in_the_recently_ended_list(
+    clock: Any, player: Any, opponent: Any, players: int, en: str, ja: str
+) -> None:
+    """MV-END-2, MV-OVER-5: the end of round 24 with Urza alive is a shared loss; the top page's
+    "Recently ended" list says so ("everyone lost"), not "no winner" as of a game nobody won."""
+    users = [player, opponent][:players]
+    game = maiden_game(users)
+    play_until(game, users, lambda v: v["phase"] == "move")
+    current = state(game)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    play_until(game, users, lambda v: v["ended"], limit=300)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    html = unescape(Client().get("/").content.decode()).split("Recently ended")[1]
+    assert re.search(rf"Game {game.pk} — White Maiden[^<]*</a>\s*· {en}\b", html), html[:600]
+    assert "no winner" not in html
+    japanese = unescape(Client().get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert f"· {ja}" in japanese

@@ -99,7 +99,8 @@ def _index(request: HttpRequest, bound: dict[int, RegistrationForm] | None = Non
 
 
 def _winner_line(game: Game) -> str:
-    """Who won an ended game, for the "Recently ended" list: "won by 01 Aki", "no winner"."""
+    """Who won an ended game, for the "Recently ended" list: "won by 01 Aki", "everyone won",
+    "everyone lost" (a cooperative game lost together), "no winner"."""
     try:
         outcome = present.outcome_dict(game)
     except DelveError:
@@ -110,6 +111,11 @@ def _winner_line(game: Game) -> str:
     winners = set(outcome["winners"])
     seats = present.public_seats(game)
     if not winners:
+        words = set(outcome["results"].values())
+        if words == {"lost"}:  # every seat lost: a cooperative game lost together, or a solo game
+            if len(outcome["results"]) > 1:
+                return "全員の敗北" if ja else "everyone lost"
+            return "敗北" if ja else "lost"
         return "勝者なし" if ja else "no winner"
     if len(winners) == len(seats) > 1:
         return "全員の勝利" if ja else "everyone won"
