@@ -85,6 +85,7 @@ def test_the_records_api(practice_game, personas, player, clock):
     assert body["user"] == "ann"
     [record] = body["records"]
     assert record["result"] == "won" and record["won"] is True and record["game"] == practice_game.pk
+    assert record["stats"] == Record.objects.get(user=player).stats  # all the ruleset reported
     assert personas["player"].get("/api/v1/records").json() == body
     assert personas["opponent"].get("/api/v1/records").json()["records"] == []
 
@@ -137,3 +138,45 @@ def test_recently_ended_games_name_their_winner(client, practice_game, player, c
     html = client.get("/").content.decode()
     ended = html.split("Recently ended")[1]
     assert f"won by {seat.number} {seat.name}" in ended
+
+
+def test_white_maiden_records_show_the_games_summary_and_every_record_links_its_game(client, practice_game, player):
+    """FL-REC-4, MV-END-3: a White Maiden record shows what its game reports (rounds, bosses
+    defeated, areas freed, deaths with the seat's own, danger level), not Fated Labyrinth's
+    kills, treasures and turns; each record's date links to its game (its end screen and replay)."""
+    from django.utils import timezone
+
+    summary = {"rounds": 24, "bosses_defeated": 4, "areas_freed": 12, "deaths": 38, "danger_level": 3}
+    Record.objects.create(
+        user=player,
+        game=practice_game,
+        ruleset="maiden",
+        preset="white-maiden",
+        character_name="Ann",
+        result="lost",
+        stats={**summary, "rooms_explored": 57, "deaths_own": 23},
+        ended_at=timezone.now(),
+    )
+    Record.objects.create(
+        user=player,
+        ruleset="fated",
+        preset="fated-labyrinth",
+        character_name="Ann",
+        character_class="thief",
+        result="won_escape",
+        won=True,
+        kills=2,
+        treasures=1,
+        turns=17,
+        ended_at=timezone.now(),
+    )
+    html = client.get("/records/ann/").content.decode()
+    assert "2 games recorded, 1 won." in html
+    fated, maiden = html.split("<h2>Fated Labyrinth and Level D</h2>")[1].split("<h2>White Maiden</h2>")
+    assert "<th>Kills</th>" in fated and "<td>2</td><td>1</td><td>17</td>" in fated
+    assert "<th>Bosses defeated</th>" in maiden and "<th>Kills</th>" not in maiden
+    assert "<td>Lost</td><td>24</td><td>4</td><td>12</td><td>38 (23)</td><td>3</td>" in maiden
+    assert f'<a href="/games/{practice_game.pk}/">' in maiden
+    assert "<a href" not in fated.split("<tbody>")[1]  # a record whose game is gone has no link
+    ja = client.get("/records/ann/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<h2>白き乙女</h2>" in ja and "死亡数（うちあなた）" in ja and "<td>敗北</td>" in ja

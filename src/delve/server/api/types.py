@@ -253,6 +253,9 @@ class Record(msgspec.Struct):
     treasures: int | None
     turns: int | None
     class_: str = msgspec.field(name="class")
+    #: everything the ruleset reported for the seat when the game ended (White Maiden: rounds,
+    #: bosses_defeated, areas_freed, deaths, deaths_own, danger_level, rooms_explored)
+    stats: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class Records(msgspec.Struct):

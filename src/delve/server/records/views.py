@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
@@ -29,6 +30,7 @@ def record_dict(record: Record) -> dict[str, Any]:
         "kills": record.kills,
         "treasures": record.treasures,
         "turns": record.turns,
+        "stats": record.stats,
     }
 
 
@@ -77,13 +79,38 @@ def shown(record: Record) -> dict[str, Any]:
     result = present.text(words) if words else record.result
     if record.result == "abandoned" and record.preset == "level-d":
         result = "投了" if lang == "ja" else "Resigned"
-    return {"record": record, "preset": preset, "class": cls, "result": result}
+    url = reverse("play:game", kwargs={"game_id": record.game_id}) if record.game_id is not None else None
+    row = {"record": record, "preset": preset, "class": cls, "result": result, "url": url}
+    if record.ruleset == "maiden":
+        row["maiden"] = {key: _stat(record.stats, key) for key in MAIDEN_STATS}
+    return row
+
+
+#: What a White Maiden record shows (the shared summary of MV-END-3 and the seat's own deaths).
+MAIDEN_STATS = ("rounds", "bosses_defeated", "areas_freed", "deaths", "deaths_own", "danger_level")
+
+
+def _stat(stats: dict[str, Any], key: str) -> int | None:
+    value = stats.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _page(request: HttpRequest, name: str, records: list[Record]) -> HttpResponse:
     wins = sum(record.won for record in records)
     rows = [shown(record) for record in records]
-    return render(request, "records/records.html", {"owner_name": name, "records": rows, "wins": wins})
+    return render(
+        request,
+        "records/records.html",
+        {
+            "owner_name": name,
+            "records": rows,
+            "wins": wins,
+            # each game's own columns: Fated Labyrinth and Level D (and any other ruleset) count
+            # kills, treasures and turns; White Maiden its shared summary
+            "dungeon_records": [row for row in rows if "maiden" not in row],
+            "maiden_records": [row for row in rows if "maiden" in row],
+        },
+    )
 
 
 @require_GET
