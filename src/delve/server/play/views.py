@@ -27,9 +27,10 @@ from delve.server import clock, inputs
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
-from delve.server.play import fated_log, fated_screen, help_page
+from delve.server.play import fated_log, fated_screen, help_page, maiden_help
 
 FATED = "fated"
+MAIDEN = "maiden"
 
 #: Refusals the screen words itself (the engine's English message stays in the title).
 FRIENDLY = {
@@ -68,7 +69,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     found = get_object_or_404(Game, pk=game_id)
     if found.ruleset == FATED:
         return _fated_page(request, found)
-    if found.ruleset == "maiden":
+    if found.ruleset == MAIDEN:
         from delve.server.play import maiden_views
 
         return maiden_views.page(request, found)
@@ -335,6 +336,9 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_help(request: HttpRequest, game_id: int) -> HttpResponse:
+    found = get_object_or_404(Game, pk=game_id)
+    if found.ruleset == MAIDEN:
+        return render(request, "play/maiden/help.html", maiden_help.context(found))
     found = _fated_game(game_id)
     return render(request, "play/fated/help.html", help_page.context(found.preset, game=found))
 
@@ -342,6 +346,8 @@ def game_help(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def general_help(request: HttpRequest) -> HttpResponse:
     preset = request.GET.get("preset", "fated-labyrinth")
+    if preset == "white-maiden":
+        return render(request, "play/maiden/help.html", maiden_help.context())
     return render(request, "play/fated/help.html", help_page.context(preset))
 
 

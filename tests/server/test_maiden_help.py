@@ -1,0 +1,89 @@
+"""The White Maiden help page: how to play in the reader's language (MV-OVER-2..5, MV-CHECK,
+MV-ASC, MV-SLATE, MV-SKILL, MV-STAT, MV-EXPL, MV-BOSS, MV-DEATH) and the shipped familiars,
+bosses and areas; a game's page adds its settings. Linked from the game screen, the new-game page,
+the lobby and Fated Labyrinth's help."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from delve.maiden.content import load
+from delve.server.games import engine
+from delve.server.play import maiden_help
+from tests.server.conftest import session_client
+from tests.server.maiden_kit import maiden_game
+
+pytestmark = pytest.mark.django_db
+
+URL = "/help/?preset=white-maiden"
+
+
+def page(client: Client, url: str, lang: str = "en") -> str:
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 200
+    return unescape(response.content.decode())
+
+
+def test_every_part_of_the_guide_reads_in_english_and_japanese() -> None:
+    for anchor, title, blocks in maiden_help.GUIDE:
+        assert title["en"] and title["ja"], anchor
+        for block in blocks:
+            for text in block if isinstance(block, list) else [block]:
+                assert text["en"].strip() and text["ja"].strip(), (anchor, text)
+                assert text["en"] != text["ja"]
+
+
+def test_the_help_page_explains_the_rules_and_lists_the_shipped_content() -> None:
+    """The page a stranger reads before a first game: every guide section, then every familiar
+    with its skill, every boss with its life and actions, every area with its effect and Arcana."""
+    html = page(Client(), URL)
+    assert "<h1>How to play White Maiden</h1>" in html
+    for anchor, title, _blocks in maiden_help.GUIDE:
+        assert f'<section id="{anchor}"><h2>{title["en"]}</h2>' in html
+    assert "everyone wins; if round 24 ends with Urza alive, everyone loses" in html  # MV-OVER-5
+    assert "add 1 + Piety to your AP" in html  # MV-ASC-1
+    data = load()
+    for familiar in data.familiars.values():
+        assert familiar.name["en"] in html
+        for skill in familiar.skills:
+            assert data.skills[skill].name["en"] in html
+    for boss in data.bosses.values():
+        assert re.search(rf"{re.escape(boss.name['en'])} <span class=\"hint\">{boss.life} life</span>", html)
+        for action in boss.actions:
+            assert action.name["en"] in html
+    rows = re.findall(r'<tr><th scope="row">([^<]*)</th>', html.split('id="area-list"')[1])
+    assert sorted(rows) == sorted(area.name["en"] for area in data.areas.values()) and len(rows) == 22
+    assert "Rules of:" in html and 'href="/help/?preset=fated-labyrinth"' in html
+
+
+def test_the_help_page_reads_in_japanese() -> None:
+    html = page(Client(), URL, "ja")
+    assert "<h1>白き乙女の遊び方</h1>" in html
+    for _anchor, title, _blocks in maiden_help.GUIDE:
+        assert f"<h2>{title['ja']}</h2>" in html
+    assert "狂王ウルザ" in html and "暁の雌鹿アイェレト" in html
+    assert "How to play" not in html
+
+
+def test_a_games_help_page_shows_its_settings_and_leads_back(clock: Any, player: Any, opponent: Any) -> None:
+    game = maiden_game([player, opponent])
+    html = page(Client(), f"/games/{game.pk}/help/")
+    assert f"These are the rules of game {game.pk}." in html
+    assert f'<a href="/games/{game.pk}/">Back to the game</a>' in html
+    settings = html.split('<section id="settings">')[1]
+    assert "<dt>Players</dt><dd>2</dd>" in settings
+
+
+def test_the_screen_the_new_game_page_the_lobby_and_fated_help_link_to_it(clock: Any, player: Any) -> None:
+    game = maiden_game([player])
+    client = session_client(player)
+    assert f'href="/games/{game.pk}/help/"' in page(client, f"/games/{game.pk}/")
+    assert f'href="{URL}"' in page(client, "/maiden/new/").replace("&amp;", "&")
+    waiting = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0})
+    assert f'href="/games/{waiting.pk}/help/"' in page(client, "/")  # a game open for registration
+    assert 'href="?preset=white-maiden"' in page(Client(), "/help/")
