@@ -15,6 +15,7 @@ afterwards. The setup script and the server are separate processes, exactly as i
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import http.client
 import json
 import os
@@ -24,12 +25,13 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -154,13 +156,47 @@ def _port_is_free(port: int) -> bool:
     return True
 
 
-def free_port() -> int:
-    """A free port of ``PORTS`` (random start, so parallel test workers rarely collide)."""
+#: Claims on ports between the test processes (pytest-xdist workers, other test runs): a port is
+#: claimed from the moment a server is chosen for it until that server stops, so a server still
+#: starting up (``delve serve`` migrates before it binds) keeps its port. A free bind alone cannot
+#: see that: two workers took the same port, one server failed to bind, and its test, finding the
+#: other's ``/healthz`` answering, ran against the wrong server. A claim is an exclusive ``flock``
+#: on a file per port, released by the kernel too when its process dies.
+CLAIMS = Path(tempfile.gettempdir()) / "delve-test-ports"
+
+
+def _claim(port: int) -> IO[str] | None:
+    """An exclusive claim on ``port`` (the open lock file), or ``None`` if another process holds
+    one or something else listens there."""
+    CLAIMS.mkdir(exist_ok=True)
+    handle = (CLAIMS / f"{port}.lock").open("a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    if not _port_is_free(port):
+        _release(handle)
+        return None
+    return handle
+
+
+def _release(handle: IO[str] | None) -> None:
+    if handle is not None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+
+def claim_port() -> tuple[int, IO[str]]:
+    """A free port of ``PORTS``, claimed (random start, so parallel workers rarely try the same
+    one first); release the claim with :func:`_release` once its server has stopped."""
     ports = list(PORTS)
     start = random.randrange(len(ports))
     for port in ports[start:] + ports[:start]:
-        if _port_is_free(port):
-            return port
+        handle = _claim(port)
+        if handle is not None:
+            return port, handle
     raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
@@ -177,6 +213,9 @@ class LiveServer:
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        #: the claim on ``port``, held from the first start until :meth:`stop` (a kill and a new
+        #: start keep it, so clients reconnect to the same port)
+        self._claim: IO[str] | None = None
 
     def __enter__(self) -> LiveServer:
         self.start()
@@ -193,8 +232,11 @@ class LiveServer:
         """Start the server on a free port and wait until ``/healthz`` answers 200."""
         assert self.process is None, "already running"
         for attempt in range(5):
-            # A restart keeps its port when it can, so clients simply reconnect.
-            self.port = self.port if attempt == 0 and self.port and _port_is_free(self.port) else free_port()
+            # A restart keeps its port (and its claim) when it can, so clients simply reconnect.
+            if not (attempt == 0 and self._claim is not None and _port_is_free(self.port)):
+                _release(self._claim)
+                self._claim = None
+                self.port, self._claim = claim_port()
             with self.log_path.open("ab") as log:
                 log.write(f"--- start {self.starts + 1} on port {self.port}\n".encode())
                 log.flush()
@@ -210,6 +252,8 @@ class LiveServer:
                 self.starts += 1
                 return
             self._reap(signal.SIGKILL)  # the port was taken meanwhile, or it failed: look again
+        _release(self._claim)
+        self._claim = None
         raise AssertionError(f"the server did not start; its log ends with:\n{self.log_tail()}")
 
     def _wait_healthy(self) -> bool:
@@ -231,6 +275,8 @@ class LiveServer:
 
     def stop(self) -> None:
         self._reap(signal.SIGTERM)
+        _release(self._claim)
+        self._claim = None
 
     def _reap(self, sig: signal.Signals) -> None:
         if self.process is None:
