@@ -5,7 +5,9 @@ event, and refuses a tampered one; the replay page shows each step with everythi
 from __future__ import annotations
 
 import copy
+import html
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -195,6 +197,44 @@ def test_a_white_maiden_game_played_by_its_autopilot_exports_and_verifies(db, cl
     assert game.status == Game.Status.ENDED
     verdict = verify(export_of(game))
     assert verdict.ok, verdict.problems
+
+
+def test_a_white_maiden_replay_names_each_command_in_the_words_of_its_button(db, clock, four):
+    """The replay of a White Maiden game shows each command as its button read, for the state its
+    seat chose it in (the familiar, the stat, the card kept by name, the room, the dice), never
+    the raw command."""
+    from tests.server.maiden_kit import first_choice, maiden_game, play_until, state
+
+    def inspired(commands: list[dict[str, Any]]) -> dict[str, Any]:  # cards on Inspiration: draws to keep from
+        return next((c for c in commands if c.get("stat") == "ins"), None) or first_choice(commands)
+
+    game = maiden_game(four[:2])
+    play_until(game, four[:2], lambda v: v["round"] >= 3, policy=inspired)
+    current = state(game)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    # the edit is not in the log: the steps looked at below are the commands before it
+    log = list(game.commands.order_by("sequence"))
+    headings = []
+    for step, entry in enumerate(log, start=1):  # step N: the game after the log's first N entries
+        if entry.seat is None or not entry.command:
+            continue
+        headings.append((step, entry.command))
+    assert len(headings) > 20
+    play_until(game, four[:2], lambda v: v["ended"], limit=300, policy=inspired)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    words = []
+    for step, command in headings:
+        page = html.unescape(Client().get(f"/games/{game.pk}/replay/?step={step}").content.decode())
+        heading = re.search(r"<h2>(\w+) acts: ([^<]*)</h2>", page)
+        assert heading is not None, (step, command)
+        assert not heading[2].startswith("{"), (step, heading[2])  # words, not the raw command
+        words.append(heading[2])
+    assert any(w.startswith("Roll ") for w in words) and any(w.startswith("Move to ") for w in words)
+    assert any(re.fullmatch(r"On (Piety|Will|Agility|Inspiration)", w) for w in words)
+    assert any(w.startswith("Keep ") and w != "Keep this card" for w in words)
 
 
 # --- the replay page -------------------------------------------------------------------------------

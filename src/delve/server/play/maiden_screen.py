@@ -597,6 +597,30 @@ def command_label(screen: Screen, command: dict[str, Any]) -> str:
     return kind
 
 
+def replay_label(game: Game, ruleset: Any, state: Any, seat: int, command: dict[str, Any]) -> str:
+    """A logged command in the words of its button, as the seat saw the game just before it (the
+    replay page): the die it named with its colour and face, the room with its kind, the card kept
+    by its name, a comment with its text."""
+    kind = command.get("kind")
+    if kind == "comment":
+        return _("Comment: %(text)s") % {"text": command.get("text", "")}
+    seats = present.public_seats(game)
+    acting = next((s for s in seats if s.index == seat), None)
+    view = ruleset.view(state, seat)
+    screen = Screen(game, seats, None, [], acting, view, [], ruleset.validate_settings(game.settings), lang())
+    if kind == "keep_card":
+        pending = (view.get("pending") or [{}])[0]
+        options = pending.get("options") or []
+        index = int(command.get("card", -1))
+        if 0 <= index < len(options):
+            name = card_name(str((pending.get("data") or {}).get("deck", "")), str(options[index]), screen.lang)
+            return _("Keep %(card)s") % {"card": name}
+    try:
+        return command_label(screen, command)
+    except (KeyError, TypeError, ValueError, IndexError):  # a command of an earlier form: its raw words
+        return json.dumps(command, ensure_ascii=False, sort_keys=True)
+
+
 def _with_params(screen: Screen, name: str, command: dict[str, Any]) -> str:
     words = pick_words(screen, command)
     return " · ".join([name, words]) if words else name

@@ -60,7 +60,11 @@ def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, 
     return f"{kind} {json.dumps(data, ensure_ascii=False, sort_keys=True)}"
 
 
-def command_text(game: Game, command: dict[str, Any] | None, seat: int | None, lang: str, source: str = "") -> str:
+def command_text(
+    game: Game, command: dict[str, Any] | None, seat: int | None, lang: str, source: str = "", *, label: str = ""
+) -> str:
+    """A logged command in words (``label``: a ruleset's words for it, made where its state was
+    at hand)."""
     if command is None and source == "takeover":
         return _("A bot took the idle seat over.")
     if command is None and source == "reclaim":
@@ -71,7 +75,7 @@ def command_text(game: Game, command: dict[str, Any] | None, seat: int | None, l
         from delve.fated import text as fated_text
 
         return fated_text.command_label(command, lang, game.preset, None)
-    return json.dumps(command, ensure_ascii=False, sort_keys=True)
+    return label or json.dumps(command, ensure_ascii=False, sort_keys=True)
 
 
 def fated_map(plain: dict[str, Any]) -> list[str]:
@@ -117,8 +121,15 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     seats = list(game.seats.filter(index__isnull=False).order_by("index"))
     names = [seat.name for seat in seats]
     found: Step | None = None
+    label = ""
     try:
         for step in steps(ruleset, game.settings, seat_infos(seats), game.seed, game.started_at or 0, log):
+            before = log[step.index] if step.index < len(log) and step.index == wanted - 1 else None
+            if game.ruleset == "maiden" and before is not None and before.seat is not None and before.command:
+                # White Maiden names a command by the state it was chosen in (its dice, its options)
+                from delve.server.play.maiden_screen import replay_label
+
+                label = replay_label(game, ruleset, step.state, before.seat, dict(before.command))
             if step.index == wanted:
                 found = step
                 break
@@ -146,7 +157,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "entry": entry,
         "when": dt.datetime.fromtimestamp(entry.time, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if entry else "",
         "actor": names[entry.seat] if entry and entry.seat is not None and entry.seat < len(names) else "",
-        "command": command_text(game, entry.command, entry.seat, lang, entry.source) if entry else "",
+        "command": command_text(game, entry.command, entry.seat, lang, entry.source, label=label) if entry else "",
         "events": [_event_line(game, event, lang, names) for event in found.events],
         "state_json": state_json,
         "board": "\n".join(board),
