@@ -383,6 +383,7 @@ def test_an_ended_game_shows_its_result_its_last_turn_and_why_no_arcana_is_at_ha
     assert "2 of 22 areas freed" in html
     assert "No Arcana at hand: each Arcana is discarded once used." in html
     assert "No Arcana yet" not in html
+    assert "The game is over: no more checks." in html and "No check right now." not in html
 
 
 @pytest.mark.parametrize(("players", "en", "ja"), [(1, "lost", "敗北"), (2, "everyone lost", "全員の敗北")])

@@ -1031,7 +1031,7 @@ def _dice(screen: Screen) -> dict[str, Any]:
     check = view.get("check")
     language = screen.lang
     if not check:
-        return {"check": None}
+        return {"check": None, "ended": view["ended"]}
     data = content()
     source = check.get("source")
     if check.get("kind") == "boss":
