@@ -48,7 +48,9 @@ def test_another_process_cannot_claim_it_either() -> None:
 def test_a_port_something_else_listens_on_is_not_claimed() -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         port, claim = live.claim_port()
-        live._release(claim)
-        sock.bind(("127.0.0.1", port))
-        sock.listen()
-        assert live._claim(port) is None
+        try:  # bound while claimed, so that no other test process takes the port meanwhile
+            sock.bind(("127.0.0.1", port))
+            sock.listen()
+        finally:
+            live._release(claim)
+        assert live._claim(port) is None  # unclaimed now, but something listens there
