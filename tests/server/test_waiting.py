@@ -215,3 +215,20 @@ def test_the_service_worker_is_served_as_javascript(db):
     response = Client().get("/me/push-worker.js")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
     assert b"showNotification" in response.content
+
+
+def test_a_white_maiden_row_marks_its_empty_deadline_and_stored_turns_cells(game, four):
+    """White Maiden keeps no stored turns, and without a turn deadline has none: the row marks
+    those cells empty (``none``), which a phone's stacked layout leaves out instead of printing
+    "Stored turns: –"; a Fated row keeps both."""
+    import re
+
+    from tests.server.maiden_kit import maiden_game
+
+    maiden = maiden_game(four[:1])
+    fated_game = game  # a running Fated game with a deadline and stored turns
+    html = session_client(four[0]).get("/me/waiting/").content.decode()
+    rows = {int(m[1]): m[0] for m in re.finditer(r'<tr class="[^"]*">.*?/games/(\d+)/.*?</tr>', html, re.S)}
+    assert set(rows) >= {maiden.pk, fated_game.pk}
+    assert rows[maiden.pk].count('class="none"') == 2 and "Your turn" in rows[maiden.pk]
+    assert 'class="none"' not in rows[fated_game.pk]
