@@ -591,6 +591,13 @@ def command_label(screen: Screen, command: dict[str, Any]) -> str:
             return _("Learn a new skill")
         return _("Raise the level of %(skill)s") % {"skill": skill_name(command["choice"], language)}
     if kind == "keep_card":
+        # the card by its name, from the decision in view (its deck and the cards drawn)
+        pending = (view.get("pending") or [{}])[0]
+        options = pending.get("options") or []
+        index = command.get("card")
+        if isinstance(index, int) and 0 <= index < len(options):
+            deck = str((pending.get("data") or {}).get("deck", ""))
+            return _("Keep %(card)s") % {"card": card_name(deck, str(options[index]), language)}
         return _("Keep this card")
     if kind == "choose":
         return _option_label(screen, int(command["option"]))
@@ -608,13 +615,6 @@ def replay_label(game: Game, ruleset: Any, state: Any, seat: int, command: dict[
     acting = next((s for s in seats if s.index == seat), None)
     view = ruleset.view(state, seat)
     screen = Screen(game, seats, None, [], acting, view, [], ruleset.validate_settings(game.settings), lang())
-    if kind == "keep_card":
-        pending = (view.get("pending") or [{}])[0]
-        options = pending.get("options") or []
-        index = int(command.get("card", -1))
-        if 0 <= index < len(options):
-            name = card_name(str((pending.get("data") or {}).get("deck", "")), str(options[index]), screen.lang)
-            return _("Keep %(card)s") % {"card": name}
     try:
         return command_label(screen, command)
     except (KeyError, TypeError, ValueError, IndexError):  # a command of an earlier form: its raw words
