@@ -3,6 +3,9 @@ keep records; a records page and API."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from delve.kernel import GameOutcome
@@ -170,7 +173,8 @@ def test_white_maiden_records_show_the_games_summary_and_every_record_links_its_
         turns=17,
         ended_at=timezone.now(),
     )
-    html = client.get("/records/ann/").content.decode()
+    page = client.get("/records/ann/").content.decode()
+    html = re.sub(r' data-label="[^"]*"', "", page)
     assert "2 games recorded, 1 won." in html
     fated, maiden = html.split("<h2>Fated Labyrinth and Level D</h2>")[1].split("<h2>White Maiden</h2>")
     assert "<th>Kills</th>" in fated and "<td>2</td><td>1</td><td>17</td>" in fated
@@ -178,5 +182,50 @@ def test_white_maiden_records_show_the_games_summary_and_every_record_links_its_
     assert "<td>Lost</td><td>24</td><td>4</td><td>12</td><td>38 (23)</td><td>3</td>" in maiden
     assert f'<a href="/games/{practice_game.pk}/">' in maiden
     assert "<a href" not in fated.split("<tbody>")[1]  # a record whose game is gone has no link
-    ja = client.get("/records/ann/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    ja = re.sub(r' data-label="[^"]*"', "", client.get("/records/ann/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
     assert "<h2>白き乙女</h2>" in ja and "死亡数（うちあなた）" in ja and "<td>敗北</td>" in ja
+
+
+def test_on_a_phone_every_record_cell_names_its_column(client, player):
+    """FL-REC-4: on a phone the records table becomes one card per game, each line labelled
+    (site.css reads the label from data-label): every cell carries its column's heading, in the
+    reader's language."""
+    from django.utils import timezone
+
+    Record.objects.create(
+        user=player,
+        ruleset="maiden",
+        preset="white-maiden",
+        character_name="Ann",
+        result="won",
+        won=True,
+        stats={"rounds": 20},
+        ended_at=timezone.now(),
+    )
+    Record.objects.create(
+        user=player,
+        ruleset="fated",
+        preset="level-d",
+        character_name="Ann",
+        character_class="cat",
+        result="abandoned",
+        ended_at=timezone.now(),
+    )
+    for lang, heading in (("en", "Rounds played"), ("ja", None)):
+        html = client.get("/records/ann/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        tables = re.findall(r"<table class=\"records[^\"]*\">(.*?)</table>", html, re.S)
+        assert len(tables) == 2
+        for table in tables:
+            heads = re.findall(r"<th>(.*?)</th>", table)
+            rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.split("<tbody>")[1], re.S)
+            assert rows
+            for row in rows:
+                assert re.findall(r'<td data-label="([^"]*)">', row) == heads
+        if heading:
+            assert f'data-label="{heading}"' in html
+    assert 'data-label="日付"' in html  # the last page read is the Japanese one
+    assert "記録したゲーム 2 件、うち 1 勝。" in html  # one sentence, Japanese punctuation
+    import delve.server
+
+    css = (Path(delve.server.__file__).parent / "static" / "delve" / "site.css").read_text()
+    assert "content: attr(data-label)" in css
