@@ -175,3 +175,19 @@ def test_a_run_stopped_by_SIGTERM_keeps_its_games_stops_its_workers_and_resumes(
     )
     assert again.returncode == 0, again.stderr
     assert f"({done} resumed)" in again.stderr
+
+
+def test_a_white_maiden_run_reports_the_tables_wins_in_its_own_terms(tmp_path, capsys):
+    """MV-END-1/2: a White Maiden simulation prints and reports the table's win rate (games won
+    together), Urza's round, bosses, areas and deaths, not a per-seat winner that never exists."""
+    out = tmp_path / "maiden"
+    assert main(["simulate", "--game", "maiden", "--games", "3", "--players", "2", "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    rows = ResultStore(out).load().values()
+    won = sum(1 for r in rows if r["outcome"] == "won")
+    assert f"3 games (0 failed): the table won {won} (" in printed
+    assert "per game: bosses defeated" in printed and "final danger level" in printed
+    html = (out / "report.html").read_text()
+    assert "<h1>Simulation: White Maiden (3 games)</h1>" in html
+    assert "<h2>Bosses</h2>" in html and "Urza, the Mad King (Kether)" in html
+    assert (out / "charts" / "bosses_defeated.png").stat().st_size > 1000

@@ -126,3 +126,103 @@ def test_level_d_classes_are_shown_with_the_names_its_players_know():
 def test_line_ups_are_told_shortly():
     rows = [{"bots": "heuristic,heuristic"}, {"bots": "heuristic,random"}, {"bots": "heuristic,heuristic"}]
     assert fated_report.line_ups(rows) == "heuristic x2; heuristic,random"
+
+
+def test_the_generic_report_credits_every_seat_of_a_table_that_won_together(tmp_path):
+    rows = [{"outcome": "won", "winner": "all", "bots": "a,b", "turns": 3}]
+    text = report.generic(rows, tmp_path, title="Co-op").read_text()
+    assert "<h1>Co-op</h1>" in text
+
+
+def maiden_row(seed: int, players: int, won: bool, **extra) -> dict:
+    row = {
+        "game": "maiden",
+        "preset": "",
+        "seed": seed,
+        "seats": players,
+        "bots": ",".join(["heuristic"] * players),
+        "settings": "{}",
+        "winner": "all" if won else "",
+        "outcome": "won" if won else "lost",
+        "won": won,
+        "turns": 60,
+        "rounds": 20 if won else 24,
+        "urza_round": 20 if won else None,
+        "bosses_defeated": 10 if won else 6,
+        "boss_rounds": json.dumps({"malkuth": 1, "kether": 20} if won else {"malkuth": 2}),
+        "deaths": 3,
+        "deaths_in_boss_fight": 1,
+        "turns_at_life_1": 6,
+        "danger_level": 5,
+        "dl_by_round": json.dumps([1, 1, 2]),
+        "failure_damage": 10,
+        "checks": 40,
+        "successes": 30,
+        "boss_checks": 10,
+        "boss_successes": 5,
+        "areas_freed": 7,
+        "rooms_entered_by_type": json.dumps({"normal": 5, "boss": 2}),
+    }
+    row.update(extra)
+    return row
+
+
+MAIDEN_ROWS = [
+    maiden_row(1, 1, True),
+    maiden_row(2, 1, False),
+    maiden_row(3, 2, True),
+    maiden_row(4, 2, True, dl_by_round=json.dumps([1, 3])),
+    {"game": "maiden", "seed": 5, "seats": 2, "bots": "heuristic,heuristic", "outcome": "error", "error": "Boom"},
+]
+
+
+def test_the_white_maiden_report_counts_games_won_by_the_table_MV_END_1():
+    """MV-END-1/2: the table wins or loses together, so a win rate counts games, not seats; a
+    failed game is counted apart, not as a loss."""
+    from delve.sim import maiden_report
+
+    s = maiden_report.summary(MAIDEN_ROWS)
+    assert (s["won"].wins, s["won"].games, s["errors"]) == (3, 4, 1)
+    assert [(r.label, r.wins, r.games) for r in s["by_players"]] == [("1p", 1, 2), ("2p", 2, 2)]
+    assert s["urza_round"][0] == 20 and s["rounds_lost"][0] == 24
+    lines = maiden_report.lines(MAIDEN_ROWS)
+    assert lines[0].startswith("5 games (1 failed): the table won 3 (75.0% [")
+    assert "win rate by players: 1p 50.0% [9.5, 90.5] of 2; 2p 100.0% [34.2, 100.0] of 2" in lines
+    assert not any(line.startswith("win rate by line-up") for line in lines)  # one bot, any table size
+
+
+def test_the_white_maiden_report_names_each_boss_and_the_danger_by_round():
+    from delve.sim import maiden_report
+
+    bosses = {r.label: (r.wins, r.games, m) for r, m in maiden_report.boss_rates(MAIDEN_ROWS)}
+    assert len(bosses) == 10  # every boss of the content, the ones never defeated too
+    malkuth = next(v for k, v in bosses.items() if "(Malkuth)" in k)
+    urza = next(v for k, v in bosses.items() if k.startswith("Urza"))
+    assert malkuth == (4, 4, 1) and urza == (3, 4, 20)
+    assert maiden_report.danger_by_round(MAIDEN_ROWS) == [(1, 4, 1.0, 1), (2, 4, 1.5, 3), (3, 3, 2.0, 2)]
+
+
+def test_the_white_maiden_report_has_every_section(tmp_path):
+    from delve.sim import maiden_report
+
+    text = maiden_report.write(MAIDEN_ROWS, tmp_path).read_text()
+    assert "<h1>Simulation: White Maiden (5 games)</h1>" in text
+    for heading in (
+        "Outcome",
+        "When games end",
+        "Bosses",
+        "Danger level",
+        "Life and death",
+        "Checks",
+        "Exploration and growth",
+        "Failed games",
+    ):
+        assert f"<h2>{heading}</h2>" in text
+    assert "<td>room and action checks</td><td class=n>75.0% [" in text
+    assert "delve lab report" in text
+    assert text.count("data:image/png;base64,") == 7
+
+
+def test_the_interval_of_no_wins_or_all_wins_ends_exactly_at_0_or_1():
+    for games in range(1, 80):
+        assert report.wilson(games, games)[1] == 1.0 and report.wilson(0, games)[0] == 0.0

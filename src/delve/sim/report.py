@@ -29,7 +29,11 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or every game the interval ends exactly at 0 or 1 (rounding would put it a hair inside,
+    # and a chart's error bar would then be negative).
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= games else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(frozen=True)
@@ -205,7 +209,8 @@ def write_html(path: Path, title: str, sections: Sequence[Section], *, intro: Se
 
 
 def generic(rows: Sequence[Mapping[str, Any]], directory: Path, *, title: str = "Simulation") -> Path:
-    """Outcomes, win rate by bot and game length: what every game's rows have."""
+    """Outcomes, win rate by bot and game length: what every game's rows have (``winner`` is a
+    seat, or ``all`` when the table won together, as in a cooperative game)."""
     charts = Path(directory) / "charts"
     played = [r for r in rows if r.get("outcome") not in ("error",)]
     outcomes = Counter(str(r.get("outcome")) for r in played)
@@ -215,7 +220,7 @@ def generic(rows: Sequence[Mapping[str, Any]], directory: Path, *, title: str = 
         for seat, bot in enumerate(str(row.get("bots", "")).split(",")):
             entry = by_bot.setdefault(bot, [0, 0])
             entry[1] += 1
-            entry[0] += int(winner == str(seat))
+            entry[0] += int(winner in (str(seat), "all"))
     sections = [
         Section(
             "Outcomes",

@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 from delve.bots import UnknownBot
@@ -52,7 +53,7 @@ from delve.maiden.ruleset import MaidenRuleset
 from delve.maiden.state import MOVE, Game
 from delve.sim.spec import GameSpec, SpecError
 
-__all__ = ["Metrics", "check", "play"]
+__all__ = ["Metrics", "check", "play", "report", "summary_lines"]
 
 
 def _json(value: Any) -> str:
@@ -335,3 +336,17 @@ def play(spec: GameSpec) -> dict[str, Any]:
     row.update(metrics.row(game))
     row["seconds"] = round(time.perf_counter() - started, 4)
     return row
+
+
+def report(rows: list[dict[str, Any]], directory: Path) -> Path:
+    """``directory/report.html`` (and its charts) for these rows."""
+    from delve.sim import maiden_report
+
+    return maiden_report.write(rows, directory)
+
+
+def summary_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """A few lines for the terminal."""
+    from delve.sim import maiden_report
+
+    return maiden_report.lines(rows)
