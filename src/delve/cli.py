@@ -464,7 +464,7 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "report",
         help="answer every balance question of spec §8 in an HTML report",
         description="Exact odds and simulated games answer every balance question of spec §8 with a number "
-        "(and a 95%% interval where sampled): DIR/report.html (self-contained) and its PNG plots. The games "
+        "(and a 95% interval where sampled): DIR/report.html (self-contained) and its PNG plots. The games "
         "are kept in DIR/games/results.csv, so a run stopped midway resumes.",
     )
     report.add_argument("--out", required=True, metavar="DIR", help="directory of the report")
@@ -564,7 +564,7 @@ def _add_maiden(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     evaluate = maiden_sub.add_parser(
         "eval",
         help="the heuristic bots' win rates at 1-4 players",
-        description="Play seeded bot games and print the win rate at each player count with its 95%% Wilson interval.",
+        description="Play seeded bot games and print the win rate at each player count with its 95% Wilson interval.",
     )
     add_arguments(evaluate)
     evaluate.set_defaults(func=cmd_maiden_eval)

@@ -56,3 +56,25 @@ def test_delve_serve_logs_at_the_servers_log_level(settings):
     settings.LOGGING = {**settings.LOGGING, "root": {**settings.LOGGING["root"], "level": "WARNING"}}
     args = cli.build_parser().parse_args(["serve"])
     assert cli._uvicorn_logging(args)["log_level"] == "warning"
+
+
+def _parsers(parser, prog="delve"):
+    """Every parser of the command line, with its program name (subcommands of subcommands too)."""
+    import argparse
+
+    yield prog, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, f"{prog} {name}")
+
+
+def test_every_help_text_prints_its_percent_signs_once():
+    """argparse interpolates the help of an option (%% there prints %) but not a description:
+    every help screen reads as written, without a doubled %% or an unfilled %(...)s."""
+    seen = 0
+    for prog, parser in _parsers(cli.build_parser()):
+        text = parser.format_help()
+        assert "%%" not in text and "%(" not in text, prog
+        seen += 1
+    assert seen > 15
