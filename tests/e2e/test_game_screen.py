@@ -159,6 +159,17 @@ def test_four_players_move_attack_defend_and_comment(
     ben.locator(".defenses button", has_text="Defense 10").click()
     expect(ben.locator("#panel-commands h2")).to_contain_text("Move phase")
     expect(ben.locator("#panel-events")).to_contain_text("defended with Defense 10")
+    # the "just now" toast lives outside the refreshed panels: a refresh that re-sends the
+    # commands panel leaves it to fade; on a phone it may use the window's width, not half of it
+    toast = ben.locator("#just-now-host .just-now")
+    expect(toast).to_contain_text("Defense 10")
+    with ben.expect_response(lambda r: "/poll/" in r.url and "force=1" in r.url):
+        ben.evaluate("document.body.dispatchEvent(new Event('delve:refresh'))")
+    ben.wait_for_timeout(300)
+    expect(toast).to_be_visible()
+    box = toast.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert box["width"] > 0.55 * PHONE["width"] or box["height"] < 60, box
     shot(ben, shots, "06-move-phase-phone")
 
     # -- Chie comments; Aki's open screen shows it without a reload (FL-COM-1/2, FL-UI-9) ----
@@ -192,6 +203,37 @@ def test_four_players_move_attack_defend_and_comment(
 
     for context in [*desktop, phone]:
         context.close()
+
+
+def test_a_new_question_scrolls_into_view_on_a_phone(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-UI-5: a player reading the bottom of the phone screen (the events, the players) when
+    their turn comes is brought to the command area, where the new question is; a poll that only
+    brings news scrolls nothing."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, hands={1: ["defense-10", "attack-10", "potion"]})
+    ben = logged_in(browser, base, users[1], viewport=PHONE)
+    ben.goto(f"{base}/games/{game.pk}/")
+    expect(ben.locator("#panel-commands h2")).to_contain_text("Wait phase")
+    ben.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    ben.wait_for_timeout(200)
+    assert ben.evaluate("document.getElementById('panel-commands').getBoundingClientRect().top") < 0
+    rewrite(game, lambda scenario: scenario.make_ready(1), seen=True)
+    expect(ben.locator("#panel-commands h2")).not_to_contain_text("Wait phase", timeout=20_000)
+    ben.wait_for_timeout(300)
+    top = ben.evaluate("document.getElementById('panel-commands').getBoundingClientRect().top")
+    assert -2 <= top < PHONE["height"] / 2, top
+    shot(ben, shots, "06b-turn-scrolled-into-view-phone")
 
 
 # ---------------------------------------------------------------- a game played to its end

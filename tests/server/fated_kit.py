@@ -82,8 +82,10 @@ def fated_game(
     return game
 
 
-def rewrite(game: Game, change: Callable[[Scenario], None]) -> Game:
-    """Change the stored state with the scenario helpers and save it as a new version."""
+def rewrite(game: Game, change: Callable[[Scenario], None], *, seen: bool = False) -> Game:
+    """Change the stored state with the scenario helpers and save it as a new version; with
+    ``seen`` the audiences whose view changed see their counters move too, as after a command, so
+    an open screen's poll picks the change up."""
     game.refresh_from_db()
     ruleset = engine.ruleset_of(game)
     state = engine.load_state(game, ruleset)
@@ -94,6 +96,8 @@ def rewrite(game: Game, change: Callable[[Scenario], None]) -> Game:
     game.state = ruleset.encode(state).decode()
     game.version += 1
     game.next_due_at = ruleset.next_due(state)
+    if seen:
+        engine._observe(game, ruleset, state, [])
     game.save()
     return game
 

@@ -838,3 +838,33 @@ def test_level_d_says_turn_everywhere_it_would_say_phase_P_25(client, db, clock,
         assert not re.search(r"phase|フェイズ", body, re.I), re.findall(r"[^.。]*(?:phase|フェイズ)[^.。]*", body)[:3]
         attributes = " ".join(re.findall(r'data-help="([^"]*)"', screen))
         assert not re.search(r"phase|フェイズ", attributes, re.I)
+
+
+def test_class_abilities_show_their_cp_cost_FL_CLS_9(fated, player):
+    """FL-CLS-9, FL-UI-5: parry, steal and jump cost a flat 20 CP: their buttons say so, like a
+    card's use."""
+    from django.template.loader import render_to_string
+
+    screen = fated_screen.load(fated, player)
+    for kind in ("parry", "steal", "jump"):
+        button = fated_screen._button(screen, {"kind": kind})
+        assert button["cp"] == 20
+        html = render_to_string("play/fated/_command.html", {"b": button, "s": screen})
+        assert '<span class="cp-cost">20 CP</span>' in html
+    assert fated_screen._button(screen, {"kind": "stay"})["cp"] is None
+
+
+def test_a_dead_player_is_not_told_of_stored_turns_FL_UI_5(fated, player):
+    """FL-UI-5: a player out of the game has no turns to spend: the command area says they are
+    out and offers the comment, without a count of stored turns."""
+
+    def kill(s: Any) -> None:
+        s.p(0).alive = False
+        s.p(0).hp = 0
+        s.p(0).phase = "dead"
+        s.p(0).stored = 3
+
+    rewrite(fated, kill)
+    html = panel(session_client(player), fated, "commands")
+    assert "You are out of the game." in html
+    assert "stored turn" not in html

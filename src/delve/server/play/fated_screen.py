@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import get_language
 
-from delve.fated import content, text
+from delve.fated import combat, content, text
 from delve.server import clock
 from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
@@ -552,7 +552,13 @@ def _button(screen: Screen, command: dict[str, Any], *, label: str | None = None
         "label": label or text.command_label(command, screen.lang, screen.preset, screen.seat),
         "help": text.command_help(kind, screen.lang, screen.preset),
         "arrow": DIRECTION_ARROWS.get(command.get("dir", ""), ""),
+        # a class ability costs CP like a card (FL-CLS-9): the button says how much
+        "cp": combat.ABILITY_CP if kind in ABILITIES else None,
     }
+
+
+ABILITIES = frozenset({"jump", "steal", "parry"})
+"""The class abilities a player pays CP for (FL-CLS-9)."""
 
 
 def _single_cp(card: dict[str, Any] | None) -> int | None:

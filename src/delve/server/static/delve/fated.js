@@ -205,9 +205,40 @@
     var alert = mark.getAttribute("data-alert");
     if (icon && root) icon.setAttribute("href", alert ? root.getAttribute("data-alert-icon") : "data:,");
   }
+  /* The "just now" toast arrives inside the commands panel; it is moved to its host outside the
+   * refreshed panels, so the next poll (another player acting re-sends the commands panel) does not
+   * remove it before it has faded. A new toast replaces the previous one. */
+  function liftToast() {
+    var host = document.getElementById("just-now-host");
+    if (!host) return;
+    document.querySelectorAll("[data-panel] .just-now").forEach(function (toast) {
+      toast.parentNode.removeChild(toast);
+      host.innerHTML = "";
+      host.appendChild(toast);
+    });
+  }
+  /* When the phase changes (a defense comes in, a turn starts) and the commands panel is out of
+   * sight, as on a phone after playing a card from the hand further down, it is scrolled into
+   * view: the new question is where the player looks. Polls that change nothing else never scroll. */
+  var shownPhase = null;
+  function followPhase() {
+    var mark = document.querySelector("[data-phase-mark]");
+    var phase = mark ? mark.getAttribute("data-phase-mark") : null;
+    var previous = shownPhase;
+    shownPhase = phase;
+    if (previous === null || phase === previous) return;
+    if (["ready", "move", "core", "defense"].indexOf(phase) < 0 || typing(document.activeElement)) return;
+    var panel = document.getElementById("panel-commands");
+    if (!panel || !panel.getBoundingClientRect) return;
+    var box = panel.getBoundingClientRect();
+    var height = window.innerHeight || document.documentElement.clientHeight;
+    if (box.top < 0 || box.top > height - 80) panel.scrollIntoView({ block: "start" });
+  }
   document.addEventListener("htmx:oobAfterSwap", markPhase);
   document.addEventListener("htmx:afterSettle", function () {
+    liftToast();
     markPhase();
+    followPhase();
     tick();
     if (aiming) showAim();
     if (!lastFocus) return;
@@ -224,6 +255,8 @@
     if (serverNow) offset = serverNow - Date.now() / 1000;
     tick();
     markPhase();
+    liftToast();
+    followPhase();
     setInterval(tick, 1000);
     setInterval(pollDue, 1000);
   });
