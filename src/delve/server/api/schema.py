@@ -163,6 +163,37 @@ def _paths() -> dict[str, Any]:
                 "responses": _responses({"200": _json(_ref("Answer"), "Taken back")}, 400, 401, 403, 404, 409, 422),
             }
         },
+        "/api/v1/games/{game_id}/leave": {
+            "post": {
+                "summary": "Leave the table: a bot plays the caller's seat from now",
+                "description": "Only for the caller's own seat, while the game runs and a bot can play it. The game "
+                "goes on for the others (in a cooperative game the team keeps its member). Writes a public "
+                "`seat.left` event; the seat keeps no personal record from now on; the caller may take it back "
+                "with `reclaim`. No body (or `{}`). A seat a bot plays already, or a hot-seat seat, answers 409; a "
+                "game not started or ended, or one no bot can play, answers 422.",
+                "parameters": [GAME_ID],
+                **WRITE,
+                "requestBody": {
+                    "required": False,
+                    "content": {"application/json": {"schema": _ref("LeaveBody")}},
+                },
+                "responses": _responses({"200": _json(_ref("Answer"), "Left")}, 400, 401, 403, 404, 409, 422),
+            }
+        },
+        "/api/v1/games/{game_id}/handover": {
+            "post": {
+                "summary": "Hand a seat that has kept the game waiting for days to a bot",
+                "description": "For a player seated in the running game (not played by a bot): another person's "
+                "seat that has kept the game waiting at least 48 hours (the same measure as the host's takeover "
+                "time) is handed to a bot. Writes a public `seat.handed_over` event; its player is notified and "
+                "may take the seat back with `reclaim`. A seat not waited on that long, a bot's or a hot-seat "
+                "seat answers 409 `seat/not_idle`; the caller's own seat 400 (leave instead).",
+                "parameters": [GAME_ID],
+                **WRITE,
+                "requestBody": _body("HandOverBody"),
+                "responses": _responses({"200": _json(_ref("Answer"), "Handed over")}, 400, 401, 403, 404, 409, 422),
+            }
+        },
         "/api/v1/games/{game_id}/events": {
             "get": {
                 "summary": "Events the caller may see, oldest first, after a cursor",

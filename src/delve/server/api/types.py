@@ -121,6 +121,16 @@ class ReclaimBody(msgspec.Struct, forbid_unknown_fields=True):
     """Take the caller's seat back from a bot: nothing to say (no body, or ``{}``)."""
 
 
+class LeaveBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Leave the table to a bot: nothing to say (no body, or ``{}``)."""
+
+
+class HandOverBody(msgspec.Struct, forbid_unknown_fields=True):
+    """Hand a seat that has kept the game waiting for days to a bot."""
+
+    seat: Annotated[int, Meta(ge=0, le=255, description="The seat's index (0-based).")]
+
+
 # -- responses ------------------------------------------------------------------------------------
 
 
@@ -263,7 +273,7 @@ class Records(msgspec.Struct):
     records: list[Record]
 
 
-REQUESTS: tuple[type, ...] = (RegisterBody, CommandBody, CommentBody, ReclaimBody)
+REQUESTS: tuple[type, ...] = (RegisterBody, CommandBody, CommentBody, ReclaimBody, LeaveBody, HandOverBody)
 RESPONSES: tuple[type, ...] = (
     Error,
     Games,

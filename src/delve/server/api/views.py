@@ -13,7 +13,15 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataExce
 
 from delve.server.api.auth import endpoint, parse_body, query_int, require_user
 from delve.server.api.schema import openapi
-from delve.server.api.types import AFTER_MAX, CommandBody, CommentBody, ReclaimBody, RegisterBody
+from delve.server.api.types import (
+    AFTER_MAX,
+    CommandBody,
+    CommentBody,
+    HandOverBody,
+    LeaveBody,
+    ReclaimBody,
+    RegisterBody,
+)
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game
@@ -156,15 +164,39 @@ def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
     waiting (``games.bots.reclaim``). No body (an empty JSON object is accepted too). The seat
     still keeps no personal record."""
     user = require_user(request)
+    _no_body(request, ReclaimBody, "taking a seat back")
+    return _answer(bots.reclaim(game_id, user))
+
+
+def _no_body(request: HttpRequest, kind: type, what: str) -> None:
+    """A request that takes no body: none, or an empty JSON object (``kind``'s fields: none)."""
     try:
         raw = request.body
     except RawPostDataException:  # a form body, read already as form fields: there must be none
         if request.POST or request.FILES:
-            raise Rejected("request/malformed", "taking a seat back takes no fields") from None
+            raise Rejected("request/malformed", f"{what} takes no fields") from None
         raw = b""
     if raw.strip():
-        parse_body(request, ReclaimBody)
-    return _answer(bots.reclaim(game_id, user))
+        parse_body(request, kind)
+
+
+@endpoint("POST")
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave the table: a bot plays the caller's seat from now (``games.bots.leave``); the game
+    goes on for the others and the caller may take the seat back (``reclaim``). No body (or
+    ``{}``)."""
+    user = require_user(request)
+    _no_body(request, LeaveBody, "leaving a game")
+    return _answer(bots.leave(game_id, user))
+
+
+@endpoint("POST")
+def hand_over(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Hand another player's seat that has kept the game waiting at least
+    ``games.bots.IDLE_HANDOVER`` seconds to a bot (``games.bots.hand_over``)."""
+    user = require_user(request)
+    body = parse_body(request, HandOverBody)
+    return _answer(bots.hand_over(game_id, user, body.seat))
 
 
 @endpoint("GET")

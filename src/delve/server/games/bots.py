@@ -248,6 +248,144 @@ def take_over_idle(now: int | None = None) -> int:
     return taken
 
 
+IDLE_HANDOVER = 48 * 3600
+"""How long a seat must have kept its game waiting before another player at the table may hand
+it to a bot (:func:`hand_over`): without a takeover time or a turn deadline, a player who stops
+coming would otherwise hold a cooperative game still for good."""
+
+
+def _seat_for_change(game_id: int, user: Any, verb: str) -> tuple[Game, Seat]:
+    """The locked running game and the caller's own seat, for a change of who plays a seat.
+
+    :raises Rejected: not logged in (401), no such game (404), no seat in it (403), the game has
+        not started or has ended (422), no bot can play this game (422).
+    """
+    if user is None or not user.is_authenticated:
+        raise Rejected("auth/required", f"log in to {verb}", status=401)
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise game_not_found(game_id)
+    seat = engine.seat_of(game, user)
+    if seat is None:
+        raise not_seated()
+    if game.status == Game.Status.OPEN:
+        raise Rejected("game/not_started", "the game has not started yet: nobody plays a seat yet", status=422)
+    if game.status == Game.Status.ENDED:
+        raise Rejected("game/ended", "the game has ended: no seat changes hands any more", status=422)
+    if bot_for(game.ruleset) is None:
+        raise Rejected("seat/no_bot", "no bot can play this game", status=422)
+    return game, seat
+
+
+def _at_table(seat: Seat) -> bool:
+    """Whether ``seat`` is a hot-seat seat, played by its host at the table (``lobby.TableSeat``)."""
+    return Seat.objects.filter(pk=seat.pk, table__isnull=False).exists()
+
+
+def _to_bot(game: Game, seat: Seat, source: str, now: int) -> engine.Answer:
+    """Hand ``seat`` of the locked ``game`` to a bot now, saved as a change of the game."""
+    assert seat.index is not None
+    seat.is_bot, seat.bot_since, seat.keep_record = True, now, False
+    seat.save(update_fields=["is_bot", "bot_since", "keep_record"])
+    return engine.seat_changed(game, seat.index, source, now)
+
+
+def leave(game_id: int, user: Any) -> engine.Answer:
+    """``user`` leaves the table: from now a bot plays their seat (the game goes on for the
+    others: in a cooperative game the team keeps its maiden), saved as a change of the game with
+    its public ``seat.left`` event. The player may take the seat back later (:func:`reclaim`); the
+    seat keeps no personal record from now on.
+
+    :raises Rejected: see :func:`_seat_for_change`; a seat a bot already plays (409), a hot-seat
+        seat (played at its host's table: 409); nothing changes.
+    """
+    with transaction.atomic():
+        game, seat = _seat_for_change(game_id, user, "leave a game")
+        if seat.is_bot:
+            raise Rejected("seat/bot", "a bot plays your seat already", status=409)
+        if _at_table(seat):
+            raise Rejected("seat/table", "a hot-seat seat is played at its host's table: it cannot leave", status=409)
+        answer = _to_bot(game, seat, CommandEntry.Source.LEAVE, clock.now())
+    log.info("the player of seat %s (%s) of game %s left it to a bot", seat.index, seat.name, game.pk)
+    return answer
+
+
+def hand_over(game_id: int, user: Any, seat_index: Any) -> engine.Answer:
+    """A player at the table hands another player's seat to a bot because it has kept the game
+    waiting at least :data:`IDLE_HANDOVER` seconds (:func:`idle_since`), saved as a change of the
+    game with its public ``seat.handed_over`` event; that player is told (the ``takeover``
+    notification) and may take the seat back (:func:`reclaim`).
+
+    :raises Rejected: see :func:`_seat_for_change`; the caller's seat is played by a bot (409: take
+        it back first), ``seat_index`` not a seat number of the game (400), the caller's own seat
+        (400: leave instead), a bot's or a hot-seat seat (409), a seat that has not kept the game
+        waiting that long (409, saying for how long it has); nothing changes.
+    """
+    with transaction.atomic():
+        game, mine = _seat_for_change(game_id, user, "hand a seat to a bot")
+        if mine.is_bot:
+            raise Rejected("seat/bot", "a bot plays your seat: take it back before handing another", status=409)
+        if isinstance(seat_index, bool) or not isinstance(seat_index, int) or not 0 <= seat_index < game.seat_count:
+            raise Rejected("request/malformed", f"seat: a seat number from 0 to {game.seat_count - 1}", status=400)
+        if seat_index == mine.index:
+            raise Rejected("request/malformed", "that is your own seat: leave the game to hand it to a bot")
+        seat = game.seats.filter(index=seat_index).first()
+        if seat is None or seat.is_bot or _at_table(seat):
+            raise Rejected("seat/not_idle", "only a seat a person plays can be handed to a bot", status=409)
+        now = clock.now()
+        ruleset = engine.ruleset_of(game)
+        state = engine.load_state(game, ruleset)
+        since = idle_since(game, ruleset, state, seat)
+        if since is None or now - since < IDLE_HANDOVER:
+            waited = "is not keeping the game waiting" if since is None else f"has kept it waiting {_span(now - since)}"
+            raise Rejected(
+                "seat/not_idle",
+                f"that seat {waited}: a seat can be handed to a bot once it has kept the game waiting "
+                f"{_span(IDLE_HANDOVER)}",
+                status=409,
+            )
+        answer = _to_bot(game, seat, CommandEntry.Source.HANDOVER, now)
+    log.info("seat %s (%s) of game %s was handed to a bot by seat %s", seat.index, seat.name, game.pk, mine.index)
+    return answer
+
+
+def _span(seconds: int) -> str:
+    hours, minutes = divmod(max(0, int(seconds)) // 60, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+def handover_offers(game: Game, mine: Seat | None) -> list[dict[str, Any]]:
+    """The seats the player of ``mine`` may hand to a bot now (:func:`hand_over`), for the game
+    screens: each with its index, name and since when it has kept the game waiting. Empty for a
+    spectator, a bot's seat, a game not running or without a bot."""
+    if (
+        mine is None
+        or mine.is_bot
+        or game.status != Game.Status.RUNNING
+        or bot_for(game.ruleset) is None
+        or game.started_at is None
+    ):
+        return []
+    now = clock.now()
+    if now - int(game.started_at) < IDLE_HANDOVER or _at_table(mine):
+        return []  # nobody can have waited that long yet (no state is read), or a hot-seat table
+    ruleset = engine.ruleset_of(game)
+    state = engine.load_state(game, ruleset)
+    offers = []
+    for seat in game.seats.filter(is_bot=False, index__isnull=False, table__isnull=True).exclude(pk=mine.pk):
+        since = idle_since(game, ruleset, state, seat)
+        if since is not None and now - since >= IDLE_HANDOVER:
+            offers.append(
+                {
+                    "game": game.pk,
+                    "seat": seat.index,
+                    "name": seat.name,
+                    "since": dt.datetime.fromtimestamp(since, tz=dt.UTC),
+                }
+            )
+    return offers
+
+
 def reclaim(game_id: int, user: Any) -> engine.Answer:
     """``user`` takes their seat back from the bot that took it over (:func:`take_over_idle`):
     the seat is theirs to play again (``is_bot`` false, ``bot_since`` cleared) and still keeps no
@@ -301,6 +439,23 @@ SEAT_SENTENCES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("{who} took their seat back from the bot.", "You took your seat back from the bot."),
         "ja": ("{who}がボットから席を取り戻した。", "あなたがボットから席を取り戻した。"),
     },
+    "seat.left": {
+        "en": ("{who} left the table: a bot plays that seat now.", "You left the table: a bot plays your seat now."),
+        "ja": (
+            "{who}が席を離れたため、ボットがその席をプレイしています。",
+            "あなたが席を離れ、ボットがあなたの席をプレイしています。",
+        ),
+    },
+    "seat.handed_over": {
+        "en": (
+            "{who} kept the game waiting for days: another player handed that seat to a bot.",
+            "You kept the game waiting for days: another player handed your seat to a bot.",
+        ),
+        "ja": (
+            "{who}が何日もゲームを待たせたため、他のプレイヤーがその席をボットに任せた。",
+            "あなたが何日もゲームを待たせたため、他のプレイヤーがあなたの席をボットに任せた。",
+        ),
+    },
 }
 
 
@@ -310,11 +465,34 @@ def is_seat_change(kind: str) -> bool:
 
 def reclaim_offer(game: Game, seat: Seat | None) -> dict[str, Any] | None:
     """What the game screens show the player of ``seat`` while a bot plays it because they kept
-    the game waiting (the "Take my seat back" control): the game and since when, or ``None``
-    when there is nothing to take back."""
+    the game waiting or left it (the "Take my seat back" control): the game and since when, or
+    ``None`` when there is nothing to take back."""
     if seat is None or game.status != Game.Status.RUNNING or not seat.is_bot or seat.bot_since is None:
         return None
-    return {"game": game.pk, "since": dt.datetime.fromtimestamp(seat.bot_since, tz=dt.UTC)}
+    why = (
+        game.commands.filter(seat=seat.index, command__isnull=True, source__in=list(TO_BOT))
+        .order_by("-sequence")
+        .values_list("source", flat=True)
+        .first()
+    )
+    return {"game": game.pk, "since": dt.datetime.fromtimestamp(seat.bot_since, tz=dt.UTC), "why": why or "takeover"}
+
+
+TO_BOT = ("takeover", "leave", "handover")
+"""The command-log sources that hand a seat to a bot: the host's takeover time, the player
+leaving, another player handing a long-idle seat over."""
+
+
+def can_leave(game: Game, seat: Seat | None) -> bool:
+    """Whether the player of ``seat`` may leave the table to a bot now (:func:`leave`): the game
+    runs, a bot can play it, the seat is theirs to play (not a bot's, not a hot-seat seat)."""
+    return (
+        seat is not None
+        and not seat.is_bot
+        and game.status == Game.Status.RUNNING
+        and bot_for(game.ruleset) is not None
+        and not _at_table(seat)
+    )
 
 
 RECENT = 300
@@ -325,10 +503,7 @@ than either panel shows, so the lookup reads a bounded slice of the log however 
 def seat_events(game: Game, count: int = 5) -> list[dict[str, Any]]:
     """The newest ``count`` public seat changes (taken over, taken back) among the game's last
     :data:`RECENT` events, newest first, as flat entries (``kind``, ``time``, ``seat``), for the
-    screens' recent-events panels (a ruleset's views show only its own events). Nothing is read
-    for a game without a takeover time: no bot takes a seat over there."""
-    if game.bot_takeover_after is None:
-        return []
+    screens' recent-events panels (a ruleset's views show only its own events)."""
     entries = (
         game.events.filter(
             kind__in=list(SEAT_SENTENCES), visibility=PUBLIC, sequence__gt=max(0, game.event_count - RECENT)

@@ -123,6 +123,8 @@ class CommandEntry(models.Model):
         CLOCK = "clock", _("clock")
         TAKEOVER = "takeover", _("a bot taking an idle seat over")
         RECLAIM = "reclaim", _("a player taking their seat back")
+        LEAVE = "leave", _("a player handing their own seat to a bot")
+        HANDOVER = "handover", _("a player handing a long-idle seat to a bot")
 
     # no index of its own: the unique (game, sequence) constraint's index serves every lookup by game
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="commands", db_index=False)

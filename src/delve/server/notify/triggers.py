@@ -14,10 +14,11 @@ Triggers (the ``kind`` of a notice and its key):
   first lost turn), only while turns are stored and none is being lost yet;
 - ``deadline_24h`` / ``deadline_1h``: the abandonment (or autopilot) deadline is that close, and
   was further away when the countdown began (key: the deadline);
-- ``takeover``: a bot took the player's seat over (the host's takeover time, ``games.bots``) less
-  than :data:`FRESH` seconds ago and still plays it (key: the takeover's time, so a second
-  takeover after the player took the seat back is told again); the message links to the game,
-  where the player takes the seat back;
+- ``takeover``: a bot took the player's seat over (the host's takeover time, or another player
+  handed the long-idle seat to a bot: ``games.bots``) less than :data:`FRESH` seconds ago and
+  still plays it (key: the takeover's time, so a second takeover after the player took the seat
+  back is told again); the message links to the game, where the player takes the seat back. A
+  player who left the table to a bot themselves is not told;
 - ``started`` / ``ended``: the game started or ended less than :data:`FRESH` seconds ago.
 """
 
@@ -33,6 +34,7 @@ from django.db.models import F, Q, QuerySet
 from django.urls import reverse
 
 from delve.kernel import DelveError, attention
+from delve.server.games import bots
 from delve.server.games.engine import load_state, public_outcome, ruleset_of
 from delve.server.games.models import Game, Seat
 from delve.server.notify import channels, text
@@ -97,6 +99,18 @@ def player_seats(game: Game) -> tuple[list[Seat], list[Seat]]:
     )
 
 
+def _left_by_choice(game: Game, seat: Seat) -> bool:
+    """Whether the player handed the seat to a bot themselves (``games.bots.leave``): they are not
+    told what they just did."""
+    last = (
+        game.commands.filter(seat=seat.index, command__isnull=True, source__in=list(bots.TO_BOT))
+        .order_by("-sequence")
+        .values_list("source", flat=True)
+        .first()
+    )
+    return last == "leave"
+
+
 def human_seats(game: Game) -> list[Seat]:
     """The seats a person plays (not bots, not hot-seat table seats), with their users."""
     return player_seats(game)[0]
@@ -123,7 +137,7 @@ def find(game: Game, now: int) -> Found:
         return found
     for seat in taken_over:
         assert seat.bot_since is not None
-        if now - seat.bot_since < FRESH:
+        if now - seat.bot_since < FRESH and not _left_by_choice(game, seat):
             data = {**base, "at": seat.bot_since, "number": seat.number}
             found.events.append((seat, "takeover", str(seat.bot_since), seat.bot_since, data))
     ruleset = ruleset_of(game)

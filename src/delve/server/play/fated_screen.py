@@ -438,8 +438,12 @@ def with_seat_changes(game: Game, events: list[dict[str, Any]]) -> list[dict[str
 
 
 def _takeover(screen: Screen) -> dict[str, Any]:
-    """The "Take my seat back" banner, for the player whose seat a bot took over."""
-    return {"offer": bots.reclaim_offer(screen.game, screen.mine)}
+    """The "Take my seat back" banner, for the player whose seat a bot took over; and the seats
+    that have kept the game waiting for days, which the player may hand to a bot."""
+    return {
+        "offer": bots.reclaim_offer(screen.game, screen.mine),
+        "handovers": bots.handover_offers(screen.game, screen.mine),
+    }
 
 
 def _piles(screen: Screen) -> dict[str, Any]:

@@ -1360,8 +1360,12 @@ def _log(screen: Screen) -> dict[str, Any]:
 
 
 def _takeover(screen: Screen) -> dict[str, Any]:
-    """The "Take my seat back" banner, for the player whose seat a bot took over."""
-    return {"offer": bots.reclaim_offer(screen.game, screen.mine)}
+    """The "Take my seat back" banner, for the player whose seat a bot took over; and the seats
+    that have kept the game waiting for days, which the player may hand to a bot."""
+    return {
+        "offer": bots.reclaim_offer(screen.game, screen.mine),
+        "handovers": bots.handover_offers(screen.game, screen.mine),
+    }
 
 
 def _decks(screen: Screen) -> dict[str, Any]:

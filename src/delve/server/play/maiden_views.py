@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from delve.kernel import DelveError
 from delve.server import clock, inputs
-from delve.server.games import engine, present
+from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
 from delve.server.play import maiden_screen
@@ -47,6 +47,7 @@ def page(request: HttpRequest, found: Game) -> HttpResponse:
             "summary": present.game_summary(found, seats=screen.seats),
             "panels": maiden_screen.all_panels(screen) if screen.view is not None else {},
             "server_now": clock.now(),
+            "can_leave": bots.can_leave(found, screen.mine),
         },
     )
 

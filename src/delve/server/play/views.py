@@ -127,6 +127,7 @@ def _fated_page(request: HttpRequest, found: Game) -> HttpResponse:
             "server_now": clock.now(),
             "comment_help": text.command_help("comment", screen.lang, found.preset),
             "opening": present.opening(found, screen.seat),
+            "can_leave": bots.can_leave(found, screen.mine),
         },
     )
 
@@ -246,34 +247,70 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     return HttpResponse(fated_screen.render_panels(screen, known=known))
 
 
-@require_POST
-def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Both game screens' "Take my seat back": the caller takes their seat back from the bot that
-    took it over while they kept the game waiting (``games.bots.reclaim``). The page is loaded
-    again with the outcome as a message (htmx: ``HX-Redirect``; a plain form: a redirect), since
-    every panel changes: the seat is the player's to play again."""
+def _seat_change(request: HttpRequest, game_id: int, change: Any, done: str) -> HttpResponse:
+    """A change of who plays a seat made from a game screen (``change(game_id, user)``): the page
+    is loaded again with the outcome as a message (htmx: ``HX-Redirect``; a plain form: a
+    redirect), since every panel changes."""
     found = get_object_or_404(Game, pk=game_id)
     page = reverse("play:game", args=[found.pk])
     if not request.user.is_authenticated:
         page = f"/accounts/login/?next={page}"
     else:
         try:
-            bots.reclaim(found.pk, request.user)
+            change(found.pk, request.user)
         except DelveError as exc:
             messages.error(request, refusal(exc))
         else:
-            messages.success(
-                request,
-                _(
-                    "Your seat is yours again: the bot no longer plays it. This game still enters no personal "
-                    "record, since a bot played part of it."
-                ),
-            )
+            messages.success(request, done)
     if request.headers.get("HX-Request") == "true":
         response = HttpResponse(status=204)
         response["HX-Redirect"] = page
         return response
     return redirect(page)
+
+
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Both game screens' "Leave the table": a bot plays the caller's seat from now
+    (``games.bots.leave``); they may take it back later."""
+    return _seat_change(
+        request,
+        game_id,
+        bots.leave,
+        _(
+            "You left the table: a bot plays your seat from now on, and the game goes on for the others. You can "
+            "take your seat back from this page while the game runs. This game enters no personal record."
+        ),
+    )
+
+
+@require_POST
+def hand_over(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Both game screens' "Hand to a bot": a player hands another's seat that has kept the game
+    waiting for days to a bot (``games.bots.hand_over``); the form names the seat."""
+    raw = request.POST.get("seat", "")
+    seat = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else raw
+    return _seat_change(
+        request,
+        game_id,
+        lambda game, user: bots.hand_over(game, user, seat),
+        _("The seat is handed to a bot: the game goes on. Its player is told and can take it back."),
+    )
+
+
+@require_POST
+def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Both game screens' "Take my seat back": the caller takes their seat back from the bot that
+    took it over while they kept the game waiting or left (``games.bots.reclaim``)."""
+    return _seat_change(
+        request,
+        game_id,
+        bots.reclaim,
+        _(
+            "Your seat is yours again: the bot no longer plays it. This game still enters no personal "
+            "record, since a bot played part of it."
+        ),
+    )
 
 
 def _version(raw: str | None, name: str = "version") -> int | None:

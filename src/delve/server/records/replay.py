@@ -69,6 +69,10 @@ def command_text(
         return _("A bot took the idle seat over.")
     if command is None and source == "reclaim":
         return _("The player took their seat back from the bot.")
+    if command is None and source == "leave":
+        return _("The player left the table: a bot plays the seat.")
+    if command is None and source == "handover":
+        return _("Another player handed the long-idle seat to a bot.")
     if command is None:
         return _("The clock moved on.")
     if game.ruleset == "fated":

@@ -43,6 +43,8 @@ SERVER_EVENTS = EventFields(
         "order.fired": ("rule", "command"),
         "seat.taken_over": ("seat",),
         "seat.reclaimed": ("seat",),
+        "seat.left": ("seat",),
+        "seat.handed_over": ("seat",),
     }
 )
 
@@ -61,8 +63,15 @@ def started_event(names: Sequence[str], now: int) -> Event:
 
 #: Command-log sources of a change of who plays a seat (no command: the seat's row changed) and
 #: the public event each writes: a bot taking an idle seat over (the host's takeover time,
-#: ``games.bots.take_over_idle``), or the seat's player taking it back (``games.bots.reclaim``).
-SEAT_CHANGES = {"takeover": "seat.taken_over", "reclaim": "seat.reclaimed"}
+#: ``games.bots.take_over_idle``), the seat's player taking it back (``games.bots.reclaim``), a
+#: player leaving the table to a bot (``games.bots.leave``), or another player handing a seat
+#: that kept the game waiting long to a bot (``games.bots.hand_over``).
+SEAT_CHANGES = {
+    "takeover": "seat.taken_over",
+    "reclaim": "seat.reclaimed",
+    "leave": "seat.left",
+    "handover": "seat.handed_over",
+}
 
 
 def seat_event(source: str, seat: int, now: int) -> Event:
