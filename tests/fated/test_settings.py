@@ -134,3 +134,25 @@ def test_ruleset_exposes_presets_seat_count_and_class_choice():
     ld = {o.key: o for o in R.seat_options({"preset": "level-d"})}
     assert "image" in ld
     assert {c.label["ja"] for c in ld["class"].choices} >= {"忍者", "商人", "魔法使い"}
+
+
+def test_a_setting_out_of_range_says_its_bounds_and_unit_for_the_pages():
+    """FL-CFG-1: the API's message names the key; the pages read the bounds and the unit."""
+    with pytest.raises(SettingsError) as caught:
+        settings.resolve({"preset": "level-d", "wait_time": 0})
+    error = caught.value
+    assert (error.setting, error.expected, error.low, error.high, error.unit, error.got) == (
+        "wait_time",
+        "range",
+        1,
+        30 * 86400,
+        "s",
+        0,
+    )
+    assert error.message.startswith("setting 'wait_time': must be between 1 and")
+
+
+def test_the_basic_rules_show_times_in_words_of_each_language():
+    """FL-CFG-1: the value as the settings write it beside the value for people."""
+    lines = {key: (value, shown) for key, _, value, shown in settings.describe(settings.resolve({"wait_time": "90m"}))}
+    assert lines["wait_time"] == ("90m", {"en": "1 h 30 min", "ja": "1時間30分"})

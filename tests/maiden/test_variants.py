@@ -56,7 +56,7 @@ def test_entry_restrictions_need_normal_difficulty_chg_16() -> None:
 def test_preset_normal_and_describe() -> None:
     s = settings.resolve({"preset": "white-maiden-normal"})
     assert s.difficulty == "normal" and s.entry_restrictions
-    shown = dict((k, v) for k, _, v in settings.describe(s))
+    shown = dict((k, v) for k, _, v, _ in settings.describe(s))
     assert shown["difficulty"] == "normal" and shown["familiars_per_player"] == "1/1/1/1"
 
 
@@ -243,3 +243,17 @@ def test_familiar_evolution_chg_20() -> None:
 
 def test_boss_rooms_block_passage_default_off_oq_7() -> None:
     assert not settings.resolve({}).boss_rooms_block_passage
+
+
+def test_describe_shows_every_value_for_people_with_the_forms_bounds() -> None:
+    """§6.3 variants: no internal name among the shown values; the number bounds are validation's."""
+    s = settings.resolve({"preset": "white-maiden", "players": 2, "turn_deadline_hours": 24})
+    shown = {k: v for k, _, _, v in settings.describe(s)}
+    assert shown["boss_life_bonus"]["en"] == "a third of its life, rounded up"
+    assert shown["ascension_bonus"] == {"en": "1 + Piety", "ja": "1＋信仰"}
+    assert shown["turn_deadline_hours"] == {"en": "1 d", "ja": "1日"}
+    assert shown["quest_room_skips_check"] == {"en": "off", "ja": "なし"}
+    for key, (low, high) in settings.RANGES.items():
+        with pytest.raises(SettingsError) as caught:
+            settings.resolve({key: high + 1})
+        assert (caught.value.low, caught.value.high) == (low, high)

@@ -77,7 +77,10 @@ class FatedRuleset:
         return options
 
     def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
-        return [SettingLine(key, label, value) for key, label, value in settings.describe(settings.resolve(overrides))]
+        return [
+            SettingLine(key, label, value, shown)
+            for key, label, value, shown in settings.describe(settings.resolve(overrides))
+        ]
 
     # -- the game -------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import msgspec
 
 from delve.fated import content, maze
 from delve.fated.state import Settings
-from delve.kernel import SettingsError
+from delve.kernel import SettingsError, Text, durations
 
 DEFAULT_PRESET = "fated-labyrinth"
 
@@ -52,6 +52,7 @@ BASIC_RULES = (
     "max_stored_turns",
 )
 PRESET_ONLY = frozenset({"monster_roster", "registration_image", "preset"})
+PERCENT_KEYS = frozenset({"ice_rate", "door_rate"})
 TIME_KEYS = frozenset({"wait_time", "abandon_time", "comment_min_interval", "first_accumulation_max"})
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -59,7 +60,9 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 
 def parse_duration(key: str, value: Any) -> int:
     if isinstance(value, bool):
-        raise SettingsError(key, f"expected seconds or a duration like '6h', got {value!r}")
+        raise SettingsError(
+            key, f"expected seconds or a duration like '6h', got {value!r}", expected="duration", got=value
+        )
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
@@ -70,10 +73,14 @@ def parse_duration(key: str, value: Any) -> int:
             seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
             if seconds.is_integer():
                 return int(seconds)
-    raise SettingsError(key, f"expected seconds or a duration like '6h', '90m', '45s', got {value!r}")
+    raise SettingsError(
+        key, f"expected seconds or a duration like '6h', '90m', '45s', got {value!r}", expected="duration", got=value
+    )
 
 
 def format_duration(seconds: int) -> str:
+    """A time in the settings' own syntax (``"6h"``, ``"90s"``), which :func:`parse_duration`
+    reads back: the API's value. People read :func:`delve.kernel.durations.say`."""
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds >= size and seconds % size == 0:
             return f"{seconds // size}{unit}"
@@ -84,13 +91,13 @@ def _int(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             return int(value)
-        raise SettingsError(key, f"expected an integer, got {value!r}")
+        raise SettingsError(key, f"expected an integer, got {value!r}", expected="integer", got=value)
     return value
 
 
 def _number(key: str, value: Any) -> float:
     if isinstance(value, bool):
-        raise SettingsError(key, f"expected a number, got {value!r}")
+        raise SettingsError(key, f"expected a number, got {value!r}", expected="number", got=value)
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
@@ -98,7 +105,7 @@ def _number(key: str, value: Any) -> float:
             return float(value.strip().rstrip("%"))
         except ValueError:
             pass
-    raise SettingsError(key, f"expected a number, got {value!r}")
+    raise SettingsError(key, f"expected a number, got {value!r}", expected="number", got=value)
 
 
 def _bool(key: str, value: Any) -> bool:
@@ -106,12 +113,20 @@ def _bool(key: str, value: Any) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in {"true", "false", "1", "0", "yes", "no"}:
         return value.strip().lower() in {"true", "1", "yes"}
-    raise SettingsError(key, f"expected true or false, got {value!r}")
+    raise SettingsError(key, f"expected true or false, got {value!r}", expected="boolean", got=value)
 
 
 def _range(key: str, value: float, low: float, high: float) -> None:
     if not low <= value <= high:
-        raise SettingsError(key, f"must be between {low:g} and {high:g}, got {value:g}")
+        raise SettingsError(
+            key,
+            f"must be between {low:g} and {high:g}, got {value:g}",
+            expected="range",
+            low=low,
+            high=high,
+            unit="s" if key in TIME_KEYS else "%" if key in PERCENT_KEYS else "",
+            got=value,
+        )
 
 
 def resolve(overrides: Mapping[str, Any]) -> Settings:
@@ -129,7 +144,9 @@ def resolve(overrides: Mapping[str, Any]) -> Settings:
         if key == "preset":
             continue
         if key not in known:
-            raise SettingsError(key, f"unknown setting; known: {', '.join(sorted(known - {'preset'}))}")
+            raise SettingsError(
+                key, f"unknown setting; known: {', '.join(sorted(known - {'preset'}))}", expected="unknown", got=value
+            )
         if key in PRESET_ONLY:
             raise SettingsError(key, "belongs to the preset and cannot be overridden")
         merged[key] = value
@@ -199,9 +216,21 @@ def _check(s: Settings) -> None:
     _range("comment_min_interval", s.comment_min_interval, 0, 86400)
     _range("first_accumulation_max", s.first_accumulation_max, 0, 30 * 86400)
     if s.opposite_status_mode not in {"replace", "coexist"}:
-        raise SettingsError("opposite_status_mode", f"must be replace or coexist, got {s.opposite_status_mode!r}")
+        raise SettingsError(
+            "opposite_status_mode",
+            f"must be replace or coexist, got {s.opposite_status_mode!r}",
+            expected="choice",
+            choices=("replace", "coexist"),
+            got=s.opposite_status_mode,
+        )
     if s.sight_metric not in {"chebyshev", "manhattan"}:
-        raise SettingsError("sight_metric", f"must be chebyshev or manhattan, got {s.sight_metric!r}")
+        raise SettingsError(
+            "sight_metric",
+            f"must be chebyshev or manhattan, got {s.sight_metric!r}",
+            expected="choice",
+            choices=("chebyshev", "manhattan"),
+            got=s.sight_metric,
+        )
     maze.check_fits(
         size=s.maze_size,
         players=s.players,
@@ -215,18 +244,17 @@ def first_accumulation_max(s: Settings) -> int:
     return s.first_accumulation_max or s.wait_time
 
 
-def describe(s: Settings) -> list[tuple[str, dict[str, str], str]]:
-    """(key, label, shown value) for every basic rule, in the manual's order."""
+def describe(s: Settings) -> list[tuple[str, Text, str, Text]]:
+    """(key, label, value as the settings write it, value for people per language) for every basic
+    rule, in the manual's order: ``("wait_time", ..., "1m", {"en": "1 min", "ja": "1分"})``."""
     lines = []
     for key in BASIC_RULES:
         value = getattr(s, key)
         if key in TIME_KEYS:
-            shown = format_duration(value)
-        elif key == "ice_rate":
-            shown = f"{value:g}%"
-        else:
-            shown = str(value)
-        lines.append((key, LABELS[key], shown))
+            lines.append((key, LABELS[key], format_duration(value), durations.text(value)))
+            continue
+        shown = f"{value:g}%" if key in PERCENT_KEYS else str(value)
+        lines.append((key, LABELS[key], shown, {lang: shown for lang in durations.LANGS}))
     return lines
 
 

@@ -4,6 +4,7 @@ errors with stable codes, replay and state hashing.
 Nothing here knows about a particular game, the database or the clock.
 """
 
+from delve.kernel import durations
 from delve.kernel.attention import Attention, attention
 from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote
 from delve.kernel.events import Event, EventFields
@@ -45,6 +46,7 @@ __all__ = [
     "SettingsError",
     "Text",
     "attention",
+    "durations",
     "get_ruleset",
     "has_journal",
     "journal",

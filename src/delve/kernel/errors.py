@@ -42,14 +42,37 @@ class IllegalCommand(DelveError):
 
 
 class SettingsError(DelveError):
-    """A game setting (or a server setting) is missing or invalid; ``setting`` names it."""
+    """A game setting (or a server setting) is missing or invalid; ``setting`` names it.
+
+    The message is for the API and the logs (it quotes the setting's key). So that a page can say
+    the same to a person in their language, the error also tells what was expected: ``expected``
+    (``"integer"``, ``"number"``, ``"boolean"``, ``"duration"``, ``"choice"``, ``"unknown"``,
+    ``"range"``; empty: only the reason says), ``choices`` for a choice, ``low``/``high`` and
+    ``unit`` (``"s"`` seconds, ``"h"`` hours, ``"%"``, empty) for a range, and ``got``, the value."""
 
     code = "settings/invalid"
 
-    def __init__(self, setting: str, reason: str) -> None:
+    def __init__(
+        self,
+        setting: str,
+        reason: str,
+        *,
+        expected: str = "",
+        choices: tuple[str, ...] = (),
+        low: float | None = None,
+        high: float | None = None,
+        unit: str = "",
+        got: Any = None,
+    ) -> None:
         super().__init__(f"setting {setting!r}: {reason}", setting=setting)
         self.setting = setting
         self.reason = reason
+        self.expected = expected
+        self.choices = choices
+        self.low = low
+        self.high = high
+        self.unit = unit
+        self.got = got
 
 
 class ContentError(DelveError):

@@ -77,11 +77,21 @@ class SeatOption(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class SettingLine(msgspec.Struct, frozen=True):
-    """One active setting as shown to players before they join (key, label, shown value)."""
+    """One active setting as shown to players before they join: ``key``, ``label``, ``value`` (as
+    the settings read it: ``"30m"``, ``"ceil_third"``; the API's value) and ``shown``, the value
+    for people in each language (``"30 min"``/``"30分"``, ``"+⅓ of its life"``; empty: ``value``).
+
+    For a form built from the lines: ``choices``, the values a setting accepts with their labels
+    (empty: free input), and ``low``/``high``, the bounds of a whole number, as validation
+    enforces them (``None``: not a bounded number)."""
 
     key: str
     label: Text
     value: str
+    shown: Text = {}
+    choices: tuple[Choice, ...] = ()
+    low: int | None = None
+    high: int | None = None
 
 
 class GameOutcome(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -73,7 +73,18 @@ class MaidenRuleset:
         return []
 
     def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
-        return [SettingLine(key, label, value) for key, label, value in settings.describe(settings.resolve(overrides))]
+        return [
+            SettingLine(
+                key,
+                label,
+                value,
+                shown,
+                choices=settings.choices(key),
+                low=settings.RANGES.get(key, (None, None))[0],
+                high=settings.RANGES.get(key, (None, None))[1],
+            )
+            for key, label, value, shown in settings.describe(settings.resolve(overrides))
+        ]
 
     # -- the game -------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from delve.kernel import Choice, SettingsError
+from delve.kernel import Choice, SettingsError, Text, durations
 from delve.maiden.state import Settings
 
 DEFAULT_PRESET = "white-maiden"
@@ -56,13 +56,45 @@ LABELS: dict[str, dict[str, str]] = {
     "base_target": {"en": "Base target number", "ja": "基本目標値"},
 }
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "ascension_bonus": ("one_plus_pie", "pie"),
-    "slate_damage_per_die": ("1", "danger_level"),
-    "danger_room_entry_damage": ("none", "danger_level"),
-    "difficulty": ("easy", "normal"),
-    "pie_mode": ("ascension", "boost"),
-    "base_target": ("action_markers", "round_number"),
+_DANGER_LEVEL: Text = {"en": "the danger level", "ja": "デンジャーレベル"}
+_NONE: Text = {"en": "none", "ja": "なし"}
+#: The values of the choice settings with their labels for people (the new-game form's options
+#: and the shown settings; one source for both).
+CHOICE_LABELS: dict[str, dict[str, Text]] = {
+    "ascension_bonus": {"one_plus_pie": {"en": "1 + Piety", "ja": "1＋信仰"}, "pie": {"en": "Piety", "ja": "信仰"}},
+    "slate_damage_per_die": {"1": {"en": "1", "ja": "1"}, "danger_level": _DANGER_LEVEL},
+    "danger_room_entry_damage": {"none": _NONE, "danger_level": _DANGER_LEVEL},
+    "difficulty": {
+        "easy": {"en": "easy (the rulebook)", "ja": "イージー（ルールブック）"},
+        "normal": {"en": "normal", "ja": "ノーマル"},
+    },
+    "pie_mode": {
+        "ascension": {"en": "ascension bonus", "ja": "アセンションのボーナス"},
+        "boost": {"en": "boost the dice", "ja": "ダイスを増やす"},
+    },
+    "base_target": {
+        "action_markers": {"en": "action markers", "ja": "アクションマーカー数"},
+        "round_number": {"en": "round number", "ja": "ラウンド数"},
+    },
+}
+_CHOICES: dict[str, tuple[str, ...]] = {key: tuple(labels) for key, labels in CHOICE_LABELS.items()}
+START_PLAYER_LABELS: dict[str, Text] = {
+    "random": {"en": "random", "ja": "ランダム"},
+    "choose": {"en": "chosen at the table", "ja": "卓で決める"},
+    **{str(seat): {"en": f"seat {seat + 1}", "ja": f"席{seat + 1}"} for seat in range(4)},
+}
+BOSS_LIFE_BONUS_LABELS: dict[str, Text] = {
+    "ceil_third": {"en": "a third of its life, rounded up", "ja": "ライフの3分の1（切り上げ）"},
+    "none": _NONE,
+    **{str(n): {"en": f"+{n}", "ja": f"+{n}"} for n in range(1, 21)},
+}
+ON_OFF: dict[bool, Text] = {True: {"en": "on", "ja": "あり"}, False: {"en": "off", "ja": "なし"}}
+#: The bounds of the whole-number settings (validation and the form's inputs read them).
+RANGES: dict[str, tuple[int, int]] = {
+    "players": (1, 4),
+    "turn_deadline_hours": (0, 24 * 30),
+    "life_max": (1, 20),
+    "event_log_size": (1, 500),
 }
 _BOOLS = frozenset(
     {
@@ -85,10 +117,26 @@ def _int(key: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SettingsError(key, f"expected an integer, got {value!r}")
+        raise SettingsError(
+            key, f"expected an integer, got {value!r}", expected="integer", low=low, high=high, got=value
+        )
     if not low <= value <= high:
-        raise SettingsError(key, f"must be between {low} and {high}, got {value}")
+        unit = "h" if key == "turn_deadline_hours" else ""
+        raise SettingsError(
+            key,
+            f"must be between {low} and {high}, got {value}",
+            expected="range",
+            low=low,
+            high=high,
+            unit=unit,
+            got=value,
+        )
     return value
+
+
+def _ranged(key: str, value: Any) -> int:
+    low, high = RANGES[key]
+    return _int(key, value, low, high)
 
 
 def _bool(key: str, value: Any) -> bool:
@@ -96,13 +144,19 @@ def _bool(key: str, value: Any) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in {"true", "false", "1", "0", "yes", "no", "on", "off"}:
         return value.strip().lower() in {"true", "1", "yes", "on"}
-    raise SettingsError(key, f"expected true or false, got {value!r}")
+    raise SettingsError(key, f"expected true or false, got {value!r}", expected="boolean", got=value)
 
 
 def _choice(key: str, value: Any) -> str:
     text = str(value).strip() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     if text not in _CHOICES[key]:
-        raise SettingsError(key, f"must be one of {', '.join(_CHOICES[key])}, got {value!r}")
+        raise SettingsError(
+            key,
+            f"must be one of {', '.join(_CHOICES[key])}, got {value!r}",
+            expected="choice",
+            choices=_CHOICES[key],
+            got=value,
+        )
     return text
 
 
@@ -112,7 +166,13 @@ def _start_player(key: str, value: Any) -> int | str:
     try:
         return _int(key, value, 0, 3)
     except SettingsError:
-        raise SettingsError(key, f"must be random, choose or a seat number 0-3, got {value!r}") from None
+        raise SettingsError(
+            key,
+            f"must be random, choose or a seat number 0-3, got {value!r}",
+            expected="choice",
+            choices=tuple(START_PLAYER_LABELS),
+            got=value,
+        ) from None
 
 
 def _boss_life_bonus(key: str, value: Any) -> int | str:
@@ -121,13 +181,26 @@ def _boss_life_bonus(key: str, value: Any) -> int | str:
     try:
         return _int(key, value, 0, 20)
     except SettingsError:
-        raise SettingsError(key, f"must be ceil_third, none or a fixed bonus 0-20, got {value!r}") from None
+        raise SettingsError(
+            key,
+            f"must be ceil_third, none or a fixed bonus 0-20, got {value!r}",
+            expected="choice",
+            choices=tuple(BOSS_LIFE_BONUS_LABELS),
+            got=value,
+        ) from None
 
 
 def _familiars(key: str, value: Any) -> tuple[int, int, int, int]:
     if isinstance(value, (list, tuple)):
         if len(value) != 4:
-            raise SettingsError(key, f"expected 4 numbers (for 1, 2, 3 and 4 players), got {value!r}")
+            raise SettingsError(
+                key,
+                f"expected 4 numbers (for 1, 2, 3 and 4 players), got {value!r}",
+                expected="integer",
+                low=1,
+                high=4,
+                got=value,
+            )
         counts = [_int(key, v, 1, 4) for v in value]
         return (counts[0], counts[1], counts[2], counts[3])
     n = _int(key, value, 1, 4)
@@ -135,13 +208,10 @@ def _familiars(key: str, value: Any) -> tuple[int, int, int, int]:
 
 
 _COERCE: dict[str, Callable[[str, Any], Any]] = {
-    "players": lambda k, v: _int(k, v, 1, 4),
+    **{key: _ranged for key in RANGES},
     "start_player": _start_player,
-    "turn_deadline_hours": lambda k, v: _int(k, v, 0, 24 * 30),
-    "life_max": lambda k, v: _int(k, v, 1, 20),
     "boss_life_bonus": _boss_life_bonus,
     "familiars_per_player": _familiars,
-    "event_log_size": lambda k, v: _int(k, v, 1, 500),
     **{key: _choice for key in _CHOICES},
     **{key: _bool for key in _BOOLS},
 }
@@ -160,7 +230,9 @@ def resolve(overrides: Mapping[str, Any]) -> Settings:
         if key == "preset":
             continue
         if key not in _COERCE:
-            raise SettingsError(key, f"unknown setting; known: {', '.join(sorted(_COERCE))}")
+            raise SettingsError(
+                key, f"unknown setting; known: {', '.join(sorted(_COERCE))}", expected="unknown", got=value
+            )
         merged[key] = value
     values = {key: _COERCE[key](key, value) for key, value in merged.items()}
     settings = msgspec.convert({"preset": preset, **values}, type=Settings)
@@ -192,7 +264,7 @@ def presets() -> list[Choice]:
     return [Choice(key, label) for key, (label, _) in PRESETS.items()]
 
 
-def _shown(value: Any) -> str:
+def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     if isinstance(value, tuple):
@@ -200,9 +272,36 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def describe(s: Settings) -> list[tuple[str, dict[str, str], str]]:
-    """(key, label, shown value) of every setting, game settings first."""
-    return [(key, LABELS[key], _shown(getattr(s, key))) for key in LABELS]
+def _labels(key: str) -> dict[str, Text]:
+    """The labelled values of a choice setting (empty: not a choice)."""
+    if key == "start_player":
+        return START_PLAYER_LABELS
+    if key == "boss_life_bonus":
+        return BOSS_LIFE_BONUS_LABELS
+    return CHOICE_LABELS.get(key, {})
+
+
+def _shown(key: str, value: Any) -> Text:
+    """``value`` of ``key`` for people, in every language."""
+    if isinstance(value, bool):
+        return ON_OFF[value]
+    if key == "turn_deadline_hours":
+        return _NONE if value == 0 else durations.text(value * 3600)
+    labels = _labels(key)
+    if _value(value) in labels:
+        return labels[_value(value)]
+    return {lang: _value(value) for lang in durations.LANGS}
+
+
+def choices(key: str) -> tuple[Choice, ...]:
+    """The values ``key`` accepts with their labels, for a form (empty: not a choice)."""
+    return tuple(Choice(value, label) for value, label in _labels(key).items())
+
+
+def describe(s: Settings) -> list[tuple[str, Text, str, Text]]:
+    """(key, label, value as the settings write it, value for people per language) of every
+    setting, game settings first."""
+    return [(key, LABELS[key], _value(getattr(s, key)), _shown(key, getattr(s, key))) for key in LABELS]
 
 
 def as_dict(s: Settings) -> dict[str, Any]:
