@@ -39,12 +39,12 @@ def test_the_host_opens_a_game_with_bots_and_a_takeover_time(browser: Any, live_
     assert game.bot_takeover_after == 24 * 3600 and game.seats.filter(is_bot=True).count() == 3
     tags = page.locator(f"#game-{game.pk} .tag.bot")
     assert tags.count() == 3
-    assert "A bot plays any seat that keeps the game waiting 24 h." in page.locator(f"#game-{game.pk}").inner_text()
+    assert "A bot plays any seat that keeps the game waiting 1 d." in page.locator(f"#game-{game.pk}").inner_text()
     page.locator(f"#game-{game.pk}").screenshot(path=str(shots / "lobby-open-game-with-bots.png"))
     page.locator("form.lang-switch button[value=ja]").click()
     page.wait_for_selector("html[lang=ja]")
     card = page.locator(f"#game-{game.pk}")
-    assert "ゲームを24時間待たせた席はボットがプレイします。" in card.inner_text()
+    assert "ゲームを1日待たせた席はボットがプレイします。" in card.inner_text()
     assert tags.first.inner_text() == "ボット"
     assert tags.first.get_attribute("title") == "コンピューターのプレイヤー。個人記録なし"
     card.screenshot(path=str(shots / "lobby-open-game-with-bots-ja.png"))

@@ -35,7 +35,7 @@ def test_the_games_list_shows_each_game_with_its_active_settings(client, game, m
     games = client.get("/api/v1/games").json()["games"]
     assert [g["id"] for g in games] == [open_game.pk, game.pk]
     assert games[0]["status"] == "open" and games[0]["seats_taken"] == 0
-    assert {"key": "goal", "label": "goal", "value": "30"} in games[0]["settings"]
+    assert {"key": "goal", "label": "goal", "value": "30", "shown": "30"} in games[0]["settings"]
     assert [g["id"] for g in client.get("/api/v1/games?status=running").json()["games"]] == [game.pk]
     error_of(client.get("/api/v1/games?status=paused"), 400, "request/malformed")
     error_of(client.get("/api/v1/games?limit=0"), 400, "request/malformed")

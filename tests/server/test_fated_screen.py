@@ -526,9 +526,29 @@ def test_the_help_page_is_generated_from_the_content(fated, client, lang):
     html = client.get(f"/games/{fated.pk}/help/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     ja = lang == "ja"
     for expected in (
-        ("戦士", "攻撃１０", "ダメージカード", "スライム", "鉄壁", "待機時間", "1h", "移動フェイズ", "動かない")
+        (
+            "戦士",
+            "攻撃１０",
+            "ダメージカード",
+            "スライム",
+            "鉄壁",
+            "待機時間",
+            "<dd>1時間</dd>",
+            "移動フェイズ",
+            "動かない",
+        )
         if ja
-        else ("Warrior", "Attack 10", "Damage card", "Slime", "Ironwall", "Wait time", "1h", "Move phase", "Stay")
+        else (
+            "Warrior",
+            "Attack 10",
+            "Damage card",
+            "Slime",
+            "Ironwall",
+            "Wait time",
+            "<dd>1 h</dd>",
+            "Move phase",
+            "Stay",
+        )
     ):
         assert expected in html, expected
     from delve.fated.content import load

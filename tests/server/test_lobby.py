@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 
+from delve.server.games import engine
 from delve.server.games.forms import parse_overrides
 from delve.server.games.models import Game
 
@@ -62,9 +66,9 @@ def test_invalid_settings_are_refused_with_a_message_naming_the_setting(client, 
     client.force_login(staff)
     response = client.post("/games/new/", {"preset": "toy:toy", "overrides": '{"goal": 0}'})
     assert response.status_code == 400
-    assert "setting &#x27;goal&#x27;: must be a positive integer, got 0" in response.content.decode()
+    assert "goal: must be a positive integer, got 0" in response.content.decode()
     unknown = client.post("/games/new/", {"preset": "toy:toy", "overrides": "speed=3"}).content.decode()
-    assert "setting &#x27;speed&#x27;: unknown setting" in unknown
+    assert "speed: unknown setting" in unknown
     bad_line = client.post("/games/new/", {"preset": "toy:toy", "overrides": "goal"}).content.decode()
     assert "is not key=value" in bad_line
     bad_json = client.post("/games/new/", {"preset": "toy:toy", "overrides": "{goal"}).content.decode()
@@ -82,3 +86,93 @@ def test_overrides_are_json_or_key_value_lines():
         "name": "Level D",
         "fast": True,
     }
+
+
+def _settings_of(page: str, game_id: int) -> dict[str, str]:
+    """The card's "Rules of this game" as label -> shown value."""
+    card = page.split(f'id="game-{game_id}"', 1)[1].split("</details>", 1)[0]
+    return dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", unescape(card)))
+
+
+def test_the_top_page_shows_every_white_maiden_setting_by_its_label_and_value_in_the_readers_language(client):
+    """FL-CFG-1 (the same list for White Maiden's §6.3 variants): no internal value on the card,
+    the labels and values those of the new-game form, in English and Japanese."""
+    game = engine.create_game(
+        "maiden", "white-maiden", {"players": 2, "turn_deadline_hours": 36, "base_target": "round_number"}
+    )
+    en = _settings_of(client.get("/").content.decode(), game.pk)
+    assert en["Boss life bonus at 2/4 players"] == "a third of its life, rounded up"
+    assert en["Ascension bonus"] == "1 + Piety"
+    assert en["Base target number"] == "round number"
+    assert en["Danger room entry damage"] == "none"
+    assert en["Start player"] == "random"
+    assert en["Difficulty"] == "easy (the rulebook)"
+    assert en["Piety mode"] == "ascension bonus"
+    assert en["Turn deadline (hours, 0 = off)"] == "1 d 12 h"
+    assert en["Quest rooms skip the check"] == "off"
+    internal = {"ceil_third", "one_plus_pie", "action_markers", "round_number", "ascension", "danger_level"}
+    assert not internal & set(en.values())
+    ja = _settings_of(client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode(), game.pk)
+    assert ja["難易度"] == "イージー（ルールブック）" and ja["アセンションのボーナス"] == "1＋信仰"
+    assert ja["手番の期限（時間、0 = なし）"] == "1日12時間" and ja["クエストルームは判定なし"] == "なし"
+    assert ja["2・4人時のボスライフ増加"] == "ライフの3分の1（切り上げ）" and ja["スタートプレイヤー"] == "ランダム"
+    assert not {"off", "on", "easy", "random", "none"} & set(ja.values())
+
+
+def test_durations_are_words_of_the_readers_language_on_the_top_page_and_the_help(client):
+    """FL-CFG-1: the wait and abandon times read 1分 / 1日 in Japanese, 1 min / 1 d in English."""
+    game = engine.create_game("fated", "level-d", {"wait_time": "90m", "abandon_time": "1d"})
+    ja = _settings_of(client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode(), game.pk)
+    assert ja["待機時間"] == "1時間30分" and ja["放棄時間"] == "1日"
+    en = _settings_of(client.get("/").content.decode(), game.pk)
+    assert en["Wait time"] == "1 h 30 min" and en["Abandon time"] == "1 d"
+    basic = unescape(client.get("/help/?preset=level-d", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "<dt>待機時間</dt><dd>1時間</dd>" in basic and "<dt>放棄時間</dt><dd>2日</dd>" in basic
+    own = unescape(client.get(f"/games/{game.pk}/help/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "<dt>待機時間</dt><dd>1時間30分</dd>" in own
+
+
+def test_the_api_keeps_the_settings_own_value_beside_the_shown_one(client):
+    """docs/api.md: ``value`` as the settings write it (machine-readable), ``shown`` for people."""
+    engine.create_game("fated", "level-d", {"wait_time": "90m"})
+    games = client.get("/api/v1/games?status=open", HTTP_ACCEPT_LANGUAGE="ja").json()["games"]
+    line = next(line for line in games[0]["settings"] if line["key"] == "wait_time")
+    assert line == {"key": "wait_time", "label": "待機時間", "value": "90m", "shown": "1時間30分"}
+
+
+def test_the_staff_form_reports_every_bad_setting_at_once_for_people(client, staff):
+    """FL-CFG-1: a Japanese operator reads each setting's label and its range in plain units; the
+    ruleset's own message (API) is not shown; nothing is created."""
+    client.force_login(staff)
+    response = client.post(
+        "/games/new/",
+        {"preset": "fated:level-d", "overrides": "wait_time=0\nabandon_time=10\nmaze_size=big"},
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert response.status_code == 400
+    errors = re.findall(r"<li>(.*?)</li>", unescape(response.content.decode().split('id="id_overrides_error"')[1]))
+    assert "待機時間 (wait_time)：1秒〜30日の範囲で指定してください（入力：0秒）。" in errors
+    assert "放棄時間 (abandon_time)：1分〜365日の範囲で指定してください（入力：10秒）。" in errors
+    assert "迷宮の広さ (maze_size)：整数で指定してください（入力：big）。" in errors
+    assert "2.592e+06" not in response.content.decode() and "setting &#x27;" not in response.content.decode()
+    english = client.post("/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=0"}).content.decode()
+    assert "Wait time (wait_time): enter a value from 1 s to 30 d (you entered 0 s)." in unescape(english)
+    assert not Game.objects.exists()
+
+
+def test_a_turn_time_under_a_minute_is_allowed_with_a_plain_warning(client, staff):
+    """FL-CFG-1: operators may test with 5-second turns; the form says it is too fast for people."""
+    client.force_login(staff)
+    form = unescape(client.get("/games/new/").content.decode())
+    assert "A wait_time under a minute (such as 5s) is for testing" in form
+    response = client.post("/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=5s"}, follow=True)
+    assert Game.objects.get().settings["wait_time"] == "5s"
+    page = unescape(response.content.decode())
+    assert '<li class="warning">Turns come every 5 s: bots and monsters act at that pace' in page
+    assert "Too fast for people to play — for testing only." in page
+    ja = client.post(
+        "/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=30"}, HTTP_ACCEPT_LANGUAGE="ja", follow=True
+    )
+    assert "ターンが30秒ごとに来ます" in ja.content.decode()
+    calm = client.post("/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=1m"}, follow=True)
+    assert 'class="warning"' not in calm.content.decode()

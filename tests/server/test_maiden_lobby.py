@@ -234,3 +234,73 @@ def test_the_demo_has_a_solo_white_maiden_game_and_one_with_a_bot_partner(clock:
     while not legal(duo, 1):  # the demo player's setup: familiar, first level-up
         engine.submit(duo.pk, human, legal(duo, 0)[0])
     assert server_bots.play_once(duo.pk) == 1  # the partner answers through the worker's path
+
+
+def test_every_invalid_setting_is_reported_at_once_next_to_its_field_for_people(clock: Any, player: Any) -> None:
+    """§6.3 settings: a deadline, a life and a boss bonus out of bounds all come back together,
+    each under its field with its label and its range in plain units; nothing is created."""
+    data = form_data(s_turn_deadline_hours=99999, s_life_max=999, s_boss_life_bonus="banana")
+    response = session_client(player).post("/maiden/new/", data)
+    assert response.status_code == 400
+    html = unescape(response.content.decode())
+    deadline = html.split('id="id_s_turn_deadline_hours_error"')[1].split("</ul>")[0]
+    assert "Turn deadline (hours, 0 = off): enter a value from 0 h to 720 h (you entered 99999 h)." in deadline
+    life = html.split('id="id_s_life_max_error"')[1].split("</ul>")[0]
+    assert "Maximum life: enter a value from 1 to 20 (you entered 999)." in life
+    assert 'id="id_s_boss_life_bonus_error"' in html
+    assert "setting '" not in html
+    assert not Game.objects.exists()
+    ja = session_client(player).post("/maiden/new/", data, HTTP_ACCEPT_LANGUAGE="ja")
+    html = unescape(ja.content.decode())
+    assert "最大ライフ：1〜20の範囲で指定してください（入力：999）。" in html
+    assert "手番の期限（時間、0 = なし）：0時間〜720時間の範囲で指定してください（入力：99999時間）。" in html
+    typed = session_client(player).post("/maiden/new/", form_data(s_familiars_per_player="banana", s_life_max=0))
+    html = unescape(typed.content.decode())
+    assert "Familiars per player (1p/2p/3p/4p): enter a whole number from 1 to 4 (you entered banana)." in html
+    assert "Maximum life: enter a value from 1 to 20 (you entered 0)." in html
+
+
+def test_each_number_input_is_bounded_as_the_ruleset_validates_it(clock: Any, player: Any) -> None:
+    """§6.3 settings: the browser's min/max are the ruleset's bounds (Maximum life starts at 1)."""
+    from delve.maiden import settings as maiden_settings
+
+    html = session_client(player).get("/maiden/new/").content.decode()
+    form = lobby_maiden.MaidenGameForm()
+    for key, (low, high) in maiden_settings.RANGES.items():
+        if "s_" + key not in form.fields:
+            continue
+        tag = re.search(rf'<(?:input|select)[^>]*name="s_{key}"[^>]*>', html)
+        assert tag is not None, key
+        if "<select" in tag.group(0):  # a small range: its choices are exactly the bounds
+            values = [int(v) for v, _ in form.fields["s_" + key].choices]
+            assert (values[0], values[-1]) == (low, high), key
+        else:
+            assert f'min="{low}"' in tag.group(0) and f'max="{high}"' in tag.group(0), key
+    life = re.search(r'<input[^>]*name="s_life_max"[^>]*>', html)
+    assert life is not None and 'min="1"' in life.group(0) and 'max="20"' in life.group(0)
+
+
+def test_the_forms_choices_carry_the_labels_the_settings_list_shows(clock: Any, player: Any) -> None:
+    """One source: the new-game form's options and the lobby's shown values read the ruleset's labels."""
+    rules = get_ruleset("maiden")
+    form = lobby_maiden.MaidenGameForm()
+    for line in rules.describe_settings({"preset": "white-maiden"}):
+        if line.choices:
+            options = dict(form.fields["s_" + line.key].choices)
+            assert options[line.value] == line.shown["en"], line.key
+
+
+def test_the_takeover_hint_names_what_white_maiden_has_the_turn_deadline(clock: Any, player: Any) -> None:
+    """White Maiden has no abandonment time: the takeover must come before the turn deadline."""
+    html = unescape(session_client(player).get("/maiden/new/").content.decode())
+    hint = html.split('name="takeover_hours"')[1].split("</small>")[0]
+    assert "abandonment" not in hint and "turn deadline" in hint
+    ja = unescape(session_client(player).get("/maiden/new/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "手番の期限があるときはそれより短くしてください" in ja and "放棄時間" not in ja
+    refused = session_client(player).post(
+        "/maiden/new/", form_data(s_players=2, s_turn_deadline_hours=2, takeover_hours="3")
+    )
+    assert "A bot takes over after 3 h: that must be shorter than the turn deadline (2 h)." in unescape(
+        refused.content.decode()
+    )
+    assert not Game.objects.exists()

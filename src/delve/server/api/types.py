@@ -147,9 +147,14 @@ class Error(msgspec.Struct):
 
 
 class SettingLine(msgspec.Struct):
+    """A setting: ``value`` as the settings write it (``"30m"``, ``"ceil_third"``), ``label`` and
+    ``shown`` (the value for people: ``"30 min"``, ``"a third of its life, rounded up"``) in the
+    request's language."""
+
     key: str
     label: str
     value: str
+    shown: str
 
 
 class Seat(msgspec.Struct):

@@ -100,6 +100,8 @@ class GameAdmin(admin.ModelAdmin):
         created = engine.create_game(data["ruleset"], data["preset"], data["overrides"], created_by=request.user)
         obj.pk = created.pk
         obj.__dict__.update(created.__dict__)
+        if data.get("fast_turns"):
+            messages.warning(request, data["fast_turns"])
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         if change:

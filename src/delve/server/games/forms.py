@@ -9,15 +9,132 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from delve.kernel import DelveError, SettingsError, get_ruleset, registered_names
+from delve.kernel import DelveError, Ruleset, SettingsError, durations, get_ruleset, registered_names
 from delve.server.games.engine import resolve_settings
 from delve.server.games.errors import Rejected
 from delve.server.games.present import text
 
 HOUR = 3600
+#: Turns shorter than this are for testing: bots and monsters act at that pace (item of the form).
+FAST_TURN = 60
+
+
+def setting_errors(ruleset_name: str, preset: str, overrides: dict[str, Any]) -> list[SettingsError]:
+    """Every invalid setting among ``overrides`` at once: the ruleset names the first one, which
+    is set aside (its default stands in) before asking again, until the rest passes. Empty: valid.
+    The ruleset stays the only judge (a setting whose default makes another fail is reported)."""
+    left = dict(overrides)
+    errors: list[SettingsError] = []
+    while True:
+        try:
+            resolve_settings(ruleset_name, preset, left)
+        except SettingsError as exc:
+            errors.append(exc)
+            if exc.setting not in left:
+                return errors
+            del left[exc.setting]
+        else:
+            return errors
+
+
+def setting_labels(ruleset: Ruleset[Any], preset: str) -> dict[str, str]:
+    """The human label of each setting the ruleset describes, in the active language."""
+    try:
+        return {line.key: text(line.label) for line in ruleset.describe_settings({"preset": preset})}
+    except DelveError:
+        return {}
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _amount(value: Any, unit: str) -> str:
+    """A bound or an entered value in plain units, in the active language."""
+    lang = (get_language() or "en")[:2]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if unit == "s":
+            return durations.say(value, lang)
+        if unit == "h":  # a number of hours stays one: the field asks for hours
+            return _number(value) + ("時間" if lang == "ja" else " h")
+        if unit == "%":
+            return _number(value) + "%"
+        return _number(value)
+    if isinstance(value, (list, tuple)):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+def setting_error_text(exc: SettingsError, label: str) -> str:
+    """What a person reads about an invalid setting, in their language: the setting's label and
+    what it accepts (a range in plain units: 1 s to 30 d, 1秒〜30日), never the API's wording."""
+    got = _amount(exc.got, exc.unit)
+    low, high = _amount(exc.low, exc.unit), _amount(exc.high, exc.unit)
+    values = {"label": label, "got": got, "low": low, "high": high}
+    if exc.expected == "range":
+        return _("%(label)s: enter a value from %(low)s to %(high)s (you entered %(got)s).") % values
+    if exc.expected == "integer" and exc.low is not None:
+        return _("%(label)s: enter a whole number from %(low)s to %(high)s (you entered %(got)s).") % values
+    if exc.expected == "integer":
+        return _("%(label)s: enter a whole number (you entered %(got)s).") % values
+    if exc.expected == "number":
+        return _("%(label)s: enter a number (you entered %(got)s).") % values
+    if exc.expected == "boolean":
+        return _("%(label)s: enter true or false (you entered %(got)s).") % values
+    if exc.expected == "duration":
+        return _("%(label)s: enter a time such as 45s, 30m, 6h or 2d (you entered %(got)s).") % values
+    if exc.expected == "choice":
+        return _("%(label)s: choose one of %(choices)s (you entered %(got)s).") % {
+            **values,
+            "choices": ", ".join(exc.choices),
+        }
+    if exc.expected == "unknown":
+        return _("%(label)s is not a setting of this game.") % values
+    return f"{label}: {exc.reason}"
+
+
+def takeover_error(ruleset: Ruleset[Any], settings: dict[str, Any], seconds: int | None) -> str:
+    """What a person reads when the bot takeover time does not fit the game (empty: it fits):
+    :func:`~delve.server.games.bots.check_takeover`'s rule in their language, naming what ends
+    the wait in this game (Fated Labyrinth's abandonment time, White Maiden's turn deadline)."""
+    from delve.server.games.bots import abandonment_seconds, check_takeover
+
+    try:
+        check_takeover(ruleset, settings, seconds)
+    except Rejected:
+        lang = (get_language() or "en")[:2]
+        limit = abandonment_seconds(ruleset, settings)
+        if seconds is None or seconds <= 0 or limit is None:
+            return _("The bot takeover time must be longer than zero.")
+        values = {"takeover": durations.say(seconds, lang), "limit": durations.say(limit, lang)}
+        if "turn_deadline_hours" in ruleset.validate_settings(settings):
+            return (
+                _("A bot takes over after %(takeover)s: that must be shorter than the turn deadline (%(limit)s).")
+                % values
+            )
+        return (
+            _("A bot takes over after %(takeover)s: that must be shorter than the abandonment time (%(limit)s).")
+            % values
+        )
+    return ""
+
+
+def fast_turn_warning(settings: dict[str, Any]) -> str:
+    """A plain warning when the resolved ``settings`` turn a game faster than a person can play
+    (Fated Labyrinth's wait time under a minute); empty otherwise."""
+    seconds = settings.get("wait_time")
+    if not isinstance(seconds, int) or seconds >= FAST_TURN:
+        return ""
+    lang = (get_language() or "en")[:2]
+    return _(
+        "Turns come every %(time)s: bots and monsters act at that pace and stored turns pile up "
+        "within a minute. Too fast for people to play — for testing only."
+    ) % {"time": durations.say(seconds, lang)}
 
 
 def takeover_field() -> forms.DecimalField:
@@ -93,7 +210,11 @@ class CreateGameForm(forms.Form):
         label=gettext_lazy("Setting overrides"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "placeholder": "players=4\nwait_time=3600"}),
-        help_text=gettext_lazy('One key=value per line, or a JSON object such as {"players": 8}.'),
+        help_text=gettext_lazy(
+            'One key=value per line, or a JSON object such as {"players": 8}. A wait_time under a minute '
+            "(such as 5s) is for testing: turns come that fast and bots and monsters act at that pace, "
+            "too fast for people."
+        ),
     )
 
     bots = forms.IntegerField(
@@ -117,19 +238,23 @@ class CreateGameForm(forms.Form):
         if self.errors:
             return cleaned
         ruleset_name, _sep, preset = cleaned["preset"].partition(":")
-        try:
-            ruleset, settings = resolve_settings(ruleset_name, preset, cleaned["overrides"])
-        except SettingsError as exc:
-            self.add_error("preset" if exc.setting in {"preset", "ruleset"} else "overrides", exc.message)
+        errors = setting_errors(ruleset_name, preset, cleaned["overrides"])
+        for exc in errors:
+            if exc.setting in {"preset", "ruleset"}:
+                self.add_error("preset", exc.message)
+                continue
+            label = setting_labels(get_ruleset(ruleset_name), preset).get(exc.setting)
+            named = f"{label} ({exc.setting})" if label and label != exc.setting else exc.setting
+            self.add_error("overrides", setting_error_text(exc, named))
+        if errors:
             return cleaned
+        ruleset, settings = resolve_settings(ruleset_name, preset, cleaned["overrides"])
+        cleaned["fast_turns"] = fast_turn_warning(ruleset.validate_settings(settings))
         from delve.bots import bot_for
-        from delve.server.games.bots import check_takeover
 
         cleaned["bot_takeover_after"] = takeover_seconds(cleaned.get("takeover_hours"))
-        try:
-            check_takeover(ruleset, settings, cleaned["bot_takeover_after"])
-        except Rejected as exc:
-            self.add_error("takeover_hours", exc.message)
+        if problem := takeover_error(ruleset, settings, cleaned["bot_takeover_after"]):
+            self.add_error("takeover_hours", problem)
         bots = cleaned.get("bots") or 0
         seats = ruleset.seat_count(settings)
         if bots > seats:

@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils.translation import get_language
 
-from delve.kernel import DelveError, Event, Ruleset, Text, journal
+from delve.kernel import DelveError, Event, Ruleset, SettingLine, Text, journal
 from delve.server import clock
 from delve.server.games.engine import entry_body, load_state, own_event, public_outcome, ruleset_of, seen_version
 from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
@@ -29,13 +29,21 @@ def text(value: Text | Mapping[str, str], language: str | None = None) -> str:
     return value.get(language) or value.get("en") or next(iter(value.values()), "")
 
 
+def setting_line(line: SettingLine, language: str | None = None) -> dict[str, str]:
+    """One setting as pages and the API show it: its label and its value for people (``shown``)
+    in the active language, and ``value`` as the settings write it (``"30m"``, ``"ceil_third"``)."""
+    return {
+        "key": line.key,
+        "label": text(line.label, language),
+        "value": line.value,
+        "shown": text(line.shown, language) if line.shown else line.value,
+    }
+
+
 def settings_lines(game: Game) -> list[dict[str, str]]:
-    """The active settings as shown before joining (FL-CFG-1)."""
-    ruleset = ruleset_of(game)
-    return [
-        {"key": line.key, "label": text(line.label), "value": line.value}
-        for line in ruleset.describe_settings(game.settings)
-    ]
+    """The active settings as shown before joining (FL-CFG-1), for people: labels and values in
+    the active language (every page that lists settings uses this)."""
+    return [setting_line(line) for line in ruleset_of(game).describe_settings(game.settings)]
 
 
 def preset_label(game: Game) -> str:

@@ -23,13 +23,18 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from delve.bots import bot_for
-from delve.kernel import DelveError, SettingsError
+from delve.kernel import DelveError
 from delve.server import inputs
 from delve.server.games import engine, present
-from delve.server.games.bots import check_takeover
 from delve.server.games.demo import bot_user
 from delve.server.games.errors import Rejected
-from delve.server.games.forms import takeover_field, takeover_seconds
+from delve.server.games.forms import (
+    setting_error_text,
+    setting_errors,
+    takeover_error,
+    takeover_field,
+    takeover_seconds,
+)
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
 
@@ -42,31 +47,6 @@ BOT_NAMES = ("Lumen", "Seraphine", "Ilse")
 TABLE_OPEN = "open"
 TABLE_HOTSEAT = "hotseat"
 TABLE_BOTS = "bots"
-
-
-def _choice_labels() -> dict[str, list[tuple[str, Any]]]:
-    return {
-        "difficulty": [("easy", gettext_lazy("easy (the rulebook)")), ("normal", gettext_lazy("normal"))],
-        "ascension_bonus": [("one_plus_pie", gettext_lazy("1 + Piety")), ("pie", gettext_lazy("Piety"))],
-        "slate_damage_per_die": [("1", "1"), ("danger_level", gettext_lazy("the danger level"))],
-        "danger_room_entry_damage": [
-            ("none", gettext_lazy("none")),
-            ("danger_level", gettext_lazy("the danger level")),
-        ],
-        "pie_mode": [("ascension", gettext_lazy("ascension bonus")), ("boost", gettext_lazy("boost the dice"))],
-        "base_target": [
-            ("action_markers", gettext_lazy("action markers")),
-            ("round_number", gettext_lazy("round number")),
-        ],
-        "start_player": [
-            ("random", gettext_lazy("random")),
-            ("choose", gettext_lazy("chosen at the table")),
-            ("0", gettext_lazy("seat 1")),
-            ("1", gettext_lazy("seat 2")),
-            ("2", gettext_lazy("seat 3")),
-            ("3", gettext_lazy("seat 4")),
-        ],
-    }
 
 
 def _ruleset() -> Any:
@@ -99,26 +79,41 @@ class MaidenGameForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["takeover_hours"] = takeover_field()
+        takeover = self.fields["takeover_hours"] = takeover_field()
+        takeover.help_text = gettext_lazy(
+            "Empty: never. A seat whose decision keeps the game waiting this long is played by a bot from then "
+            "on (and keeps no record). With a turn deadline it must be shorter than the deadline: at the "
+            "deadline the autopilot plays the waiting decisions anyway."
+        )
         rules = _ruleset()
         self.defaults: dict[str, Any] = rules.validate_settings({"preset": PRESET})
-        labels = _choice_labels()
         self.setting_keys: list[str] = []
+        self.labels: dict[str, str] = {}
         for line in rules.describe_settings({"preset": PRESET}):
             key = line.key
             default = self.defaults.get(key)
-            label = present.text(line.label)
+            label = self.labels[key] = present.text(line.label)
             field: forms.Field
-            if key == "players":
-                field = forms.TypedChoiceField(
-                    label=label, choices=[(n, str(n)) for n in range(1, 5)], coerce=int, initial=default
+            if line.choices:  # the labels the settings list shows too (one source)
+                field = forms.ChoiceField(
+                    label=label,
+                    choices=[(c.value, present.text(c.label)) for c in line.choices],
+                    initial=_shown(default),
                 )
-            elif key in labels:
-                field = forms.ChoiceField(label=label, choices=labels[key], initial=_shown(default))
+            elif line.low is not None and line.high is not None and line.high - line.low < 10:
+                field = forms.TypedChoiceField(
+                    label=label,
+                    choices=[(n, str(n)) for n in range(line.low, line.high + 1)],
+                    coerce=int,
+                    initial=default,
+                )
             elif isinstance(default, bool):
                 field = forms.BooleanField(label=label, required=False, initial=default)
             elif isinstance(default, int):
-                field = forms.IntegerField(label=label, initial=default, min_value=0)
+                # The browser's bounds are the ruleset's; the ruleset's own check reports a value
+                # outside them (with the range in words), like every other setting.
+                field = forms.IntegerField(label=label, initial=default)
+                field.widget.attrs.update({k: v for k, v in (("min", line.low), ("max", line.high)) if v is not None})
             else:
                 field = forms.CharField(label=label, initial=_shown(default), max_length=40)
             self.fields["s_" + key] = field
@@ -131,9 +126,12 @@ class MaidenGameForm(forms.Form):
         return [self["s_" + key] for key in self.setting_keys if key not in MAIN]
 
     def overrides(self) -> dict[str, Any]:
-        """The settings that differ from the defaults, as the ruleset reads them."""
+        """The settings that differ from the defaults, as the ruleset reads them (a field that
+        failed its own check is left out)."""
         out: dict[str, Any] = {}
         for key in self.setting_keys:
+            if "s_" + key not in self.cleaned_data:
+                continue
             value = self.cleaned_data.get("s_" + key)
             default = self.defaults.get(key)
             if isinstance(default, list) and isinstance(value, str):
@@ -147,19 +145,16 @@ class MaidenGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        if self.errors:
-            return cleaned
-        try:
-            rules, settings = engine.resolve_settings(MAIDEN, PRESET, self.overrides())
-        except SettingsError as exc:
+        # Every invalid setting at once, each next to its field, in the reader's words.
+        errors = setting_errors(MAIDEN, PRESET, self.overrides())
+        for exc in errors:
             field = "s_" + exc.setting if "s_" + exc.setting in self.fields else None
-            self.add_error(field, exc.message)
-        else:
+            self.add_error(field, setting_error_text(exc, self.labels.get(exc.setting, exc.setting)))
+        if not errors and not self.errors:
+            rules, settings = engine.resolve_settings(MAIDEN, PRESET, self.overrides())
             cleaned["bot_takeover_after"] = takeover_seconds(cleaned.get("takeover_hours"))
-            try:
-                check_takeover(rules, settings, cleaned["bot_takeover_after"])
-            except Rejected as exc:
-                self.add_error("takeover_hours", exc.message)
+            if problem := takeover_error(rules, settings, cleaned["bot_takeover_after"]):
+                self.add_error("takeover_hours", problem)
         if cleaned.get("table") == TABLE_BOTS and bot_for(MAIDEN) is None:
             self.add_error("table", _("No computer player for White Maiden is installed on this server yet."))
         return cleaned

@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from delve.kernel import DelveError
+from delve.kernel import DelveError, durations
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import status_for
 from delve.server.games.forms import CreateGameForm
@@ -36,7 +36,9 @@ def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None
         "seats": seats,
         "mine": mine,
         "form": None,
-        "takeover_hours": None if game.bot_takeover_after is None else f"{game.bot_takeover_after / 3600:g}",
+        "takeover_time": None
+        if game.bot_takeover_after is None
+        else durations.say(game.bot_takeover_after, (get_language() or "en")[:2]),
     }
     if game.status == Game.Status.OPEN and mine is None:
         card["form"] = form or RegistrationForm(
@@ -187,5 +189,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Game %(id)s: bots took every seat, it has started.") % {"id": game.pk})
         else:
             messages.success(request, _("Game %(id)s is open for registration.") % {"id": game.pk})
+        if data.get("fast_turns"):
+            messages.warning(request, data["fast_turns"])
         return redirect("lobby:index")
     return render(request, "lobby/create_game.html", {"form": form}, status=400 if form.errors else 200)

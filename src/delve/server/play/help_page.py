@@ -12,7 +12,7 @@ from django.http import Http404
 from delve.fated import content, text
 from delve.server.games.engine import ruleset_of
 from delve.server.games.models import Game
-from delve.server.games.present import settings_lines
+from delve.server.games.present import setting_line, settings_lines
 from delve.server.play.fated_screen import LEGEND, TERRAIN, lang
 
 PHASE_COMMANDS = (
@@ -88,10 +88,7 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
         rules = settings_lines(game)
     else:
         ruleset = ruleset_of(Game(ruleset="fated", preset=preset))
-        rules = [
-            {"key": line.key, "label": text.pick(line.label, lang_), "value": line.value}
-            for line in ruleset.describe_settings({"preset": preset})
-        ]
+        rules = [setting_line(line, lang_) for line in ruleset.describe_settings({"preset": preset})]
     phases = [
         {
             "name": text.phase_name(phase, lang_, preset),
