@@ -132,12 +132,33 @@ def _live_push(workers: int) -> None:
         )
 
 
+def _site_url(host: str, port: int) -> None:
+    """Links in notifications point at DELVE_SITE_URL. Unset, they point at this server as it was
+    started (the port given to serve, not a fixed 8000 where nothing may listen); on every
+    interface, where only the operator knows the address players use, it says so once."""
+    from django.conf import settings
+
+    if os.environ.get("DELVE_SITE_URL", "").strip():
+        return
+    local = host in ("", "127.0.0.1", "0.0.0.0", "::", "localhost", "::1")
+    url = f"http://{'localhost' if local else host}:{port}"
+    os.environ["DELVE_SITE_URL"] = url  # the HTTP worker processes and the worker thread read it
+    settings.DELVE_SITE_URL = url
+    if host in ("0.0.0.0", "::"):
+        print(
+            f"delve serve: DELVE_SITE_URL is not set: links in notifications point at {url}; set it to the "
+            "address players open (e.g. DELVE_SITE_URL=https://delve.example.org)",
+            flush=True,
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     _django_setup()
     _check_workers(args.workers)
     from django.core import management
 
     management.call_command("check", fail_level="ERROR")
+    _site_url(args.host, args.port)
     _live_push(args.workers)
     _check_database()
     _check_content()

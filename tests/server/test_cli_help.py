@@ -78,3 +78,25 @@ def test_every_help_text_prints_its_percent_signs_once():
         assert "%%" not in text and "%(" not in text, prog
         seen += 1
     assert seen > 15
+
+
+def test_without_delve_site_url_links_point_at_the_port_served(settings, monkeypatch, capsys):
+    """Notification links point at DELVE_SITE_URL; unset, at the server as started (its port),
+    and a server on every interface says that the operator should set it."""
+    monkeypatch.delenv("DELVE_SITE_URL", raising=False)
+    cli._site_url("127.0.0.1", 8132)
+    assert (
+        settings.DELVE_SITE_URL == "http://localhost:8132" and os.environ["DELVE_SITE_URL"] == settings.DELVE_SITE_URL
+    )
+    assert capsys.readouterr().out == ""
+    monkeypatch.delenv("DELVE_SITE_URL")
+    cli._site_url("0.0.0.0", 80)
+    assert settings.DELVE_SITE_URL == "http://localhost:80"
+    assert "DELVE_SITE_URL is not set" in capsys.readouterr().out
+    monkeypatch.delenv("DELVE_SITE_URL")
+    cli._site_url("games.example.org", 8000)
+    assert settings.DELVE_SITE_URL == "http://games.example.org:8000"
+    monkeypatch.setenv("DELVE_SITE_URL", "https://delve.example.org")
+    settings.DELVE_SITE_URL = "https://delve.example.org"
+    cli._site_url("0.0.0.0", 8000)  # the operator's address is kept
+    assert settings.DELVE_SITE_URL == "https://delve.example.org" and capsys.readouterr().out == ""
