@@ -4,6 +4,7 @@ at its secret, revocable URL (issue 15). The feed is parsed back with the icalen
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -232,3 +233,25 @@ def test_a_white_maiden_row_marks_its_empty_deadline_and_stored_turns_cells(game
     assert set(rows) >= {maiden.pk, fated_game.pk}
     assert rows[maiden.pk].count('class="none"') == 2 and "Your turn" in rows[maiden.pk]
     assert 'class="none"' not in rows[fated_game.pk]
+
+
+def test_without_an_address_the_mail_box_is_not_shown_ticked(game, four, make_user):
+    """Nothing can be mailed without an address: a new account's page does not look subscribed
+    (the box unticked until an address is given); with an address it is ticked as saved."""
+    nobody = make_user("noaddress")
+    nobody.email = ""
+    nobody.save()
+    html = session_client(nobody).get("/me/notifications/").content.decode()
+    box = re.search(r'<input[^>]*name="email"[^>]*>', html)
+    assert box is not None and "checked" not in box.group(0)
+    four[0].email = "ann@example.org"
+    four[0].save()
+    html = session_client(four[0]).get("/me/notifications/").content.decode()
+    box = re.search(r'<input[^>]*name="email"[^>]*>', html)
+    assert box is not None and "checked" in box.group(0)
+
+
+def test_a_malformed_address_gets_one_message(game, four):
+    data = {"email": "on", "address": "not-an-address", "mode": "instant", "cap_hours": "6", "digest_hour": "8"}
+    html = session_client(four[0]).post("/me/notifications/", {**data, "language": "en"}).content.decode()
+    assert "Enter a valid email address." in html and "Give an e-mail address, or turn e-mail off." not in html

@@ -28,10 +28,13 @@ class PreferenceForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.user = user
         self.fields["address"].initial = user.email
+        if not user.email and not self.is_bound:
+            # nothing can be mailed without an address: the box is not shown ticked until one is given
+            self.initial["email"] = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("email") and not data.get("address"):
+        if data.get("email") and not data.get("address") and "address" not in self.errors:
             self.add_error("address", _("Give an e-mail address, or turn e-mail off."))
         return data
 
