@@ -168,8 +168,14 @@ def test_a_running_game_has_no_export_and_no_replay_and_hides_its_seed(db, clock
     game = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
     for index, user in enumerate(four):
         engine.register(game.pk, user, f"P{index}", {"class": "thief"})
-    assert Client().get(f"/games/{game.pk}/export.json").status_code == 404
-    assert Client().get(f"/games/{game.pk}/replay/").status_code == 404
+    for path in ("export.json", "replay/"):
+        response = Client().get(f"/games/{game.pk}/{path}")
+        assert response.status_code == 404
+        page = response.content.decode()
+        assert "The replay and the export open when the game ends" in page  # not "this page does not exist"
+        assert f'href="/games/{game.pk}/"' in page and str(game.seed) not in page
+    ja = Client().get(f"/games/{game.pk}/replay/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "リプレイとエクスポートはゲームの終了後に公開されます" in ja
     api = Client().get(f"/api/v1/games/{game.pk}").json()["game"]
     assert api["seed_sha256"] == seed_hash(game.seed) and api["seed"] is None
     page = session_client(four[0]).get(f"/games/{game.pk}/").content.decode()

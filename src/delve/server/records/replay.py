@@ -25,11 +25,25 @@ from delve.server.records.export import export_game
 from delve.server.records.verify import LogEntry, Step, order_of, seed_hash, steps
 
 
+class NotEnded(Exception):
+    """A replay or an export of a game still open or running: it opens when the game ends."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.pk)
+        self.game = game
+
+
 def _ended(game_id: int) -> Game:
     game = get_object_or_404(Game, pk=game_id)
     if game.status != Game.Status.ENDED:
-        raise Http404("replays and exports are for finished games only")
+        raise NotEnded(game)
     return game
+
+
+def _not_yet(request: HttpRequest, game: Game) -> HttpResponse:
+    """The page a replay or an export of a running game answers (404: there is none yet), saying
+    when there will be one and leading back to the game."""
+    return render(request, "records/replay_pending.html", {"game": game}, status=404)
 
 
 def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, names: Sequence[str]) -> str:
@@ -114,7 +128,10 @@ def _step_number(request: HttpRequest, last: int) -> int | None:
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/games/<id>/replay/?step=N``: the game after N log entries (0: as set up)."""
-    game = _ended(game_id)
+    try:
+        game = _ended(game_id)
+    except NotEnded as not_yet:
+        return _not_yet(request, not_yet.game)
     log = _log(game)
     wanted = _step_number(request, len(log))
     if wanted is None:
@@ -186,7 +203,10 @@ def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> di
 @require_GET
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game as JSON (``delve verify`` checks it)."""
-    game = _ended(game_id)
+    try:
+        game = _ended(game_id)
+    except NotEnded as not_yet:
+        return _not_yet(request, not_yet.game)
     response = JsonResponse(export_game(game), json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="delve-game-{game.pk}.json"'
     return response
