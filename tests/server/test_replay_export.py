@@ -306,3 +306,22 @@ def test_the_replay_shows_the_card_piles_as_card_numbers(ended):
 
 def test_export_file_name_is_safe(tmp_path: Path) -> None:
     assert seed_hash(5) == "ef2d127de37b942baad06145e54b0c619a1f22327b2ebbcfbec78f5564afe39d"
+
+
+def test_an_ascension_is_named_by_its_faces_not_only_its_positions_MV_ASC_1():
+    """MV-ASC-1: an ascension removes a pair of equal dice; its words name the pair's faces
+    first ("dice 1 and 2" alone reads like the faces 1 and 2)."""
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from delve.server.play.maiden_screen import command_label
+
+    screen = SimpleNamespace(view={"check": {"dice": [{"face": 5}, {"face": 2}, {"face": 5}]}}, lang="en")
+    with translation.override("en"):
+        assert command_label(screen, {"kind": "ascend", "dice": [0, 2]}) == "Ascend the pair of 5s (dice 1 and 3)"
+    with translation.override("ja"):
+        assert command_label(screen, {"kind": "ascend", "dice": [0, 2]}) == "5のゾロ目でアセンション（ダイス1と3）"
+    bare = SimpleNamespace(view={}, lang="en")
+    with translation.override("en"):
+        assert command_label(bare, {"kind": "ascend", "dice": [0, 2]}) == "Ascend dice 1 and 3"

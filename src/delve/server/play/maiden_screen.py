@@ -571,6 +571,10 @@ def command_label(screen: Screen, command: dict[str, Any]) -> str:
         return _("Roll d%(size)s instead") % {"size": command["size"]}
     if kind == "ascend":
         i, j = command["dice"]
+        dice = (view.get("check") or {}).get("dice") or []
+        face = dice[i].get("face") if 0 <= i < len(dice) and isinstance(dice[i], dict) else None
+        if face is not None:  # positions alone read like faces ("dice 1 and 2"): the faces come first
+            return _("Ascend the pair of %(face)ss (dice %(i)s and %(j)s)") % {"face": face, "i": i + 1, "j": j + 1}
         return _("Ascend dice %(i)s and %(j)s") % {"i": i + 1, "j": j + 1}
     if kind == "boost":
         return _("+1 on die %(n)s") % {"n": command["die"] + 1}
