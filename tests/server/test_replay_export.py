@@ -325,3 +325,20 @@ def test_an_ascension_is_named_by_its_faces_not_only_its_positions_MV_ASC_1():
     bare = SimpleNamespace(view={}, lang="en")
     with translation.override("en"):
         assert command_label(bare, {"kind": "ascend", "dice": [0, 2]}) == "Ascend dice 1 and 3"
+
+
+def test_the_replay_maze_explains_every_mark_it_shows(ended):
+    """Every character the replay's whole-maze drawing uses is in its legend (the checkpoints,
+    ice, doors and walls too), in both languages."""
+    last = ended.commands.count()
+    for lang in ("en", "ja"):
+        page = Client().get(f"/games/{ended.pk}/replay/?step={last}", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        board = html.unescape(re.search(r'<pre class="maze"[^>]*>(.*?)</pre>', page, re.S)[1])
+        legend = html.unescape(re.search(r'<p class="practice maze-legend">(.*?)</p>', page, re.S)[1])
+        for mark in set(board) - {"\n"}:
+            shown = "1" if mark.isdigit() else mark  # players: "1–9"
+            assert f"{shown} " in legend or f"{shown}〜" in legend or f"{shown}–" in legend, (lang, mark)
+        from delve.fated.grid import TERRAIN
+
+        for mark in {*TERRAIN, "^", "M"}:  # every mark the drawing can use, also those not on this board
+            assert f"{mark} " in legend, (lang, mark)
