@@ -424,6 +424,8 @@ def test_all_players_panel_shows_statuses_comments_and_the_practice_mark(fated, 
     chie = html.split("Chie")[0].rsplit('<li class="pl', 1)[1]
     assert "練" in chie
     assert "Hello from Chie" in html
+    # the mark is explained in words under the list (a phone shows no hover title)
+    assert 'class="muted small practice-legend"' in html and "Practice: keeps no personal record</p>" in html
     rewrite(
         fated,
         lambda s: s.p(1).statuses.append(

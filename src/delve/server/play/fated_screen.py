@@ -935,10 +935,13 @@ def _status(screen: Screen) -> dict[str, Any]:
 def _players(screen: Screen) -> dict[str, Any]:
     if screen.view is None:
         return {"players": [], "labels": _labels(screen)}
+    players = [_public_player(screen, p) for p in screen.view["players"]]
     return {
-        "players": [_public_player(screen, p) for p in screen.view["players"]],
+        "players": players,
         "labels": _labels(screen),
         "short": {key: text.short_label(key, screen.lang) for key in ("attack", "defense", "magic", "evasion")},
+        # FL-UI-9: 練 is explained in words under the list too (a phone shows no hover title)
+        "any_practice": any(p.get("practice") for p in players),
     }
 
 
