@@ -4,7 +4,10 @@ checked against hand-computed values, the simulated parts from real games, the r
 
 from __future__ import annotations
 
+import html
 import math
+import re
+import statistics
 from fractions import Fraction
 
 import pytest
@@ -12,7 +15,7 @@ import pytest
 from delve.bots.maiden import STRATEGIES
 from delve.cli import main
 from delve.maiden import odds
-from delve.maiden.lab import exact, games, report
+from delve.maiden.lab import answers, exact, games, report
 from delve.maiden.lab.answers import mean, proportion, ratio
 from delve.sim.runner import run
 
@@ -38,6 +41,34 @@ def test_every_balance_question_is_answered_with_a_finite_number(built):
         if answer.source == "simulated" and answer.interval is not None:
             low, high = answer.interval
             assert low - 1e-9 <= answer.value <= high + 1e-9
+
+
+def test_a_report_from_too_few_games_says_so_and_shows_no_impossible_or_certain_interval(built):
+    """Spec §8: at 1 seed per cell the page warns that the games are too few (and how many it
+    takes), no difference of win rates leaves [−100, +100] pp and no interval has zero width."""
+    _out, page, answers_ = built
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8").split("<h1>")[1]))
+    assert 'class="warning"' in page.read_text(encoding="utf-8")
+    assert "Too few games to answer: at 1 seed per cell" in text
+    assert f"Use --games {answers.MIN_GAMES} or more" in text and "--games 93" in text
+    assert "n too small for an interval" in text
+    intervals = re.findall(r"([-+]?\d+\.\d+)( pp|%)? \[([-+]?\d+\.\d+), ([-+]?\d+\.\d+)\]", text)
+    assert intervals
+    for value, unit, low, high in intervals:
+        assert float(low) < float(high), (value, low, high)
+        if unit == " pp":
+            assert -100 <= float(low) <= float(value) <= float(high) <= 100
+    for answer in answers_:
+        if answer.source == "simulated" and answer.interval is not None:
+            assert answer.interval[0] < answer.interval[1]
+
+
+def test_a_report_from_enough_games_has_no_warning():
+    """Spec §8: the default size (12 seeds per cell) is enough for an interval on every cell."""
+    assert report.DEFAULT_GAMES >= answers.MIN_GAMES
+    assert "±10 pp takes about 93 games per cell" in report.resolution(12)
+    assert report.games_for(0.10) == 93
+    assert report.rate_half_width(93) <= 0.10 < report.rate_half_width(92)
 
 
 def test_the_page_is_self_contained_with_every_question_and_its_plots(built):
@@ -129,13 +160,93 @@ def test_the_lab_plays_every_strategy_player_count_and_variant_on_shared_seeds()
 
 
 def test_estimates_intervals():
-    assert proportion(0, 0).n == 0
+    """Spec §8: sampled answers carry a 95% interval (Wilson, Student t, delta method)."""
+    assert proportion(0, 0).n == 0 and proportion(0, 0).interval is None
+    assert proportion(0, 0).text(percent=True) == "— (no games)"
     p = proportion(5, 10)
     assert p.low < 0.5 < p.high
-    m = mean([1.0, 2.0, 3.0])
+    values = [1.0, 2.0, 3.0] * 4
+    m = mean(values)
     assert m.value == 2 and m.low < 2 < m.high
-    r = ratio([1.0, 0.0, 1.0], [2.0, 1.0, 1.0], share=True)
+    assert m.high - m.value == pytest.approx(answers.t95(11) * statistics.stdev(values) / math.sqrt(12))
+    r = ratio([1.0, 0.0, 1.0] * 4, [2.0, 1.0, 1.0] * 4, share=True)
     assert r.value == pytest.approx(0.5) and 0 <= r.low <= r.high <= 1
+
+
+def test_student_t_quantiles():
+    """Spec §8: means use Student's t (tabulated to 30 degrees of freedom, a series above)."""
+    assert answers.t95(1) == pytest.approx(12.706, abs=1e-3)
+    assert answers.t95(11) == pytest.approx(2.201, abs=1e-3)
+    for df, t in ((40, 2.0211), (60, 2.0003), (120, 1.9799), (10_000, 1.9602)):
+        assert answers.t95(df) == pytest.approx(t, abs=2e-4)
+    with pytest.raises(ValueError, match="df"):
+        answers.t95(0)
+
+
+def test_a_mean_from_too_few_games_or_without_spread_has_no_interval():
+    """Spec §8: 1-2 games (or games that all agree) are not shown as a zero-width 95% interval."""
+    one = mean([24.0])
+    assert one.interval is None and one.text(digits=1) == f"24.0 (n=1; {answers.TOO_FEW})"
+    assert "10 games" in answers.TOO_FEW
+    two = mean([7.0, 7.0])
+    assert two.interval is None and "[" not in two.text()
+    assert mean([5.0, 9.0] * 4).interval is None  # 8 games: still too few
+    same = mean([3.0] * 12)
+    assert same.interval is None and "same value" in same.text()
+    assert mean([]).text() == "— (no games)"
+    assert ratio([1.0, 1.0], [1.0, 1.0], share=True).interval is None
+    assert ratio([1.0] * 12, [1.0] * 12).interval is None
+    assert ratio([0.0] * 3, [0.0] * 3).text() == "— (n=3, nothing to divide by)"
+
+
+def test_paired_win_rate_difference_is_newcombes_hybrid_score_interval():
+    """Spec §8 (BQ-12, §6.3): Newcombe (1998) paired method 10, against a published example
+    (Cavo et al. 2012, in Fagerland, Lydersen and Laake: −0.0621 [−0.1186, −0.0046])."""
+    d = answers.paired_proportions(59, 6, 16, 80)
+    assert d.value == pytest.approx(-0.0621, abs=1e-4)
+    assert d.interval == pytest.approx((-0.1186, -0.0046), abs=1e-4)
+    assert d.text(pp=True) == "-6.2 pp [-11.9, -0.5] (n=161)"
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 6])
+def test_a_paired_win_rate_difference_stays_in_minus_one_to_one_and_is_never_certain(n):
+    """Spec §8: a difference of two win rates lies in [−100, +100] pp; from a few games its
+    interval is wide, never of zero width, and always contains the estimate."""
+    for both in range(n + 1):
+        for on_only in range(n + 1 - both):
+            for off_only in range(n + 1 - both - on_only):
+                d = answers.paired_proportions(both, on_only, off_only, n - both - on_only - off_only)
+                assert -1.0 <= d.low <= d.value <= d.high <= 1.0
+                assert d.high - d.low > 0.1
+    lost = answers.paired_proportions(0, 0, 2, 0)  # both seeds won under the rulebook, lost with the variant
+    assert lost.value == -1 and lost.low == -1 and lost.high < 0
+    assert answers.paired_proportions(0, 0, 0, 0).text(pp=True) == "— (no pairs of games)"
+
+
+def test_a_paired_difference_at_many_games_keeps_its_meaning():
+    """Spec §8: at hundreds of pairs the score interval is the usual paired interval."""
+    d = answers.paired_proportions(300, 150, 50, 500)
+    diffs = [1.0] * 150 + [-1.0] * 50 + [0.0] * 800
+    wald = mean(diffs)
+    assert d.value == pytest.approx(wald.value)
+    assert d.low == pytest.approx(wald.low, abs=0.005) and d.high == pytest.approx(wald.high, abs=0.005)
+
+
+def test_paired_difference_pairs_the_games_by_seed_and_player_count():
+    """Spec §8, §6.3: a variant is compared with the rulebook's games of the same seed and players."""
+
+    def row(seed, seats, won, areas=0):
+        return {"seed": seed, "seats": seats, "won": won, "areas_freed": areas}
+
+    on = [row(1, 1, True), row(2, 2, False), row(3, 3, True), row(9, 1, True)]
+    off = [row(1, 1, True), row(2, 2, True), row(3, 3, False), row(3, 1, False)]
+    d = games.paired_difference(on, off)
+    assert (d.n, d.value) == (3, 0.0)
+    assert d.interval == pytest.approx(answers.paired_proportions(1, 1, 1, 0).interval)
+    areas = games.paired_difference(
+        [row(s, 1, True, s + 2) for s in range(12)], [row(s, 1, True, s) for s in range(12)], "areas_freed"
+    )
+    assert areas.value == 2 and areas.interval is None  # every pair differs by exactly 2: no spread
 
 
 def cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -151,6 +262,8 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
     ("argv", "option"),
     [
         (["--out", "DIR", "--games", "0"], "--games"),
+        (["--out", "DIR", "--games", "-1"], "--games: -1 is below 1"),
+        (["--out", "DIR", "--jobs", "-3"], "--jobs: -3 is below 1"),
         (["--out", "DIR", "--games", "many"], "--games"),
         (["--out", "DIR", "--jobs", "0"], "--jobs"),
         (["--out", "DIR", "--scheduler", "localhost:8786"], "--scheduler"),

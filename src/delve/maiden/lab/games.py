@@ -17,6 +17,7 @@ seeds):
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -24,7 +25,18 @@ from typing import Any
 
 from delve.bots.maiden import STRATEGIES
 from delve.maiden import content as maiden_content
-from delve.maiden.lab.answers import Answer, Estimate, Plot, Series, Table, mean, pct, proportion, ratio
+from delve.maiden.lab.answers import (
+    Answer,
+    Estimate,
+    Plot,
+    Series,
+    Table,
+    mean,
+    paired_proportions,
+    pct,
+    proportion,
+    ratio,
+)
 from delve.sim.spec import GameSpec
 
 Row = Mapping[str, Any]
@@ -156,19 +168,35 @@ def win_rate(rows: Sequence[Row]) -> Estimate:
 
 
 def paired_difference(on: Sequence[Row], off: Sequence[Row], column: str = "won") -> Estimate:
-    """Mean of (on − off) over the games both cells played with the same seed and player count
-    (common random numbers), with its 95% interval."""
+    """The change from ``off`` to ``on`` over the games both cells played with the same seed and
+    player count (common random numbers: ``n`` counts those pairs), with its 95% interval.
+
+    For ``won`` it is a difference of win rates, in [−1, 1]: Newcombe's hybrid score interval for
+    paired proportions (:func:`~delve.maiden.lab.answers.paired_proportions`) over the 2×2 table of
+    the pairs, which stays inside [−1, 1] and is never of zero width at small n or when every pair
+    agrees. For another column it is the mean of the paired differences
+    (:func:`~delve.maiden.lab.answers.mean`: no interval below ten pairs)."""
 
     def value(row: Row) -> float:
         return float(_bool(row[column])) if column == "won" else _f(row[column])
 
     base = {(int(r["seed"]), int(r["seats"])): value(r) for r in off}
-    key = [(int(r["seed"]), int(r["seats"])) for r in on]
-    return mean([value(r) - base[k] for r, k in zip(on, key, strict=True) if k in base])
+    pairs = [(value(r), base[k]) for r in on if (k := (int(r["seed"]), int(r["seats"]))) in base]
+    if column == "won":
+        table = Counter(pairs)
+        return paired_proportions(table[(1.0, 1.0)], table[(1.0, 0.0)], table[(0.0, 1.0)], table[(0.0, 0.0)])
+    return mean([a - b for a, b in pairs])
 
 
-def _rate_series(label: str, xs: list[float], estimates: list[Estimate]) -> Series:
-    return Series(label, xs, [e.value for e in estimates], [e.low for e in estimates], [e.high for e in estimates])
+def _series(label: str, xs: list[float], estimates: list[Estimate]) -> Series:
+    """A sampled series; a point without an interval gets no error bar (NaN), not a zero one."""
+    return Series(
+        label,
+        xs,
+        [e.value for e in estimates],
+        [math.nan if e.low is None else e.low for e in estimates],
+        [math.nan if e.high is None else e.high for e in estimates],
+    )
 
 
 # --------------------------------------------------------------------------- answers
@@ -199,6 +227,7 @@ def bq2(cells: Cells) -> list[Answer]:
             head.value,
             "simulated",
             interval=head.interval,
+            no_interval=head.missing,
             tables=[Table(["die", "checks", "checks showing a pair", "pairs ascended per check"], rows)],
         )
     ]
@@ -218,7 +247,7 @@ def bq7(cells: Cells) -> list[Answer]:
         "players",
         "win rate",
         [
-            _rate_series(s, [float(p) for p in PLAYERS], [win_rate(cells.strategy(s, p)) for p in PLAYERS])
+            _series(s, [float(p) for p in PLAYERS], [win_rate(cells.strategy(s, p)) for p in PLAYERS])
             for s in STRATEGIES
         ],
     )
@@ -231,6 +260,7 @@ def bq7(cells: Cells) -> list[Answer]:
             overall[best].value,
             "simulated",
             interval=overall[best].interval,
+            no_interval=overall[best].missing,
             tables=[Table(["strategy"] + [f"{p}p" for p in PLAYERS] + ["all"], rows)],
             plots=[plot],
         )
@@ -263,10 +293,11 @@ def bq12(cells: Cells) -> list[Answer]:
             f"A maiden is offered {low:.1f} destinations per move at Agi 0 and {per_move.get(high_agi, 0.0):.1f} "
             f"at Agi {high_agi}; Agility-first wins {win_rate(cells.strategy('agility_first')).text(percent=True)} "
             f"against Will-first's {win_rate(cells.will_first()).text(percent=True)} "
-            f"({diff.value * 100:+.1f} pp [{diff.low * 100:+.1f}, {diff.high * 100:+.1f}] on the same seeds).",
+            f"({diff.text(pp=True)} on the same seeds).",
             diff.value,
             "simulated",
             interval=diff.interval,
+            no_interval=diff.missing,
             tables=[
                 Table(["Agi", "moves", "destinations offered per move"], reach_rows),
                 Table(
@@ -340,6 +371,7 @@ def bq13(cells: Cells, target: float = 0.5) -> list[Answer]:
             first[2].value,
             "simulated",
             interval=first[2].interval,
+            no_interval=first[2].missing,
             tables=[
                 Table(
                     [
@@ -395,7 +427,7 @@ def bq14(cells: Cells) -> list[Answer]:
         "BQ-14: win rate by player count (Will-first bots)",
         "players",
         "win rate",
-        [_rate_series("default boss life", [float(p) for p in PLAYERS], [rates[p] for p in PLAYERS])],
+        [_series("default boss life", [float(p) for p in PLAYERS], [rates[p] for p in PLAYERS])],
         kind="bar",
     )
     return [
@@ -433,10 +465,11 @@ def bq15(cells: Cells) -> list[Answer]:
             "Skill weight in play",
             f"Skills used in play had their condition met {met.text(percent=True)} of the time and were exhausted "
             f"after {exhausted.text(percent=True)} of uses; two familiars (two initial skills) instead of one change "
-            f"the win rate by {diff.value * 100:+.1f} pp [{diff.low * 100:+.1f}, {diff.high * 100:+.1f}].",
+            f"the win rate by {diff.text(pp=True)}.",
             diff.value,
             "simulated",
             interval=diff.interval,
+            no_interval=diff.missing,
             tables=[
                 Table(
                     ["measure", "value"],
@@ -471,10 +504,11 @@ def bq16(cells: Cells) -> list[Answer]:
             "Entry restrictions in play",
             f"With entry restrictions each restricted room is entered in {share.text(percent=True)} of games on "
             f"average; areas freed {areas_on.text()} against {areas_off.text()} without them (paired difference "
-            f"{diff.value:+.2f} [{diff.low:+.2f}, {diff.high:+.2f}]).",
+            f"{diff.text(signed=True)}).",
             share.value,
             "simulated",
             interval=share.interval,
+            no_interval=share.missing,
             tables=[
                 Table(
                     ["restricted room", "share of games it is entered"],
@@ -499,10 +533,11 @@ def bq17(cells: Cells) -> list[Answer]:
             "Ins on room draws in play, and deck cycling",
             f"A game draws {drawn.value:.1f} room cards ({drawn.value / size:.2f} passes through the {size}-card "
             f"deck) and {actions.value:.1f} action cards; turning Ins off for room draws changes the win rate by "
-            f"{diff.value * 100:+.1f} pp [{diff.low * 100:+.1f}, {diff.high * 100:+.1f}].",
+            f"{diff.text(pp=True)}.",
             diff.value,
             "simulated",
             interval=diff.interval,
+            no_interval=diff.missing,
             tables=[
                 Table(
                     ["measure", "value"],
@@ -552,6 +587,7 @@ def bq18(cells: Cells) -> list[Answer]:
             headline.value,
             "simulated",
             interval=headline.interval,
+            no_interval=headline.missing,
             tables=[
                 Table(
                     [
@@ -584,7 +620,7 @@ def bq19(cells: Cells) -> list[Answer]:
         "BQ-19: P(room check succeeds) by round, every strategy",
         "round",
         "P(success)",
-        [_rate_series("room checks", [float(r) for r in ests], list(ests.values()))],
+        [_series("room checks", [float(r) for r in ests], list(ests.values()))],
     )
     late = ests.get(20) or proportion(0, 0)
     return [
@@ -597,6 +633,7 @@ def bq19(cells: Cells) -> list[Answer]:
             urza.value,
             "simulated",
             interval=urza.interval,
+            no_interval=urza.missing,
             tables=[
                 Table(
                     ["round", "room checks", "P(success)"],
@@ -633,6 +670,7 @@ def bq21(cells: Cells) -> list[Answer]:
             r12.value,
             "simulated",
             interval=r12.interval,
+            no_interval=r12.missing,
             tables=[
                 Table(
                     ["round", "DL at round start", "failure damage per turn"],
@@ -646,15 +684,7 @@ def bq21(cells: Cells) -> list[Answer]:
                     "BQ-21: danger level by round (Will-first, 1–4 players)",
                     "round",
                     "DL",
-                    [
-                        Series(
-                            "mean DL",
-                            [float(r) for r in dl_est],
-                            [e.value for e in dl_est.values()],
-                            [e.low for e in dl_est.values()],
-                            [e.high for e in dl_est.values()],
-                        )
-                    ],
+                    [_series("mean DL", [float(r) for r in dl_est], list(dl_est.values()))],
                 )
             ],
         )
@@ -683,6 +713,7 @@ def bq22(cells: Cells) -> list[Answer]:
             one.value,
             "simulated",
             interval=one.interval,
+            no_interval=one.missing,
             tables=[
                 Table(
                     ["players", "rooms explored", "areas freed", "Arcana gained"],
@@ -715,7 +746,7 @@ def variants(cells: Cells) -> list[Answer]:
             [
                 name,
                 rate.text(percent=True),
-                f"{diff.value * 100:+.1f} pp [{diff.low * 100:+.1f}, {diff.high * 100:+.1f}]",
+                diff.text(pp=True),
                 mean([_f(r["deaths"]) for r in on]).text(),
                 mean([_f(r["rounds"]) for r in on]).text(digits=1),
             ]
@@ -727,11 +758,11 @@ def variants(cells: Cells) -> list[Answer]:
         Answer(
             "§6.3",
             "Every variant on against the rulebook",
-            f"The variant that moves the win rate most is {name}: {diff.value * 100:+.1f} pp "
-            f"[{diff.low * 100:+.1f}, {diff.high * 100:+.1f}] (paired over the same seeds).",
+            f"The variant that moves the win rate most is {name}: {diff.text(pp=True)} (paired over the same seeds).",
             diff.value,
             "simulated",
             interval=diff.interval,
+            no_interval=diff.missing,
             tables=[
                 Table(
                     ["variant", "win rate", "change against the rulebook (paired)", "deaths per game", "rounds"],
@@ -764,11 +795,12 @@ def variant_answers(cells: Cells) -> list[Answer]:
             Answer(
                 bq,
                 f"{name} in full games",
-                f"With {name} the bots win {rate.text(percent=True)}: {diff.value * 100:+.1f} pp "
-                f"[{diff.low * 100:+.1f}, {diff.high * 100:+.1f}] against the rulebook on the same seeds.",
+                f"With {name} the bots win {rate.text(percent=True)}: {diff.text(pp=True)} against the rulebook "
+                "on the same seeds.",
                 diff.value,
                 "simulated",
                 interval=diff.interval,
+                no_interval=diff.missing,
             )
         )
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import re
 import sys
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from delve.maiden.lab import exact, games
-from delve.maiden.lab.answers import Answer, Plot
+from delve.maiden.lab.answers import MIN_GAMES, Z95, Answer, Plot
 
 DEFAULT_GAMES = 12
 """Seeds per cell in the default report (768 games: a few minutes on two cores)."""
@@ -34,11 +35,48 @@ h3 { font-size: 1.05rem; margin-bottom: 0.3rem; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.85rem; }
 td, th { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } caption { caption-side: bottom; font-size: 0.8rem; color: #555; text-align: left; }
-.headline { font-weight: 600; } .source { color: #666; font-size: 0.8rem; }
+.headline { font-weight: 600; }
+.warning { background: #fff3cd; border: 1px solid #e0b252; padding: 0.5rem 0.8rem; font-weight: 600; }
+.source { color: #666; font-size: 0.8rem; }
 img { max-width: 100%; display: block; margin: 0.5rem 0; }
 """
 
 COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b2", "#937860", "#da8bc3", "#8c8c8c"]
+
+
+def rate_half_width(n: int) -> float:
+    """Half the width of a 95% Wilson interval for a win rate of 50% measured on ``n`` games (the
+    widest case)."""
+    z = Z95
+    return z * math.sqrt(0.25 / n + z * z / (4 * n * n)) / (1 + z * z / n)
+
+
+def games_for(half_width: float) -> int:
+    """Games a 50% win rate needs for a 95% Wilson interval of at most ± ``half_width``."""
+    n = 1
+    while rate_half_width(n) > half_width:
+        n += 1
+    return n
+
+
+def resolution(games_per_cell: int) -> str:
+    """What a cell of ``games_per_cell`` games can tell, in words."""
+    return (
+        f"Resolution: a win rate measured on one cell ({games_per_cell} game{'s' if games_per_cell > 1 else ''}) "
+        f"has a 95% interval up to ±{100 * rate_half_width(games_per_cell):.0f} pp wide; ±10 pp takes about "
+        f"{games_for(0.10)} games per cell (--games {games_for(0.10)}), ±5 pp about {games_for(0.05)}. A difference "
+        f"whose interval contains 0 is not resolved, not 'no effect'."
+    )
+
+
+def too_few_games(games_per_cell: int) -> str:
+    return (
+        f"Too few games to answer: at {games_per_cell} seed{'s' if games_per_cell > 1 else ''} per cell the "
+        f"simulated answers are not meaningful. Means and ratios over fewer than {MIN_GAMES} games are shown "
+        f"without an interval ('n too small'), win rates and their differences with intervals that span most "
+        f"of the possible range. Use --games {MIN_GAMES} or more (the default is {DEFAULT_GAMES}) for an "
+        f"interval on every cell, and about {games_for(0.10)} for a win rate within ±10 pp."
+    )
 
 
 def draw(plot: Plot, path: Path) -> Path:
@@ -52,9 +90,13 @@ def draw(plot: Plot, path: Path) -> Path:
         colour = COLOURS[i % len(COLOURS)]
         errors = None
         if series.low is not None and series.high is not None:
+            # a point without an interval (NaN bounds) gets no error bar rather than a zero one
             errors = [
-                [max(0.0, y - lo) for y, lo in zip(series.ys, series.low, strict=True)],
-                [max(0.0, hi - y) for y, hi in zip(series.ys, series.high, strict=True)],
+                [math.nan if math.isnan(lo) else max(0.0, y - lo) for y, lo in zip(series.ys, series.low, strict=True)],
+                [
+                    math.nan if math.isnan(hi) else max(0.0, hi - y)
+                    for y, hi in zip(series.ys, series.high, strict=True)
+                ],
             ]
         if plot.kind == "bar":
             width = 0.8 / count
@@ -91,7 +133,7 @@ def _value(answer: Answer) -> str:
 
 def _interval(answer: Answer) -> str:
     if answer.interval is None:
-        return "exact" if answer.source == "exact" else "—"
+        return "exact" if answer.source == "exact" else answer.no_interval or "—"
     low, high = answer.interval
     return f"[{low:.4g}, {high:.4g}]"
 
@@ -104,8 +146,14 @@ def _slug(bq: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", bq.lower()).strip("-") or "variants"
 
 
-def write(out: Path, answers: Sequence[Answer], intro: Sequence[str], titles: dict[str, str]) -> Path:
-    """The page and its PNGs in ``out``."""
+def write(
+    out: Path,
+    answers: Sequence[Answer],
+    intro: Sequence[str],
+    titles: dict[str, str],
+    warnings: Sequence[str] = (),
+) -> Path:
+    """The page and its PNGs in ``out`` (``warnings`` stand out above the summary)."""
     out.mkdir(parents=True, exist_ok=True)
     ordered = sorted(answers, key=lambda a: (_key(a.bq), a.source != "exact"))
     e = html.escape
@@ -115,6 +163,7 @@ def write(out: Path, answers: Sequence[Answer], intro: Sequence[str], titles: di
         f"<style>{_STYLE}</style></head><body>",
         "<h1>White Maiden balance lab: the designer's questions (spec §8) answered</h1>",
     ]
+    parts += [f'<p class="warning">{e(w)}</p>' for w in warnings]
     parts += [f"<p>{e(p)}</p>" for p in intro]
     parts.append(
         "<h2>Summary</h2><table><tr><th>question</th><th>answer</th><th>value</th>"
@@ -132,7 +181,13 @@ def write(out: Path, answers: Sequence[Answer], intro: Sequence[str], titles: di
             current = answer.bq
             parts.append(f'<h2 id="{_slug(answer.bq)}">{e(answer.bq)} {e(titles.get(answer.bq, ""))}</h2>')
         parts.append(f"<h3>{e(answer.title)}</h3>")
-        interval = "" if answer.interval is None else f", 95% interval {_interval(answer)}"
+        interval = (
+            f", 95% interval {_interval(answer)}"
+            if answer.interval is not None
+            else f" ({answer.no_interval})"
+            if answer.no_interval
+            else ""
+        )
         parts.append(f'<p class="headline">{e(answer.headline)}</p>')
         parts.append(f'<p class="source">{e(answer.source)}: value {e(_value(answer))}{e(interval)}</p>')
         for table in answer.tables:
@@ -219,14 +274,17 @@ def build(
     intro = [
         f"Exact answers are fractions from delve.maiden.odds (shown as percentages); simulated answers come from "
         f"{len(rows)} games of heuristic bots ({seeds}, seeds 1–{games_per_cell}; "
-        f"{failed} failed), with 95% intervals (Wilson for rates, normal approximation for means, the delta "
-        f"method for ratios, paired differences over the same seeds for variants).",
+        f"{failed} failed), with 95% intervals (Wilson for rates, Student's t for means and the delta method for "
+        f"ratios from {MIN_GAMES} games up, Newcombe's paired score interval for differences of win rates over the "
+        f"same seeds and player counts).",
+        resolution(games_per_cell),
         f"Games played in {seconds:.0f} s of CPU time; rebuild with: delve lab report --out DIR --games "
         f"{games_per_cell} (more seeds per cell narrow the intervals; resumes from DIR/games/results.csv).",
         "'The game's targets': a round 1–24 equally likely, action markers ⌈r/2⌉ (MV-ROUND-7), a room card "
         "from the shipped deck (copies counted), target = max(1, markers + difficulty).",
     ]
     answers = exact_answers + sim_answers
-    page = write(out, answers, intro, TITLES)
+    warnings = [too_few_games(games_per_cell)] if games_per_cell < MIN_GAMES else []
+    page = write(out, answers, intro, TITLES, warnings)
     say(f"report: {page} ({time.monotonic() - started:.0f} s)")
     return page, answers
