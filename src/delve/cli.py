@@ -328,23 +328,25 @@ class OneLineErrors(argparse.ArgumentParser):
         self.exit(EXIT_CONFIG, f"{self.prog}: error: {message}\n")
 
 
-def _count(text: str) -> int:
-    """A whole number of 0 or more (stats, Agi)."""
+def _at_least(text: str, minimum: int) -> int:
+    """A whole number of ``minimum`` or more; the message always names that bound."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is below 0")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
     return value
+
+
+def _count(text: str) -> int:
+    """A whole number of 0 or more (stats, Agi)."""
+    return _at_least(text, 0)
 
 
 def _positive(text: str) -> int:
-    """A whole number of 1 or more (target, danger level, required dice)."""
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is below 1")
-    return value
+    """A whole number of 1 or more (target, danger level, required dice, games, jobs)."""
+    return _at_least(text, 1)
 
 
 def _signed(text: str) -> int:
@@ -378,18 +380,38 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
 
     if args.target is not None and (args.base is not None or args.difficulty is not None):
         return fail("--target", "give either --target or --base/--difficulty, not both")
+    if args.base is not None and args.difficulty is None:
+        return fail("--base", "only matters with --difficulty (target = max(1, base + difficulty))")
     if args.target is None and args.difficulty is None:
         return fail("--target", "required (or --difficulty, with --base for the action markers)")
     target = args.target if args.target is not None else target_number(args.base or 0, args.difficulty)
-    if args.slate is None and (args.agi or args.slate_damage != "1" or args.restricted_slate):
-        option = "--agi" if args.agi else "--slate-damage" if args.slate_damage != "1" else "--restricted-slate"
-        return fail(option, "only matters for a slate check: add --slate red|blue|black")
+    # An option that only matters with another is refused without it (never silently ignored).
+    for given, option, needs in (
+        (args.agi is not None, "--agi", "--slate"),
+        (args.slate_damage is not None, "--slate-damage", "--slate"),
+        (args.restricted_slate, "--restricted-slate", "--slate"),
+        (args.objective is not None, "--objective", "--smaller-die"),
+    ):
+        if given and not (args.slate if needs == "--slate" else args.smaller_die):
+            hint = "add --slate red|blue|black" if needs == "--slate" else "add --smaller-die"
+            what = "a slate check" if needs == "--slate" else "allow_smaller_die"
+            return fail(option, f"only matters with {needs} ({what}): {hint}")
+    required = 1 if args.required is None else args.required
+    if required > 1 and args.slate is not None:
+        return fail(
+            "--required", "a slate check needs exactly one die, the slate's (CHG-12): drop --required or --slate"
+        )
+    if required > 3 + args.pie:
+        return fail(
+            "--required",
+            f"{required} dice must reach the target but the check rolls only {3 + args.pie} (3 + Pie {args.pie})",
+        )
     try:
         variant = Variant(
             ascension_bonus=args.bonus,
             pie_mode=args.pie_mode,
-            slate_damage_per_die=args.slate_damage,
-            multi_die_checks=args.required > 1,
+            slate_damage_per_die=args.slate_damage or "1",
+            multi_die_checks=required > 1,
             allow_smaller_die=args.smaller_die,
             slate_roll_restricted=args.restricted_slate,
         )
@@ -397,16 +419,16 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
             args.wil,
             args.pie,
             target,
-            agi=args.agi,
+            agi=args.agi or 0,
             slate=args.slate,
             danger_level=args.dl,
-            required_count=args.required,
+            required_count=required,
             variant=variant,
-            objective=args.objective,
+            objective=args.objective or "success",
         )
     except OddsError as exc:
         return fail(_LAB_OPTION.get(exc.argument, f"--{exc.argument.replace('_', '-')}"), exc.reason)
-    print(render(odds, wil=args.wil, pie=args.pie, agi=args.agi, danger_level=args.dl, variant=variant))
+    print(render(odds, wil=args.wil, pie=args.pie, agi=args.agi or 0, danger_level=args.dl, variant=variant))
     return 0
 
 
@@ -460,25 +482,28 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     odds.add_argument("--base", type=_count, help="action markers (with --difficulty instead of --target)")
     odds.add_argument("--difficulty", type=_signed, help="room difficulty; target = max(1, base + difficulty)")
     odds.add_argument("--slate", choices=("red", "blue", "black"), help="the slate colour, if any")
-    odds.add_argument("--agi", type=_count, default=0, help="Agility: dice ignored by slate damage")
+    odds.add_argument("--agi", type=_count, help="with --slate: Agility, dice ignored by slate damage (default 0)")
     odds.add_argument("--dl", type=_positive, default=1, help="danger level: failure damage (default 1)")
     odds.add_argument("--bonus", choices=("one_plus_pie", "pie"), default="one_plus_pie", help="ascension_bonus")
     odds.add_argument("--pie-mode", choices=("ascension", "boost"), default="ascension", help="pie_mode (CHG-17)")
     odds.add_argument(
-        "--slate-damage", choices=("1", "danger_level"), default="1", help="slate_damage_per_die (CHG-4b)"
+        "--slate-damage", choices=("1", "danger_level"), help="with --slate: slate_damage_per_die (CHG-4b, default 1)"
     )
     odds.add_argument(
-        "--required", type=_positive, default=1, help="dice that must reach the target (multi_die_checks, CHG-12)"
+        "--required",
+        type=_positive,
+        help="dice that must reach the target (multi_die_checks, CHG-12; default 1; not with --slate)",
     )
     odds.add_argument("--smaller-die", action="store_true", help="allow_smaller_die: best size up to Wil's")
     odds.add_argument(
         "--objective",
         choices=("success", "damage"),
-        default="success",
-        help="with --smaller-die: most success, or least expected damage",
+        help="with --smaller-die: most success (the default), or least expected damage",
     )
     odds.add_argument(
-        "--restricted-slate", action="store_true", help="slate_roll_restricted: roll only the slate die and whites"
+        "--restricted-slate",
+        action="store_true",
+        help="with --slate: slate_roll_restricted, roll only the slate die and whites",
     )
     odds.set_defaults(func=cmd_lab_odds)
     report = lab_sub.add_parser(

@@ -109,6 +109,82 @@ def test_bad_arguments_get_one_line_naming_the_argument_and_exit_2(capsys, argv,
     assert option in err
 
 
+BASE = ["--wil", "2", "--pie", "1", "--target", "7"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--target", "0"], "argument --target: 0 is below 1"),
+        (["--target", "-5"], "argument --target: -5 is below 1"),
+        ([*BASE, "--dl", "0"], "argument --dl: 0 is below 1"),
+        ([*BASE, "--dl", "-5"], "argument --dl: -5 is below 1"),
+        ([*BASE, "--required", "-2"], "argument --required: -2 is below 1"),
+        ([*BASE, "--agi", "-1"], "argument --agi: -1 is below 0"),
+    ],
+)
+def test_a_bound_is_named_as_it_is_whatever_the_value(capsys, argv, message):
+    """Quality rule: one message per bound, always the real bound (not 'below 0' for a 1)."""
+    if argv[0] == "--target":
+        argv = ["--wil", "2", "--pie", "1", *argv]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == f"delve lab odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "option", "needs"),
+    [
+        (["--agi", "1"], "--agi", "--slate"),
+        (["--agi", "0"], "--agi", "--slate"),
+        (["--slate-damage", "danger_level"], "--slate-damage", "--slate"),
+        (["--slate-damage", "1"], "--slate-damage", "--slate"),
+        (["--restricted-slate"], "--restricted-slate", "--slate"),
+        (["--objective", "damage"], "--objective", "--smaller-die"),
+        (["--objective", "success"], "--objective", "--smaller-die"),
+    ],
+)
+def test_an_option_that_needs_another_is_refused_without_it_naming_both(capsys, extra, option, needs):
+    """CHG-10, CHG-18, CHG-4b, MV-SLATE-6: a dependent option is never silently ignored."""
+    code, out, err = run(capsys, *BASE, *extra)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"delve lab odds: error: argument {option}: only matters with {needs}")
+    assert err.count("\n") == 1
+
+
+def test_base_without_difficulty_is_refused_naming_both(capsys):
+    """MV-CHECK-3: --base is the action markers of target = max(1, base + difficulty)."""
+    code, out, err = run(capsys, "--wil", "2", "--pie", "1", "--base", "3")
+    assert (code, out) == (2, "")
+    assert err.startswith("delve lab odds: error: argument --base: only matters with --difficulty")
+
+
+def test_required_dice_with_a_slate_are_refused_as_the_spec_forces_one(capsys):
+    """CHG-12: a slate check always needs exactly one die (the slate's), so --required N > 1 with
+    --slate would be ignored: it is refused, naming both options."""
+    assert (
+        check_odds(2, 1, 7, slate="red", required_count=2, variant=Variant(multi_die_checks=True)).required_count == 1
+    )
+    code, out, err = run(capsys, *BASE, "--required", "2", "--slate", "red")
+    assert (code, out) == (2, "")
+    assert err.startswith("delve lab odds: error: argument --required: a slate check needs exactly one die")
+    assert "--slate" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, *BASE, "--required", "1", "--slate", "red")
+    assert code == 0 and "P(success) = 43/128" in out
+
+
+def test_more_required_dice_than_the_check_rolls_are_refused(capsys):
+    """CHG-12: N of n dice must reach the target; n is 3 + Pie, so N > 3 + Pie can never succeed."""
+    code, out, err = run(capsys, *BASE, "--required", "9")
+    assert (code, out) == (2, "")
+    assert err == (
+        "delve lab odds: error: argument --required: 9 dice must reach the target but the check rolls only 4 "
+        "(3 + Pie 1)\n"
+    )
+    code, out, _ = run(capsys, *BASE, "--required", "4")
+    assert code == 0 and "4 remaining dice must each reach the target" in out
+
+
 def test_lab_without_a_command_names_the_choices(capsys):
     code = main(["lab"])
     _, err = capsys.readouterr()
