@@ -538,8 +538,7 @@ def _seats(text: str) -> list[int]:
 
 def cmd_maiden_play(args: argparse.Namespace) -> int:
     """Watch or play one White Maiden game in the terminal (no Django, no database)."""
-    from delve.kernel import SettingsError
-    from delve.maiden import settings as maiden_settings
+    from delve.bots.maiden_eval import setup_error
     from delve.maiden.terminal import play
 
     def fail(option: str, reason: str) -> int:
@@ -553,12 +552,15 @@ def cmd_maiden_play(args: argparse.Namespace) -> int:
         )
     settings = dict(args.set)
     if args.difficulty is not None:
+        if "difficulty" in settings:
+            return fail("--difficulty", "give the difficulty with --difficulty or with --set difficulty=..., not both")
         settings["difficulty"] = args.difficulty
-    try:
-        maiden_settings.resolve({"players": args.players, **settings})
-    except SettingsError as exc:
-        option = "--difficulty" if exc.setting == "difficulty" and args.difficulty is not None else "--set"
-        return fail(option, str(exc))
+    refused = setup_error([args.players], settings)
+    if refused is not None:
+        option, reason = refused
+        if args.difficulty is not None and reason.startswith("setting 'difficulty'"):
+            option = "--difficulty"
+        return fail(option, reason)
     return play(
         args.players,
         args.seed,

@@ -135,3 +135,69 @@ def test_eval_refuses_bad_settings(capsys: Any) -> None:
     code, _, err = run(capsys, "eval", "--set", "difficulty=impossible")
     assert code == 2
     assert err.startswith("delve maiden eval: error: argument --set: setting 'difficulty'")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "1", "--set", "players=3"], "argument --set: players=3: the player count is given by --players"),
+        (["--players", "2", "--set", "players=2"], "argument --set: players=2: the player count is given by --players"),
+        (
+            ["--players", "1,2", "--set", "start_player=1"],
+            "argument --set: setting 'start_player': seat 1 does not exist in a 1-player game (with --players 1)",
+        ),
+        (["--set", "life_max=0"], "argument --set: setting 'life_max': must be between 1 and 20, got 0"),
+        (["--set", "difficulty=easy", "--set", "entry_restrictions=true"], "setting 'entry_restrictions'"),
+    ],
+)
+def test_eval_refuses_a_contradictory_or_invalid_setup_before_playing(
+    capsys: Any, monkeypatch: Any, argv: list[str], message: str
+) -> None:
+    """MV-SETUP-1, CHG-16: one line, exit 2, no table and no game played (the old run printed
+    '0 games 0.0% [0.0%, 100.0%]' and a SettingsError per seed)."""
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(maiden_eval, "play_game", never)
+    code, out, err = run(capsys, "eval", "--games", "2", "--processes", "1", *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("delve maiden eval: error: ")
+    assert message in err, err
+
+
+def test_eval_checks_settings_at_the_player_counts_it_plays() -> None:
+    """MV-SETUP-16: start_player=1 is fine at 2 players (it was refused, checked at 1 player)."""
+    assert maiden_eval.setup_error([2, 3, 4], {"start_player": "1"}) is None
+    assert maiden_eval.setup_error([1, 2], {"start_player": "1"}) == (
+        "--set",
+        "setting 'start_player': seat 1 does not exist in a 1-player game (with --players 1)",
+    )
+    # wrong at every count: no player count named
+    assert maiden_eval.setup_error([1, 2], {"life_max": "0"}) == (
+        "--set",
+        "setting 'life_max': must be between 1 and 20, got 0",
+    )
+
+
+def test_eval_row_without_a_finished_game_shows_no_interval() -> None:
+    row = maiden_eval.Row(players=2, games=0, wins=0, rounds=0, bosses=0, areas=0, deaths=0, errors=["x"])
+    assert "[" not in row.line() and "no game finished" in row.line()
+
+
+@pytest.mark.parametrize(
+    ("argv", "option", "message"),
+    [
+        (["--players", "2", "--set", "players=3"], "--set", "players=3: the player count is given by --players"),
+        (["--players", "2", "--set", "players=2"], "--set", "players=2: the player count is given by --players"),
+        (["--players", "1", "--set", "start_player=1"], "--set", "seat 1 does not exist in a 1-player game"),
+        (["--difficulty", "normal", "--set", "difficulty=easy"], "--difficulty", "not both"),
+        (["--set", "entry_restrictions=true"], "--set", "setting 'entry_restrictions'"),
+    ],
+)
+def test_play_refuses_a_contradictory_setup_like_eval(capsys: Any, argv: list[str], option: str, message: str) -> None:
+    """MV-SETUP-1, CHG-16: --set players=3 with --players 2 ended in a traceback."""
+    code, out, err = run(capsys, "play", *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(f"delve maiden play: error: argument {option}: ")
+    assert message in err, err

@@ -170,6 +170,8 @@ class Row:
         return self.wins / self.games if self.games else 0.0
 
     def line(self) -> str:
+        if not self.games:
+            return f"{self.players:>7} {0:>6} {0:>5}  no game finished"
         low, high = wilson(self.wins, self.games)
         return (
             f"{self.players:>7} {self.games:>6} {self.wins:>5} {100 * self.rate:>6.1f}%"
@@ -296,15 +298,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", metavar="FILE", help="also write one JSON line per finished game to FILE")
 
 
-def run(args: argparse.Namespace) -> int:
+def setup_error(player_counts: Sequence[int], settings: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Why games with these ``--set`` settings cannot be played at one of ``player_counts``, as
+    ``(option, reason)`` for a one-line error, or None: ``players`` is the command's own option,
+    and every other setting is checked by setting one game up at each player count, as every
+    game will be (unknown or invalid values, combinations such as a start player beyond the
+    seats or more familiars than the content has). Nothing is played."""
     from delve.kernel import SettingsError
-    from delve.maiden import settings as maiden_settings
 
+    if "players" in settings:
+        return "--set", f"players={settings['players']}: the player count is given by --players, not by --set"
+    ruleset = MaidenRuleset()
+    errors: dict[int, str] = {}
+    for players in player_counts:
+        try:
+            ruleset.setup({**settings, "players": players}, [SeatInfo(NAMES[i]) for i in range(players)], 1, T0)
+        except SettingsError as exc:
+            errors[players] = str(exc)
+    if not errors:
+        return None
+    reason = next(iter(errors.values()))
+    if len(errors) < len(player_counts):  # wrong only at some player counts: say which
+        reason += f" (with --players {','.join(map(str, errors))})"
+    return "--set", reason
+
+
+def run(args: argparse.Namespace) -> int:
     settings = dict(args.set)
-    try:
-        maiden_settings.resolve({"players": 1, **settings})
-    except SettingsError as exc:
-        print(f"delve maiden eval: error: argument --set: {exc}", file=sys.stderr)
+    refused = setup_error(args.players, settings)
+    if refused is not None:
+        print(f"delve maiden eval: error: argument {refused[0]}: {refused[1]}", file=sys.stderr)
         return 2
     log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 (closed below)
 
