@@ -9,6 +9,7 @@ import math
 import re
 import statistics
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -294,3 +295,23 @@ def test_the_fight_length_answer_names_the_mad_kings_shipped_life():
     urza = next(boss for boss in content.load().bosses.values() if boss.final)
     (answer,) = exact.bq20()
     assert f"The Mad King (life {urza.life}) takes" in answer.headline
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "lab"
+
+
+def test_the_lab_readme_quotes_the_committed_report():
+    """Spec §8: docs/lab/README.md reads docs/lab/report.html for the designer: each headline it
+    quotes is the report's, and every figure of destinations per move it repeats (BQ-12) is the
+    report's own table rounded (it once said 7.7 in one place and 7.3 in another)."""
+    readme = (DOCS / "README.md").read_text(encoding="utf-8")
+    page = (DOCS / "report.html").read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "\n", page))
+    quoted = re.findall(r"\*(?:exact|simulated)\*: (.*?)(?:<br>| \| )", readme)
+    assert len(quoted) > 20
+    for headline in quoted:
+        assert headline in text, headline
+    reach = page.split("<th>destinations offered per move</th></tr>")[1].split("</table>")[0]
+    table = dict(re.findall(r"<tr><td>(\d+)</td><td>\d+</td><td>(\d+\.\d+)</td></tr>", reach))
+    per_move = re.findall(r"([\d.]+) destinations\s+per\s+move at Agi 0", readme)
+    assert per_move and set(per_move) == {f"{float(table['0']):.1f}"}
