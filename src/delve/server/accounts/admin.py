@@ -3,10 +3,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from delve.server.accounts.forms import AdminSignUpForm, AdminUserChangeForm
 from delve.server.accounts.models import ApiToken, LoginFailures
+
+
+class DelveUserAdmin(UserAdmin):
+    """Django's user admin, refusing the names kept for the server's own accounts
+    (``bot-...``, ``table-...``) for a new account or a renamed one."""
+
+    add_form = AdminSignUpForm
+    form = AdminUserChangeForm
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), DelveUserAdmin)
 
 
 @admin.register(ApiToken)

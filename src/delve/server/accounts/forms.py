@@ -4,16 +4,45 @@ import math
 from typing import Any
 
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, AuthenticationForm, UserChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import ngettext
 
 from delve.server.accounts.backends import throttled_for
+from delve.server.accounts.reserved import check_not_reserved
 
 
 class SignUpForm(UserCreationForm):
+    """A new player's account. Names kept for the server's own accounts (``bot-...``,
+    ``table-...``) are refused, in any case (:mod:`delve.server.accounts.reserved`)."""
+
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        check_not_reserved(username)
+        return username
+
+
+class AdminSignUpForm(AdminUserCreationForm):
+    """The admin's "add user": the same kept names are refused."""
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        check_not_reserved(username)
+        return username
+
+
+class AdminUserChangeForm(UserChangeForm):
+    """The admin's user form: an account may keep its name (the bots' own), but nobody may be
+    renamed to a kept name."""
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if username != self.instance.username:
+            check_not_reserved(username)
+        return username
 
 
 class _Throttled:

@@ -139,13 +139,9 @@ def seat_bots(game_id: int, host: Any, count: int | None = None) -> int:
 
 
 def _extra_bot(number: int) -> Any:
-    from django.contrib.auth import get_user_model
+    from delve.server.accounts.reserved import machine_account
 
-    user, created = get_user_model().objects.get_or_create(username=f"bot-{number}")
-    if created:
-        user.set_unusable_password()
-        user.save()
-    return user
+    return machine_account(f"bot-{number}")
 
 
 # --- bots taking over idle seats -----------------------------------------------------------------

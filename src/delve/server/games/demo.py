@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from delve.server.accounts.reserved import machine_account
 from delve.server.games import engine
 from delve.server.games.models import Game
 
@@ -30,15 +31,9 @@ class DemoGames:
 
 
 def bot_user(number: int) -> Any:
-    """The account of bot number ``number`` (it cannot log in)."""
-    users = get_user_model()
-    user, created = users.objects.get_or_create(
-        username=f"bot-{number}", defaults={"first_name": BOT_NAMES[number - 1]}
-    )
-    if created:
-        user.set_unusable_password()
-        user.save()
-    return user
+    """The account of bot number ``number`` (it cannot log in; never a person's account that
+    happens to be named ``bot-<number>``: see :mod:`delve.server.accounts.reserved`)."""
+    return machine_account(f"bot-{number}", first_name=BOT_NAMES[number - 1])
 
 
 @transaction.atomic

@@ -13,7 +13,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -25,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from delve.bots import bot_for
 from delve.kernel import DelveError
 from delve.server import inputs
+from delve.server.accounts.reserved import machine_account
 from delve.server.games import engine, present
 from delve.server.games.demo import bot_user
 from delve.server.games.errors import Rejected
@@ -161,13 +161,9 @@ class MaidenGameForm(forms.Form):
 
 
 def table_user(host: Any, number: int) -> Any:
-    """The account of seat ``number`` at ``host``'s table (it cannot log in)."""
-    users = get_user_model()
-    user, created = users.objects.get_or_create(username=f"table-{host.pk}-{number}")
-    if created:
-        user.set_unusable_password()
-        user.save()
-    return user
+    """The account of seat ``number`` at ``host``'s table (it cannot log in; never a person's
+    account that happens to have its name: see :mod:`delve.server.accounts.reserved`)."""
+    return machine_account(f"table-{host.pk}-{number}")
 
 
 def create_table_game(

@@ -1,0 +1,129 @@
+"""The server's own accounts cannot be taken over (an outside probe's HIGH finding): the names of
+bot accounts (``bot-<n>``) and hot-seat table accounts (``table-<host>-<n>``) are kept from
+sign-up and the admin, in any case; and the code that makes those accounts never adopts one a
+person can log in as (made before the names were kept, or by an operator): it takes another name.
+"""
+
+from __future__ import annotations
+
+from html import unescape
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from delve.server.accounts.models import ApiToken
+from delve.server.accounts.reserved import can_be_used_by_a_person, is_reserved, machine_account
+from delve.server.games import bots, demo, engine
+from delve.server.games.models import Game
+from tests.server.conftest import PASSWORD, session_client
+from tests.server.test_maiden_lobby import form_data
+
+pytestmark = pytest.mark.django_db
+
+KEPT = "Names beginning with “bot-” or “table-” are kept"
+
+
+def sign_up(client: Any, username: str) -> Any:
+    return client.post("/accounts/signup/", {"username": username, "password1": PASSWORD, "password2": PASSWORD})
+
+
+@pytest.mark.parametrize("username", ["table-1-2", "bot-9", "BOT-9", "Table-3-4", "bot-", "table-anything"])
+def test_sign_up_refuses_the_names_kept_for_bots_and_tables_in_any_case(client, username):
+    response = sign_up(client, username)
+    assert response.status_code == 400
+    assert KEPT in unescape(response.content.decode())
+    assert not get_user_model().objects.filter(username__iexact=username).exists()
+
+
+@pytest.mark.parametrize("username", ["robot-9", "bot9", "tablet-1", "ann-bot-1"])
+def test_names_that_merely_contain_bot_or_table_are_fine(client, username):
+    assert not is_reserved(username)
+    assert sign_up(client, username).status_code == 302
+
+
+def test_the_admin_refuses_a_kept_name_for_a_new_or_renamed_account_but_edits_a_bot(staff, player):
+    client = session_client(staff)
+    response = client.post(
+        "/admin/auth/user/add/",
+        {"username": "Bot-9", "password1": PASSWORD, "password2": PASSWORD, "usable_password": "true"},
+    )
+    assert response.status_code == 200 and KEPT in unescape(response.content.decode())
+    assert not get_user_model().objects.filter(username__iexact="bot-9").exists()
+
+    def change(user: Any, username: str) -> Any:
+        return client.post(
+            f"/admin/auth/user/{user.pk}/change/",
+            {
+                "username": username,
+                "first_name": "Grimble",
+                "last_name": "",
+                "email": "",
+                "is_active": "on",
+                "date_joined_0": "2024-01-01",
+                "date_joined_1": "00:00:00",
+            },
+        )
+
+    response = change(player, "table-1-2")
+    assert response.status_code == 200 and KEPT in unescape(response.content.decode())
+    player.refresh_from_db()
+    assert player.username == "ann"
+    bot = demo.bot_user(1)
+    assert change(bot, "bot-1").status_code == 302  # a bot's own account keeps its name
+
+
+def squatter(username: str) -> Any:
+    """A person's account with a kept name, as sign-up allowed before the names were kept."""
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+def test_a_hot_seat_table_never_seats_a_person_holding_a_table_name(clock, player):
+    """The probe: table-<host>-2 signed up first, then the host opened a hot-seat game."""
+    taken = squatter(f"table-{player.pk}-2")
+    response = session_client(player).post("/maiden/new/", form_data(s_players=2, table="hotseat"))
+    assert response.status_code == 302
+    game = Game.objects.get()
+    seat = game.seats.get(index=1)
+    assert seat.user != taken and not can_be_used_by_a_person(seat.user)
+    assert seat.user.username == f"table-{player.pk}-2.2"
+    assert not taken.seats.exists()
+    # the squatter cannot read seat 1's private view through the API
+    response = session_client(taken).get(f"/api/v1/games/{game.pk}/commands")
+    assert response.status_code == 403 and response.json()["error"]["code"] == "seat/not_seated"
+
+
+def test_bots_never_sit_in_a_persons_account_named_like_a_bot(clock, staff):
+    """The probe: bot-9 signed up, then a Fated game was filled with many bots."""
+    taken = [squatter("bot-1"), squatter("bot-9")]
+    game = engine.create_game("fated", "fated-labyrinth", {"players": 12, "wait_time": "1m"})
+    assert bots.seat_bots(game.pk, staff, 11) == 11
+    users = [seat.user for seat in game.seats.all()]
+    assert not any(can_be_used_by_a_person(user) for user in users)
+    assert {"bot-1.2", "bot-9.2"} <= {user.username for user in users}
+    assert not any(person.seats.exists() for person in taken)
+
+
+def test_machine_accounts_are_reused_and_made_without_a_usable_password():
+    first = machine_account("bot-3", first_name="Mittens")
+    assert not first.has_usable_password() and first.first_name == "Mittens"
+    assert machine_account("bot-3") == first
+
+
+@pytest.mark.parametrize("how", ["password", "empty password", "staff", "token"])
+def test_an_account_a_person_can_use_is_never_adopted(how):
+    users = get_user_model()
+    user = users.objects.create(username="bot-5", password=make_password_for(how), is_staff=how == "staff")
+    if how == "token":
+        ApiToken.issue(user, "mine")
+    assert can_be_used_by_a_person(user)
+    made = machine_account("bot-5")
+    assert made != user and made.username == "bot-5.2"
+
+
+def make_password_for(how: str) -> str:
+    from django.contrib.auth.hashers import make_password
+
+    if how == "empty password":
+        return ""
+    return make_password(PASSWORD if how == "password" else None)
