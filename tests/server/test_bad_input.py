@@ -392,3 +392,37 @@ def test_deep_json_on_the_white_maiden_screen_never_makes_a_recursion_error(maid
     assert response.status_code == 200 and "Choose a command first." in response.content.decode()
     page_error(client.post(f"/games/{maiden.pk}/maiden/act/", {"command": "{}", "version": HUGE}))
     assert snapshot() == before
+
+
+# --- bodies that are not JSON ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("endpoint", ["commands", "comment", "seats"])
+@pytest.mark.parametrize("content_type", ["multipart/form-data; boundary=xx", "multipart/form-data"])
+def test_a_multipart_body_on_an_api_post_gets_a_json_400_and_changes_nothing(game, personas, endpoint, content_type):
+    """The probe: a multipart Content-Type made a 500 (the body was read as form fields first,
+    then as JSON), and one without a boundary a 400 HTML page under /api/."""
+    before = snapshot()
+    for body in (
+        "null",
+        '{"text": "hi"}',
+        '--xx\r\nContent-Disposition: form-data; name="text"\r\n\r\nhi\r\n--xx--\r\n',
+    ):
+        response = personas["player"].post(f"/api/v1/games/{game.pk}/{endpoint}", body, content_type=content_type)
+        error = api_error(response, 400, "request/malformed")
+        assert "JSON" in error["message"] or "form data is malformed" in error["message"], error
+    assert snapshot() == before
+
+
+def test_a_multipart_body_without_a_boundary_on_a_page_gets_the_400_page(game, player):
+    before = snapshot()
+    response = session_client(player).post(f"/games/{game.pk}/comment/", "text=hi", content_type="multipart/form-data")
+    assert "the form data is malformed" in page_error(response)
+    assert snapshot() == before
+
+
+def test_an_empty_multipart_post_still_takes_a_seat_back(game, personas):
+    """reclaim takes no body: a client's bare POST (multipart without fields) is still fine;
+    here it is refused only because no bot took the seat over."""
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/reclaim")
+    api_error(response, 409, "seat/not_taken_over")

@@ -4,7 +4,10 @@ Before anything else runs it refuses, with a clear answer and without touching t
 
 - a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``DELVE_MAX_BODY_BYTES``): 413;
 - a NUL character in the path, the query string or a form field: 400 (PostgreSQL cannot store
-  one, and no legitimate request carries one).
+  one, and no legitimate request carries one);
+- malformed form data (a multipart body without a boundary, say): 400. The API reads JSON
+  bodies only: its ``parse_body`` refuses a multipart body (which this check has read as form
+  fields, so it cannot be read again) with 400 ``request/malformed``, :data:`NOT_JSON`.
 
 Afterwards it shapes every failure:
 
@@ -33,12 +36,13 @@ from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooB
 from django.core.signals import got_request_exception
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 
 from delve.kernel import DelveError
 from delve.server.games.errors import Rejected, status_for
-from delve.server.inputs import NUL, error_body
+from delve.server.inputs import NUL, clip, error_body
 
 log = logging.getLogger("delve.server")
 
@@ -131,6 +135,8 @@ class RequestGuard:
             return too_large(limit)
         except SuspiciousOperation:  # e.g. too many fields
             return _generic(400)
+        except MultiPartParserError as exc:  # e.g. no boundary
+            return Rejected("request/malformed", f"the form data is malformed ({clip(str(exc), 80)})")
         if where:
             return Rejected("request/malformed", f"{where} contains a NUL character")
         return None
@@ -150,6 +156,9 @@ class RequestGuard:
 
 
 _FORMS = {"application/x-www-form-urlencoded", "multipart/form-data"}
+#: The API's answer to a multipart body where it reads JSON (the NUL check above read it as form
+#: fields, and a multipart body cannot be read twice).
+NOT_JSON = "the request body must be JSON (Content-Type: application/json), not multipart/form-data"
 
 
 def _nul_in(request: HttpRequest) -> str:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import msgspec
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -27,7 +27,7 @@ from delve.kernel import DelveError
 from delve.server import inputs
 from delve.server.accounts.models import ApiToken
 from delve.server.games.errors import Rejected, status_for
-from delve.server.guard import too_large
+from delve.server.guard import NOT_JSON, too_large
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
@@ -133,7 +133,10 @@ def parse_body(request: HttpRequest, schema: type[T]) -> T:
     :raises Rejected: 400 ``request/malformed`` quoting the decoder's reason (clipped), 413
         ``request/too_large`` over ``DATA_UPLOAD_MAX_MEMORY_SIZE``.
     """
-    body = request.body or b""
+    try:
+        body = request.body or b""
+    except RawPostDataException:  # read as form fields already (the guard refuses multipart first)
+        raise Rejected("request/malformed", NOT_JSON) from None
     if len(body) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:  # sent without a Content-Length
         raise too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     value = inputs.json_text(body or b"null", "the request body")
