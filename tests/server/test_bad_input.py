@@ -18,7 +18,7 @@ from django.test import Client
 
 from delve.server.api import views as api_views
 from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
-from delve.server.inputs import INT_MAX, JSON_DEPTH
+from delve.server.inputs import INT_MAX, JSON_DEPTH, json_text
 from tests.server.conftest import session_client, token_client
 from tests.server.fated_kit import fated_game
 
@@ -426,3 +426,58 @@ def test_an_empty_multipart_post_still_takes_a_seat_back(game, personas):
     here it is refused only because no bot took the seat over."""
     response = personas["player"].post(f"/api/v1/games/{game.pk}/reclaim")
     api_error(response, 409, "seat/not_taken_over")
+
+
+# --- a key given twice ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "body", "key"),
+    [
+        ("commands", '{"command": {"kind": "wait", "kind": "roll"}}', "kind"),
+        ("commands", '{"command": {"kind": "roll"}, "version": 0, "version": 1}', "version"),
+        ("commands", '{"command": {"kind": "roll", "x": {"y": 1, "y": 2}}}', "y"),
+        ("comment", '{"text": "note: hi", "text": "bye"}', "text"),
+        ("comment", '{"text": "a", "idempotency_key": "k:1", "idempotency_key": "k:2"}', "idempotency_key"),
+    ],
+)
+def test_a_json_body_giving_a_key_twice_gets_a_json_400_naming_it_and_changes_nothing(
+    game, personas, endpoint, body, key
+):
+    """The probe: {"command": {"kind": "start_turn", "kind": "give_up"}} applied the give_up
+    (the decoder kept the last "kind"): a key given twice is refused, naming it."""
+    before = snapshot()
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/{endpoint}", body, content_type="application/json")
+    message = api_error(response, 400, "request/malformed")["message"]
+    assert f"gives the key '{key}' twice" in message
+    assert snapshot() == before
+
+
+def test_a_key_given_twice_at_registration_is_refused(clock, make_game, personas):
+    open_game = make_game()
+    before = snapshot()
+    body = '{"name": "Ann", "name": "Eve", "options": {"colour": "red"}}'
+    response = personas["player"].post(f"/api/v1/games/{open_game.pk}/seats", body, content_type="application/json")
+    assert "gives the key 'name' twice" in api_error(response, 400, "request/malformed")["message"]
+    assert snapshot() == before
+
+
+def test_colons_in_texts_and_the_same_key_in_different_objects_are_fine(game, personas):
+    response = personas["player"].post(
+        f"/api/v1/games/{game.pk}/comment", '{"text": "note: a:b {\\"x\\": 1}"}', content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+    assert Seat.objects.get(game=game, index=0).comment == 'note: a:b {"x": 1}'
+    body = '{"command": {"kind": "wait"}, "idempotency_key": "k:1"}'
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert json_text('[{"kind": 1}, {"kind": {"kind": ":"}}]', "x") == [{"kind": 1}, {"kind": {"kind": ":"}}]
+
+
+def test_the_generic_page_refuses_a_command_giving_a_key_twice(game, player):
+    before = snapshot()
+    response = session_client(player).post(
+        f"/games/{game.pk}/command/", {"command": '{"kind": "wait", "kind": "roll"}'}, follow=True
+    )
+    assert "gives the key &#x27;kind&#x27; twice" in response.content.decode()
+    assert snapshot() == before

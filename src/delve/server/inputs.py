@@ -11,12 +11,15 @@ What is refused and why:
 - numbers: ASCII digits only (``"²"`` and ``"١"`` are digits to ``str.isdigit`` but not to us),
   at most :data:`INT_MAX` (a database's signed 64-bit integer), so nothing overflows later;
 - JSON: nested at most :data:`JSON_DEPTH` deep (a 5000-deep document is refused before it can
-  exhaust the stack), and no NUL character in any key or text;
+  exhaust the stack), no NUL character in any key or text, and no key twice in one object (the
+  decoder would keep the last one);
 - text: no NUL character (PostgreSQL cannot store one, and no legitimate input contains one).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import unicodedata
 from typing import Annotated, Any
@@ -107,6 +110,13 @@ def check_json(value: Any, name: str, *, depth: int = JSON_DEPTH) -> Any:
 
     :raises Rejected: 400 naming ``name``.
     """
+    _check(value, name, depth)
+    return value
+
+
+def _check(value: Any, name: str, depth: int) -> int:
+    """:func:`check_json`'s walk; the number of keys in all of ``value``'s objects."""
+    keys = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, level = stack.pop()
@@ -117,25 +127,48 @@ def check_json(value: Any, name: str, *, depth: int = JSON_DEPTH) -> Any:
             if level > depth:
                 raise malformed(f"{name} is nested more than {depth} levels deep")
             if isinstance(item, dict):
+                keys += len(item)
                 stack.extend((key, level) for key in item)
                 stack.extend((child, level + 1) for child in item.values())
             else:
                 stack.extend((child, level + 1) for child in item)
-    return value
+    return keys
 
 
 def json_text(raw: str | bytes, name: str, *, depth: int = JSON_DEPTH) -> Any:
-    """Decode ``raw`` as JSON and check it (:func:`check_json`).
+    """Decode ``raw`` as JSON and check it (:func:`check_json`); an object that gives a key twice
+    is refused too (a decoder keeps the last, so ``{"kind": "wait", "kind": "give_up"}`` would
+    quietly be the second).
 
-    :raises Rejected: 400 for invalid JSON, too deep a document, or a NUL character.
+    :raises Rejected: 400 for invalid JSON, too deep a document, a NUL character, or a key given
+        twice in one object.
     """
     try:
         value = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
         raise malformed(f"{name} is not valid JSON ({clip(str(exc))})") from None
+    except UnicodeEncodeError:  # a text with a lone surrogate
+        raise malformed(f"{name} is not valid JSON (it is not Unicode text)") from None
     except RecursionError:
         raise malformed(f"{name} is nested more than {depth} levels deep") from None
-    return check_json(value, name, depth=depth)
+    keys = _check(value, name, depth)
+    # Each key in the text is followed by one colon, so a text with no more colons than the
+    # decoded objects have keys repeats none (the usual case: no second pass). More colons: one
+    # inside a string, or a repeated key; the standard decoder's pairs then tell which.
+    if keys and (raw.count(b":") if isinstance(raw, bytes) else raw.count(":")) > keys:
+        try:
+            json.loads(raw, object_pairs_hook=functools.partial(_pairs, name), parse_int=str, parse_float=str)
+        except ValueError:  # the standard decoder refuses what msgspec took (none known): refuse too
+            raise malformed(f"{name} is not valid JSON") from None
+    return value
+
+
+def _pairs(name: str, pairs: list[tuple[str, Any]]) -> None:
+    seen: set[str] = set()
+    for key, _value in pairs:
+        if key in seen:
+            raise malformed(f"{name} gives the key {quote(key)} twice in one object")
+        seen.add(key)
 
 
 _QUOTED = re.compile(f"(?<!\\w)([`'\"])([^`'\"]{{{QUOTE_MAX + 1},}})\\1(?!\\w)")  # not an apostrophe
