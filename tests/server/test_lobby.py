@@ -7,6 +7,7 @@ from html import unescape
 
 import pytest
 
+from delve.kernel import SettingsError, get_ruleset, setting_int
 from delve.server.games import engine
 from delve.server.games.forms import parse_overrides
 from delve.server.games.models import Game
@@ -176,3 +177,47 @@ def test_a_turn_time_under_a_minute_is_allowed_with_a_plain_warning(client, staf
     assert "ターンが30秒ごとに来ます" in ja.content.decode()
     calm = client.post("/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=1m"}, follow=True)
     assert 'class="warning"' not in calm.content.decode()
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("overrides", "says"),
+    [
+        ('{"players": ' + "[" * 5000 + "]" * 5000 + "}", "nested more than"),
+        ("players=" + "[" * 5000 + "]" * 5000, "nested more than"),
+        ('{"players": ' + HUGE + "}", "not valid JSON"),
+        ("players=" + HUGE, "is not a number this server can use"),
+        ("players=1e999", "is not a number this server can use"),
+        ('{"players": 4, "players": 8}', "gives the key &#x27;players&#x27; twice"),
+        ('{"players": "' + HUGE + '"}', "Players (players): enter a whole number"),
+        ("players=" + str(2**64), "Players (players):"),
+        ("players=²", "Players (players): enter a whole number"),
+        ("players=" + "9" * 4400 + "x", "Players (players): enter a whole number"),
+        ("players=" + str(4 * 2**60), "Players (players):"),
+        ("players=NaN", "Players (players):"),
+        ("x" * 5000, "is not key=value"),
+    ],
+)
+def test_bad_overrides_are_a_form_error_never_a_server_error(client, staff, overrides, says):
+    """The probe: a 5000-deep list made a RecursionError, a 5000-digit number a ValueError (500)."""
+    client.force_login(staff)
+    response = client.post("/games/new/", {"preset": "fated:fated-labyrinth", "overrides": overrides})
+    assert response.status_code == 400
+    errors = " ".join(re.findall(r'<ul class="errorlist[^>]*>(.*?)</ul>', response.content.decode(), re.S))
+    assert says in errors
+    assert len(errors) < 600, "the error quotes only a short prefix of the input"
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("ruleset", ["fated", "maiden"])
+@pytest.mark.parametrize("value", ["²", "١٢", "9" * 5000, "-" + "9" * 19, "4.0", True])
+def test_a_whole_number_setting_refuses_what_int_cannot_read_with_a_settings_error(ruleset, value):
+    """Both rulesets read a whole-number setting given as text with ``setting_int``: ASCII
+    digits only, at most 18 (``int("²")`` and a 5000-digit ``int`` raised ValueError)."""
+    rules = get_ruleset(ruleset)
+    with pytest.raises(SettingsError) as info:
+        rules.validate_settings({"players": value})
+    assert "expected an integer" in str(info.value) and len(str(info.value)) < 160
+    assert setting_int("players", " -12 ") == -12 and setting_int("players", 8) == 8

@@ -17,7 +17,7 @@ import msgspec
 
 from delve.fated import content, maze
 from delve.fated.state import Settings
-from delve.kernel import SettingsError, Text, durations
+from delve.kernel import SettingsError, Text, durations, setting_int
 
 DEFAULT_PRESET = "fated-labyrinth"
 
@@ -88,11 +88,7 @@ def format_duration(seconds: int) -> str:
 
 
 def _int(key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise SettingsError(key, f"expected an integer, got {value!r}", expected="integer", got=value)
-    return value
+    return setting_int(key, value)
 
 
 def _number(key: str, value: Any) -> float:

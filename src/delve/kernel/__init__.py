@@ -6,7 +6,7 @@ Nothing here knows about a particular game, the database or the clock.
 
 from delve.kernel import durations
 from delve.kernel.attention import Attention, attention
-from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote
+from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote, setting_int
 from delve.kernel.events import Event, EventFields
 from delve.kernel.journal import Journal, Recorder, has_journal, journal
 from delve.kernel.replay import plain_hash, replay, state_hash
@@ -55,6 +55,7 @@ __all__ = [
     "register",
     "registered_names",
     "replay",
+    "setting_int",
     "state_hash",
     "views_of",
 ]

@@ -75,6 +75,23 @@ class SettingsError(DelveError):
         self.got = got
 
 
+def setting_int(setting: str, value: Any) -> int:
+    """A whole-number setting: an int (not a bool), or a text of at most 18 ASCII digits with an
+    optional minus sign (``"²"`` is a digit to ``str.isdigit`` but not a number to ``int``, and a
+    5000-digit text is past ``int``'s limit: both are refused, not a ``ValueError``).
+
+    :raises SettingsError: quoting a short prefix of ``value``.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        digits = text[1:] if text.startswith("-") else text
+        if digits.isascii() and digits.isdigit() and len(digits) <= 18:
+            return int(text)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise SettingsError(setting, f"expected an integer, got {quote(value)}", expected="integer", got=value)
+
+
 class ContentError(DelveError):
     """A content file (presets, cards, classes, monsters...) is broken.
 

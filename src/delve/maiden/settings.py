@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from delve.kernel import Choice, SettingsError, Text, durations
+from delve.kernel import Choice, SettingsError, Text, durations, quote, setting_int
 from delve.maiden.state import Settings
 
 DEFAULT_PRESET = "white-maiden"
@@ -114,24 +114,24 @@ _BOOLS = frozenset(
 
 
 def _int(key: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int):
+    try:
+        number = setting_int(key, value)
+    except SettingsError:
         raise SettingsError(
-            key, f"expected an integer, got {value!r}", expected="integer", low=low, high=high, got=value
-        )
-    if not low <= value <= high:
+            key, f"expected an integer, got {quote(value)}", expected="integer", low=low, high=high, got=value
+        ) from None
+    if not low <= number <= high:
         unit = "h" if key == "turn_deadline_hours" else ""
         raise SettingsError(
             key,
-            f"must be between {low} and {high}, got {value}",
+            f"must be between {low} and {high}, got {number}",
             expected="range",
             low=low,
             high=high,
             unit=unit,
-            got=value,
+            got=number,
         )
-    return value
+    return number
 
 
 def _ranged(key: str, value: Any) -> int:

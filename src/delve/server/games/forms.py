@@ -4,7 +4,7 @@ lobby's staff form and by the admin."""
 
 from __future__ import annotations
 
-import json
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +13,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError, Ruleset, SettingsError, durations, get_ruleset, registered_names
+from delve.server import inputs
 from delve.server.games.engine import resolve_settings
 from delve.server.games.errors import Rejected
 from delve.server.games.present import text
@@ -168,9 +169,15 @@ def preset_choices() -> list[tuple[str, str]]:
     return choices
 
 
+#: A JSON number (a ``key=value`` line's value written so must decode as a number, not as text).
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+
+
 def parse_overrides(raw: str) -> dict[str, Any]:
     """Setting overrides as a JSON object, or as ``key=value`` lines (values read as JSON when
-    they are JSON - numbers, true/false - else as text).
+    they are JSON - numbers, true/false - else as text). Decoded strictly
+    (:func:`delve.server.inputs.json_text`): nested at most ``JSON_DEPTH`` deep, numbers that fit
+    64 bits, no key twice, so a 5000-deep list or a 5000-digit number is a form error too.
 
     :raises forms.ValidationError: quoting the line or the JSON error.
     """
@@ -179,9 +186,9 @@ def parse_overrides(raw: str) -> dict[str, Any]:
         return {}
     if raw.startswith("{"):
         try:
-            value = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(_("The overrides are not valid JSON: %(error)s") % {"error": exc}) from None
+            value = inputs.json_text(raw, "the JSON object")
+        except Rejected as exc:
+            raise forms.ValidationError(_("The overrides are not valid: %(error)s") % {"error": exc.message}) from None
         if not isinstance(value, dict):
             raise forms.ValidationError(_("The overrides must be a JSON object."))
         return value
@@ -193,13 +200,30 @@ def parse_overrides(raw: str) -> dict[str, Any]:
         key, sep, value = line.partition("=")
         if not sep or not key.strip():
             raise forms.ValidationError(
-                _("Line %(number)s (%(line)r) is not key=value.") % {"number": number, "line": line}
+                _("Line %(number)s (%(line)s) is not key=value.") % {"number": number, "line": inputs.quote(line)}
             )
-        try:
-            overrides[key.strip()] = json.loads(value.strip())
-        except json.JSONDecodeError:
-            overrides[key.strip()] = value.strip()
+        overrides[key.strip()] = _line_value(value.strip(), number)
     return overrides
+
+
+def _line_value(text: str, number: int) -> Any:
+    """A ``key=value`` line's value: JSON when it decodes as JSON, else the text.
+
+    :raises forms.ValidationError: for a number out of range (64 bits), a list nested too deep.
+    """
+    try:
+        return inputs.json_text(text, "its value")
+    except Rejected as exc:
+        if _NUMBER.fullmatch(text):
+            raise forms.ValidationError(
+                _("Line %(number)s: %(value)s is not a number this server can use.")
+                % {"number": number, "value": inputs.quote(text)}
+            ) from None
+        if "not valid JSON" not in exc.message:  # too deep, a NUL, a key twice: not a plain text
+            raise forms.ValidationError(
+                _("Line %(number)s is not valid: %(error)s") % {"number": number, "error": exc.message}
+            ) from None
+        return text
 
 
 class CreateGameForm(forms.Form):
@@ -241,11 +265,11 @@ class CreateGameForm(forms.Form):
         errors = setting_errors(ruleset_name, preset, cleaned["overrides"])
         for exc in errors:
             if exc.setting in {"preset", "ruleset"}:
-                self.add_error("preset", exc.message)
+                self.add_error("preset", inputs.clip(exc.message, 240))
                 continue
             label = setting_labels(get_ruleset(ruleset_name), preset).get(exc.setting)
             named = f"{label} ({exc.setting})" if label and label != exc.setting else exc.setting
-            self.add_error("overrides", setting_error_text(exc, named))
+            self.add_error("overrides", inputs.clip(setting_error_text(exc, named), 240))
         if errors:
             return cleaned
         ruleset, settings = resolve_settings(ruleset_name, preset, cleaned["overrides"])
