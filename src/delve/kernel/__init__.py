@@ -23,6 +23,7 @@ from delve.kernel.ruleset import (
     get_ruleset,
     register,
     registered_names,
+    takes_comments,
     views_of,
 )
 
@@ -57,5 +58,6 @@ __all__ = [
     "replay",
     "setting_int",
     "state_hash",
+    "takes_comments",
     "views_of",
 ]

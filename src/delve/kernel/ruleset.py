@@ -21,6 +21,9 @@ the bots, the replay tool and the tests) drive every game through these methods 
   (:mod:`delve.kernel.lasting`, at the top level of a view or in a dict there; their JSON is
   then encoded once while kept): callers read them and never change them. :func:`views_of`
   calls it, or ``view`` per seat for a ruleset without it.
+- optionally ``comments``: ``False`` when the seats have no one-line public comment (White
+  Maiden); the server then refuses the ``comment`` command itself (422 ``command/illegal``,
+  saying so) before the ruleset sees it. Absent: ``True`` (:func:`takes_comments`).
 - optionally ``digest_parts``: a tuple of view keys (``"areas"``, or ``"map.rooms"`` for a key
   of the dict under ``map``) whose values the server's view digests identify by their own
   digest (``delve.server.games.engine.view_digests``): for large parts that seldom change,
@@ -170,6 +173,12 @@ class Ruleset(Protocol[S]):
         state it saved and goes on with it for the game's next change instead of decoding the
         row (caches derived from the state may be kept beside it, never anything else)."""
         ...
+
+
+def takes_comments(ruleset: Ruleset[Any]) -> bool:
+    """Whether a game of ``ruleset`` has the seats' one-line public comments (the ``comment``
+    command): its optional ``comments`` attribute, ``True`` when absent."""
+    return bool(getattr(ruleset, "comments", True))
 
 
 def views_of(ruleset: Ruleset[S], state: S, seats: Sequence[int | None]) -> list[dict[str, Any]]:

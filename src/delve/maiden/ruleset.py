@@ -33,6 +33,8 @@ class MaidenRuleset:
     """The engine contract for White Maiden. ``content`` replaces the shipped content (tests)."""
 
     name = "maiden"
+    #: No seat comments in White Maiden: the table talks in the game's chat.
+    comments = False
     #: The parts of its views that the server's view digests identify by their own digest (the
     #: views hook hands them out as lasting parts, hashed once while kept).
     digest_parts = ("areas", "arcana", "bosses", "map.rooms", "map.edges", "map.passages")

@@ -104,6 +104,22 @@ def has_control(value: str) -> bool:
     return any(unicodedata.category(char) == "Cc" for char in value)
 
 
+#: Why a comment with a control character is refused: the same words from the API and the screens.
+COMMENT_CONTROL = "a comment is one line of printable text: no tabs, line breaks or other control characters"
+
+
+def comment_text(value: Any) -> Any:
+    """``value`` unchanged, unless it is a text with a control character (a tab, a line break,
+    an escape...): a comment is shown on one line in everybody's seat list. Every comment goes
+    through here (``engine.check_command``), whichever page or endpoint sent it.
+
+    :raises Rejected: 400 ``request/malformed``, :data:`COMMENT_CONTROL`.
+    """
+    if isinstance(value, str) and has_control(value):
+        raise malformed(COMMENT_CONTROL)
+    return value
+
+
 def check_json(value: Any, name: str, *, depth: int = JSON_DEPTH) -> Any:
     """``value`` (decoded JSON) unchanged, if it is nested at most ``depth`` deep and no key or
     text in it contains a NUL character. Iterative: a deep value cannot exhaust the stack here.

@@ -26,6 +26,7 @@ from django.views.decorators.csrf import csrf_exempt
 from delve.kernel import DelveError
 from delve.server import inputs
 from delve.server.accounts.models import ApiToken
+from delve.server.api.types import PATTERN_WORDS
 from delve.server.games.errors import Rejected, status_for
 from delve.server.guard import NOT_JSON, too_large
 
@@ -143,7 +144,10 @@ def parse_body(request: HttpRequest, schema: type[T]) -> T:
     try:
         return msgspec.convert(whole_numbers(value), type=schema)
     except msgspec.ValidationError as exc:
-        raise Rejected("request/malformed", f"the request body is not valid: {inputs.clip(str(exc))}") from None
+        reason = str(exc)
+        for pattern, words in PATTERN_WORDS.items():
+            reason = reason.replace(f"`str` matching regex {pattern!r}", words)
+        raise Rejected("request/malformed", f"the request body is not valid: {inputs.clip(reason)}") from None
 
 
 def query_int(request: HttpRequest, name: str, default: int, *, minimum: int = 0, maximum: int = inputs.INT_MAX) -> int:

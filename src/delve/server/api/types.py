@@ -18,6 +18,12 @@ from delve.server.inputs import INT_MAX
 _PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"  # no control characters (NUL, newlines, escapes ...)
 _SOME_TEXT = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"  # ... and not only spaces
 
+#: What the text patterns above mean, said in words in place of the regex a refusal would quote.
+PATTERN_WORDS = {
+    _PRINTABLE: "a text without control characters (tabs, line breaks, escapes...)",
+    _SOME_TEXT: "a text without control characters (tabs, line breaks, escapes...), not only spaces",
+}
+
 KIND_PATTERN = r"^[a-z][a-z_]*$"
 AFTER_MAX = INT_MAX  # the largest events cursor (``after``) the API takes
 
@@ -52,9 +58,11 @@ CommentText = Annotated[
     str,
     Meta(
         max_length=1000,
-        pattern=_PRINTABLE,
+        # described, but checked by the server's comment check (the screens' too) for its message
+        extra_json_schema={"pattern": _PRINTABLE},
         description="Runs of spaces become one. Each game has its own limit (Fated Labyrinth: 100 characters, "
-        "422 `comment/too_long`) and a minimum interval between two comments.",
+        "422 `comment/too_long`) and a minimum interval between two comments. No control characters "
+        "(400 `request/malformed`). A White Maiden game has no comments (422 `command/illegal`).",
     ),
 ]
 Choices = Annotated[

@@ -25,12 +25,14 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
 from delve.kernel import (
     DelveError,
     Event,
+    IllegalCommand,
     Ruleset,
     SeatInfo,
     SeatOption,
     SettingsError,
     get_ruleset,
     has_journal,
+    takes_comments,
     views_of,
 )
 from delve.kernel.lasting import derived_known as lasting_known
@@ -43,7 +45,7 @@ from delve.server.games import kept
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.games.sql import Statements, snapshot, statements
-from delve.server.inputs import has_control
+from delve.server.inputs import comment_text, has_control
 from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
 from delve.server.records.verify import (
@@ -546,8 +548,15 @@ def offered(legal: list[dict[str, Any]], *, taken_over: bool) -> list[dict[str, 
 
 
 def check_command(command: Any) -> dict[str, Any]:
+    """``command`` if it is a JSON object with a ``kind``, and if a comment, one without control
+    characters (:func:`delve.server.inputs.comment_text`: the API and every screen alike).
+
+    :raises Rejected: 400 ``request/malformed``.
+    """
     if not isinstance(command, dict) or not isinstance(command.get("kind"), str) or not command["kind"]:
         raise Rejected("request/malformed", 'a command is a JSON object with a "kind", e.g. {"kind": "wait"}')
+    if command["kind"] == COMMENT:
+        comment_text(command.get("text"))
     return command
 
 
@@ -688,6 +697,12 @@ def _submit(
     assert index is not None
     now = clock.now()
     ruleset = ruleset_of(game)
+    if command["kind"] == COMMENT and not takes_comments(ruleset):
+        raise IllegalCommand(
+            "command/illegal",
+            f"this game's rules ({ruleset.name}) have no player comments: the table talks in the game's "
+            f"chat, /games/{game_id}/chat/",
+        )
     state, events = _locked_state(game, ruleset, decoded)
     if game.status == Game.Status.RUNNING:
         events += ruleset.advance(state, now)

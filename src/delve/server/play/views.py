@@ -56,8 +56,16 @@ FRIENDLY = {
 }
 
 
+#: Refusals told by their message (their code, request/malformed, says too little on its own).
+FRIENDLY_MESSAGES = {
+    inputs.COMMENT_CONTROL: gettext_lazy(
+        "a comment is one line of printable text: no tabs, line breaks or other control characters"
+    ),
+}
+
+
 def refusal(error: DelveError) -> str:
-    friendly = FRIENDLY.get(error.code)
+    friendly = FRIENDLY.get(error.code) or FRIENDLY_MESSAGES.get(error.message)
     return str(friendly) if friendly is not None else f"{inputs.error_body(error)['message']} ({error.code})"
 
 
@@ -436,7 +444,11 @@ def command(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def comment(request: HttpRequest, game_id: int) -> HttpResponse:
-    _submit(request, game_id, {"kind": engine.COMMENT, "text": request.POST.get("text", "")})
+    """The comment form: its text replaces the caller's comment (an empty text clears it). A post
+    without the text field is malformed (400 page), not an empty comment."""
+    if "text" not in request.POST:
+        raise inputs.malformed("the comment form has no text field: nothing was changed")
+    _submit(request, game_id, {"kind": engine.COMMENT, "text": request.POST["text"]})
     return redirect("play:game", game_id=game_id)
 
 
