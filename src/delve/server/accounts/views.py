@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 from delve.server.accounts.forms import SignUpForm
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("lobby:index")

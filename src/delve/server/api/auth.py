@@ -80,7 +80,10 @@ Result = dict[str, Any] | tuple[dict[str, Any], int] | HttpResponse
 
 
 def endpoint(*methods: str) -> Callable[[Callable[..., Result]], Callable[..., HttpResponse]]:
-    """An API view: allowed methods, authentication, JSON answers, errors in the API's shape."""
+    """An API view: allowed methods (``HEAD`` wherever ``GET`` is: the GET's answer without its
+    body), authentication, JSON answers, errors in the API's shape."""
+
+    allowed = (*methods, "HEAD") if "GET" in methods and "HEAD" not in methods else methods  # HTTP: HEAD with GET
 
     def wrap(view: Callable[..., Result]) -> Callable[..., HttpResponse]:
         @csrf_exempt
@@ -88,10 +91,10 @@ def endpoint(*methods: str) -> Callable[[Callable[..., Result]], Callable[..., H
         @functools.wraps(view)
         def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             try:
-                if request.method not in methods:
+                if request.method not in allowed:
                     raise Rejected(
                         "request/method_not_allowed",
-                        f"{request.method} is not allowed here; use {', '.join(methods)}",
+                        f"{request.method} is not allowed here; use {', '.join(allowed)}",
                         status=405,
                     )
                 authenticate(request)
@@ -99,7 +102,7 @@ def endpoint(*methods: str) -> Callable[[Callable[..., Result]], Callable[..., H
             except DelveError as error:
                 response: HttpResponse = error_response(error)
                 if response.status_code == 405:
-                    response["Allow"] = ", ".join(methods)
+                    response["Allow"] = ", ".join(allowed)
                 return response
             if isinstance(result, HttpResponse):
                 return result

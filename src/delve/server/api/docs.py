@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from delve.server.api.schema import openapi
 
@@ -107,6 +107,6 @@ def reference() -> dict[str, Any]:
     return {"info": spec["info"], "operations": operations, "schemas": schemas}
 
 
-@require_GET
+@require_safe
 def docs(request: HttpRequest) -> HttpResponse:
     return render(request, "api/docs.html", reference())

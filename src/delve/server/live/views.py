@@ -1,4 +1,5 @@
-"""A game's event stream (``GET /games/<id>/live/``, ``text/event-stream``).
+"""A game's event stream (``GET /games/<id>/live/``, ``text/event-stream``; a ``HEAD`` gets the
+same headers and no stream).
 
 The stream opens with ``event: ready`` (the page fetches its panels once: a notice may have been
 missed while it was not connected), then sends ``event: changed`` each time the change counter
@@ -18,13 +19,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from delve.server.api.auth import authenticate, error_response
 from delve.server.games import engine
@@ -38,7 +40,7 @@ LIFETIME = 300.0
 RETRY_MS = 2000
 
 
-@require_GET
+@require_safe
 def stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """The stream of the page's browser (session cookie), of an API client (``Authorization:
     Bearer <token>``), or of a visitor (the spectators' counter)."""
@@ -55,6 +57,9 @@ def stream(request: HttpRequest, game_id: int) -> HttpResponse:
             {"error": {"code": "live/unavailable", "message": "live updates are unavailable now; the page polls"}},
             status=503,
         )
+    if request.method == "HEAD":  # the headers a GET would get, and no stream to wait on
+        _release_database()
+        return _headers(HttpResponse(content_type="text/event-stream"))
     subscription = fanout.subscribe(found.pk)
     try:
         audiences = _audiences(found, request)
@@ -70,7 +75,10 @@ def stream(request: HttpRequest, game_id: int) -> HttpResponse:
         body = _async_events(subscription, audiences, last)
     else:
         body = _events(subscription, audiences, last)
-    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    return _headers(StreamingHttpResponse(body, content_type="text/event-stream"))
+
+
+def _headers(response: Any) -> Any:
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

@@ -229,7 +229,7 @@ def fill_with_bots(game_id: int, host: Any) -> int:
     return seated
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = MaidenGameForm(request.POST or None, initial={"name": request.user.get_username()[:20]})

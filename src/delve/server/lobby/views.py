@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from delve.kernel import DelveError, durations
 from delve.server.games import bots, engine, present
@@ -125,7 +125,7 @@ def _winner_line(game: Game) -> str:
     return f"勝者：{names}" if ja else f"won by {names}"
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     return _index(request)
 
@@ -168,7 +168,7 @@ def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("lobby:index")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @staff_member_required
 def create_game(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST or None)

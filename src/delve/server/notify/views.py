@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from delve.server import clock
 from delve.server.notify import calendar, channels, text, waiting
@@ -25,7 +25,7 @@ from delve.server.notify.triggers import preference
 WORKER_JS = Path(__file__).resolve().parent / "push-worker.js"
 
 
-@require_GET
+@require_safe
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     running, open_seats = waiting.rows(request.user)
@@ -49,7 +49,7 @@ def _calendar_url(request: HttpRequest, pref: Preference) -> str:
     return request.build_absolute_uri(reverse("notify:calendar", args=[pref.calendar_token]))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def preferences(request: HttpRequest) -> HttpResponse:
     pref = preference(request.user)
@@ -94,7 +94,7 @@ def calendar_link(request: HttpRequest) -> HttpResponse:
     return redirect("notify:preferences")
 
 
-@require_GET
+@require_safe
 def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     pref = Preference.objects.select_related("user").filter(calendar_token=token).first() if token else None
     if pref is None or not pref.user.is_active:
@@ -142,7 +142,7 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
     return redirect("notify:preferences")
 
 
-@require_GET
+@require_safe
 def push_worker(request: HttpRequest) -> HttpResponse:
     """The service worker that shows a push message and opens its game when clicked."""
     response = HttpResponse(WORKER_JS.read_text(), content_type="text/javascript; charset=utf-8")

@@ -25,7 +25,7 @@ class OrderForm(forms.ModelForm):
         widgets = {"damage": forms.RadioSelect, "pass_by": forms.RadioSelect}
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def order(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from delve.kernel import DelveError
 from delve.server import clock, inputs
@@ -52,7 +52,7 @@ def page(request: HttpRequest, found: Game) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     if name not in maiden_screen.PANELS:
         raise Http404("no such panel")
@@ -64,7 +64,7 @@ def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     return HttpResponse(html)
 
 
-@require_GET
+@require_safe
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """204 while nothing can have changed since ``version``; otherwise the changed panels as
     out-of-band swaps (``force`` sends them all). Never changes the game."""

@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from delve.fated import text
 from delve.kernel import DelveError
@@ -69,7 +69,7 @@ def refusal(error: DelveError) -> str:
     return str(friendly) if friendly is not None else f"{inputs.error_body(error)['message']} ({error.code})"
 
 
-@require_GET
+@require_safe
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game page. Reading it changes nothing: when the caller's seat has something to open (a
     stored turn, FL-TURN-8), the page posts to ``open`` itself as it loads (CSRF-protected, so
@@ -140,7 +140,7 @@ def _fated_page(request: HttpRequest, found: Game) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     """One panel alone (``hx-get``), e.g. the tile details after a click on the map (FL-UI-2)."""
     if name not in fated_screen.PANELS:
@@ -153,7 +153,7 @@ def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     return HttpResponse(html)
 
 
-@require_GET
+@require_safe
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """The screen's refresh: 204 while the caller's version (``engine.seen_version``: it moves only
     when what the caller can see changed) is the one the page has (one row read); otherwise the
@@ -326,7 +326,7 @@ def _version(raw: str | None, name: str = "version") -> int | None:
     return inputs.optional_number(raw, name)
 
 
-@require_GET
+@require_safe
 def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """The full log of the game as the caller may see it (public events; a player's own messages
     too), newest first, filtered by ``show`` (all, mine, attacks; anything else: 400), routine
@@ -379,7 +379,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def game_help(request: HttpRequest, game_id: int) -> HttpResponse:
     found = get_object_or_404(Game, pk=game_id)
     if found.ruleset == MAIDEN:
@@ -388,7 +388,7 @@ def game_help(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "play/fated/help.html", help_page.context(found.preset, game=found))
 
 
-@require_GET
+@require_safe
 def general_help(request: HttpRequest) -> HttpResponse:
     preset = request.GET.get("preset", "fated-labyrinth")
     if preset == "white-maiden":

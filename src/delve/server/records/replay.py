@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from delve.kernel import DelveError, Event, state_hash
 from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
@@ -125,7 +125,7 @@ def _step_number(request: HttpRequest, last: int) -> int | None:
     return int(raw)
 
 
-@require_GET
+@require_safe
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/games/<id>/replay/?step=N``: the game after N log entries (0: as set up)."""
     try:
@@ -200,7 +200,7 @@ def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> di
     }
 
 
-@require_GET
+@require_safe
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game as JSON (``delve verify`` checks it)."""
     try:

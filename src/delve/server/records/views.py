@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from delve.server.records.models import Record
 
@@ -113,12 +113,12 @@ def _page(request: HttpRequest, name: str, records: list[Record]) -> HttpRespons
     )
 
 
-@require_GET
+@require_safe
 @login_required
 def mine(request: HttpRequest) -> HttpResponse:
     return _page(request, request.user.get_username(), list(request.user.records.all()))
 
 
-@require_GET
+@require_safe
 def of_user(request: HttpRequest, username: str) -> HttpResponse:
     return _page(request, *public_records(username))

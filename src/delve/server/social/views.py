@@ -39,7 +39,7 @@ def spectators(request: HttpRequest, game_id: int) -> HttpResponse:
 # --- the chat ---------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/games/<id>/chat/``: read (anyone who may watch) and write (players)."""
     game = get_object_or_404(Game, pk=game_id)
