@@ -33,9 +33,21 @@ def test_the_top_page_is_translated(client, make_game):
     assert "参加受付中" in page and "おもちゃレース" in page
 
 
-def test_only_staff_may_open_games(client, player):
+def test_only_staff_may_open_games_and_a_player_is_told_so_in_the_sites_page(client, player):
+    """A player who is not staff got Django's admin log-in page ("You are authenticated as bob,
+    but are not authorized..."); now a 403 page in the site's layout says who may open these
+    games and links to the White Maiden form, which every player may use."""
+    visitor = client.get("/games/new/")
+    assert visitor.status_code == 302 and visitor["Location"] == "/accounts/login/?next=/games/new/"
     client.force_login(player)
-    assert client.get("/games/new/").status_code == 302  # to the admin login
+    for response in (client.get("/games/new/"), client.post("/games/new/", {"preset": "toy:toy"})):
+        assert response.status_code == 403
+        html = response.content.decode()
+        assert "Only operators open these games" in html and 'href="/maiden/new/"' in html
+        assert "not authorized" not in html and "/admin/" not in html
+    assert not Game.objects.exists()
+    japanese = client.get("/games/new/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "このゲームを開けるのは運営者だけです" in japanese
 
 
 def test_staff_open_a_game_from_a_preset_with_overrides(client, staff):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -169,8 +168,13 @@ def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@staff_member_required
+@login_required
 def create_game(request: HttpRequest) -> HttpResponse:
+    """The operators' form for a Fated Labyrinth or Level D game (any preset, overrides, bots).
+    A visitor is sent to log in; a player who is not staff gets a 403 page saying who may open
+    these games and where every player may open one (White Maiden)."""
+    if not request.user.is_staff:
+        return render(request, "lobby/staff_only.html", status=403)
     form = CreateGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
