@@ -6,10 +6,13 @@ from typing import Any
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AdminUserCreationForm, AuthenticationForm, UserChangeForm, UserCreationForm
 from django.core.exceptions import ValidationError
-from django.utils.translation import ngettext
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from delve.server.accounts.backends import throttled_for
 from delve.server.accounts.reserved import check_not_reserved
+
+RESERVED_HELP = gettext_lazy("Names beginning with “bot-” or “table-” are kept for the server’s own accounts.")
 
 
 class SignUpForm(UserCreationForm):
@@ -18,6 +21,11 @@ class SignUpForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.help_text = format_lazy("{} {}", field.help_text, RESERVED_HELP)
 
     def clean_username(self) -> str:
         username: str = super().clean_username()
