@@ -37,6 +37,16 @@ def step(worker: Worker | None = None) -> dict[str, int]:
     return outbox.run_pass(clock.now(), worker.name)
 
 
+def settled(worker: Worker | None = None) -> dict[str, int]:
+    """One step, then what the outbox sends once the grace of "your turn" and "defend" messages
+    (``settings.NOTIFY_GRACE``) has passed, the game itself left where it is."""
+    from django.conf import settings
+
+    counts = step(worker)
+    later = outbox.deliver(clock.now() + settings.NOTIFY_GRACE, (worker.name if worker else "test-worker"))
+    return {key: counts.get(key, 0) + later.get(key, 0) for key in {*counts, *later}}
+
+
 def player(game: Game, seat: int) -> Any:
     game.refresh_from_db()
     return engine.load_state(game).players[seat]

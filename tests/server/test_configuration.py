@@ -30,6 +30,8 @@ def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Com
         ("DELVE_SECRET_KEY", "short", "DELVE_SECRET_KEY is shorter than 32"),
         ("DELVE_LOG_LEVEL", "LOUD", "DELVE_LOG_LEVEL='LOUD' is not one of"),
         ("DELVE_SQLITE_SYNC", "sometimes", "DELVE_SQLITE_SYNC='sometimes' is not one of full, normal"),
+        ("DELVE_NOTIFY_GRACE", "soon", "DELVE_NOTIFY_GRACE='soon' is not an integer"),
+        ("DELVE_NOTIFY_GRACE", "9999", "DELVE_NOTIFY_GRACE=9999 is above the maximum 3600"),
     ],
 )
 def test_a_bad_setting_fails_at_start_with_a_clear_message(tmp_path, variable, value, needle):

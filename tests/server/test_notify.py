@@ -20,7 +20,7 @@ from delve.server.notify import channels, outbox, triggers
 from delve.server.notify.models import Notice, OutboxMessage, Preference, PushSubscription
 from tests.server.conftest import START, FakeClock
 from tests.server.fated_kit import rewrite
-from tests.server.notify_kit import HOUR, fated, player, step
+from tests.server.notify_kit import HOUR, fated, player, settled, step
 
 
 @pytest.fixture
@@ -78,12 +78,12 @@ def test_a_ready_turn_is_announced_once_FL_TURN_7(game, four, clock):
     step()
     mail.outbox.clear()
     clock.t = START + HOUR  # every first accumulation instant is within the first wait time
-    step()
+    settled()
     assert player(game, 0).phase == "ready"
     for user in four:
         assert len(mails_to(user.email, "your turn is ready")) == 1
     clock.tick(60)
-    step()
+    settled()
     assert len(mails_to(four[0].email, "your turn is ready")) == 1, "the same wait is not announced twice"
 
 
@@ -117,6 +117,93 @@ def _end_turn(game: Game, user: Any) -> None:
     raise AssertionError("the turn did not end")
 
 
+# --- the grace of a waiting decision -----------------------------------------------------------------
+
+
+def test_a_turn_message_waits_the_grace_and_goes_out_if_the_turn_still_waits_FL_TURN_7(game, four, clock, settings):
+    """A "your turn" message is queued with the notice but sent only NOTIFY_GRACE seconds later,
+    when the turn still waits (a player away from the screen)."""
+    settings.NOTIFY_GRACE = 120
+    clock.t = START + HOUR
+    step()
+    assert not mails_to(four[0].email, "your turn is ready"), "not at once"
+    assert outbox.deliver(clock.t + 119, "test-worker")["sent"] == 0
+    assert outbox.deliver(clock.t + 120, "test-worker")["sent"] == 4
+    assert len(mails_to(four[0].email, "your turn is ready")) == 1
+
+
+def test_a_player_who_acts_within_the_grace_is_not_told_of_it_FL_TURN_7(game, four, clock, settings):
+    """The player opened the turn (at the screen) before the message was due: it is dropped, not
+    sent late, and the same wait is not announced again; the others are told."""
+    settings.NOTIFY_GRACE = 120
+    clock.t = START + HOUR
+    step()
+    engine.open_game(game.pk, four[0])  # the turn starts (FL-TURN-8): the wait is over
+    counts = outbox.deliver(clock.t + 120, "test-worker")
+    assert counts["stale"] >= 1 and counts["sent"] == 3
+    assert not mails_to(four[0].email, "your turn is ready")
+    [message] = OutboxMessage.objects.filter(user=four[0], subject__contains="your turn is ready")
+    assert message.status == OutboxMessage.Status.STALE and message.sent_at is None
+    clock.tick(300)
+    settled()
+    assert not mails_to(four[0].email, "your turn is ready")
+    assert len(notices(four[0], "turn")) == 1
+
+
+def test_a_defense_answered_within_the_grace_is_not_mailed_FL_DEF(game, four, clock, settings):
+    settings.NOTIFY_GRACE = 120
+    step()
+
+    def attacked(s: Any) -> None:
+        s.make_ready(1)
+        s.p(1).pending.append(
+            Pending(id=900, kind="attack", created=s.now, row="dmg_adjacent", label="normal", source=0, power=10)
+        )
+
+    rewrite(game, attacked)
+    step()
+    assert notices(four[1], "defense")
+    engine.open_game(game.pk, four[1])  # at the screen: the defense is asked now
+    game.refresh_from_db()
+    ruleset = engine.ruleset_of(game)
+    legal = ruleset.legal_commands(engine.load_state(game, ruleset), 1)
+    assert {"kind": "no_defense"} in legal, legal
+    engine.submit(game.pk, four[1], {"kind": "no_defense"})
+    outbox.deliver(clock.t + 120, "test-worker")
+    assert not mails_to(four[1].email, "defense waits")
+
+
+def test_a_white_maiden_player_taking_decisions_one_after_another_gets_no_mail(db, clock, four, settings):
+    """White Maiden: a player at the screen deciding one thing after another (a level-up, then a
+    move) was mailed for each, a second apart; now only a decision still waiting when its
+    message is due is told, once."""
+    from tests.server.maiden_kit import legal, maiden_game
+
+    settings.NOTIFY_GRACE = 120
+    game = maiden_game(four[:2])
+    for _ in range(6):  # the waiting seat decides at once, several times
+        step()
+        state = engine.load_state(game)
+        [seat] = state.waiting
+        engine.submit(game.pk, four[seat], next(c for c in legal(game, seat) if c.get("kind") != "comment"))
+        game.refresh_from_db()
+    step()
+    state = engine.load_state(game)
+    [waiting] = state.waiting
+    outbox.deliver(clock.t + 120, "test-worker")
+    assert len(mails_to(four[waiting].email, "your turn is ready")) == 1  # the decision waiting now
+    assert not mails_to(four[1 - waiting].email, "your turn is ready")  # every one taken at once
+    assert Notice.objects.filter(kind="turn").count() >= 3
+    assert OutboxMessage.objects.filter(status=OutboxMessage.Status.STALE).count() >= 2
+
+
+def test_without_a_grace_the_message_goes_at_once(game, four, clock, settings):
+    settings.NOTIFY_GRACE = 0
+    clock.t = START + HOUR
+    step()
+    assert len(mails_to(four[0].email, "your turn is ready")) == 1
+
+
 # --- preferences -----------------------------------------------------------------------------------
 
 
@@ -125,7 +212,7 @@ def test_nothing_is_sent_about_what_the_preferences_exclude(game, four, clock):
     Preference.objects.create(user=four[1], email=False, push=False)
     step()
     clock.t = START + HOUR
-    step()
+    settled()
     assert not mails_to(four[0].email) and not mails_to(four[1].email)
     assert all(n.skipped for n in Notice.objects.filter(user__in=four[:2]))
     told = sorted(n.kind for n in Notice.objects.filter(user=four[2], skipped=False))
@@ -153,7 +240,7 @@ def test_an_attack_waiting_for_a_defense_is_announced_once_FL_DEF(game, four, cl
         )
 
     rewrite(game, attacked)
-    step()
+    settled()
     assert len(mails_to(four[1].email, "defense waits")) == 1
     rewrite(
         game,
@@ -259,7 +346,7 @@ def test_a_white_maiden_seat_that_must_act_is_told_and_its_autopilot_deadline_wa
     from tests.server.maiden_kit import maiden_game
 
     game = maiden_game(four[:2], turn_deadline_hours=48)
-    step()
+    settled()
     state = engine.load_state(game)
     [waiting] = state.waiting
     assert len(mails_to(four[waiting].email, "your turn is ready")) == 1

@@ -225,6 +225,10 @@ LOGGING = {
 # console (the log) unless DELVE_SMTP_HOST names a mail server; Web Push is off unless both VAPID
 # keys are set. The worker sends; a failing server only delays messages (they wait in the outbox).
 DELVE_SITE_URL = env_str("DELVE_SITE_URL", "http://localhost:8000")
+# A "your turn" or "defend" message waits this many seconds before it is sent, and is dropped if
+# the player has acted meanwhile: a player at the screen is not mailed about the decision in front
+# of them (0: send at once).
+NOTIFY_GRACE = env_int("DELVE_NOTIFY_GRACE", 120, minimum=0, maximum=3600)
 _smtp_host = env_str("DELVE_SMTP_HOST", "").strip()
 if _smtp_host:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

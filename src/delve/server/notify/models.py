@@ -105,6 +105,7 @@ class OutboxMessage(models.Model):
         PENDING = "pending", _("waiting to be sent")
         SENT = "sent", _("sent")
         GONE = "gone", _("recipient gone")
+        STALE = "stale", _("not sent: the player acted before it was due")
 
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices)
@@ -119,6 +120,14 @@ class OutboxMessage(models.Model):
     sent_at = models.BigIntegerField(_("sent at"), null=True, blank=True)
     claimed_until = models.BigIntegerField(_("claimed until"), null=True, blank=True)
     claimed_by = models.CharField(_("claimed by"), max_length=100, blank=True, default="")
+    notice = models.ForeignKey(
+        "Notice",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The notice a message about a waiting decision tells of (checked again before sending)."),
+    )
 
     class Meta:
         ordering = ["id"]

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from delve.server.notify import channels, text
 from delve.server.notify.models import Notice, OutboxMessage, Preference
-from delve.server.notify.triggers import site_url
+from delve.server.notify.triggers import site_url, still_waiting
 
 log = logging.getLogger("delve.notify")
 
@@ -54,12 +54,18 @@ def claim(now: int, worker: str, limit: int) -> list[int]:
 
 def deliver(now: int, worker: str = "worker", limit: int = 50) -> dict[str, int]:
     """Send due messages; counts of ``sent``, ``failed``, ``gone`` and ``postponed``."""
-    counts = {"sent": 0, "failed": 0, "gone": 0, "postponed": 0}
+    counts = {"sent": 0, "failed": 0, "gone": 0, "postponed": 0, "stale": 0}
     email_down = False
     connection: Any = None
     for pk in claim(now, worker, limit):
-        message = OutboxMessage.objects.select_related("user").get(pk=pk)
+        message = OutboxMessage.objects.select_related("user", "notice", "notice__game").get(pk=pk)
         if message.claimed_by != worker:
+            continue
+        if message.notice is not None and not still_waiting(message.notice):
+            # the player took the decision before the message was due: nothing to tell
+            message.status = OutboxMessage.Status.STALE
+            _release(message)
+            counts["stale"] += 1
             continue
         if message.channel == OutboxMessage.Channel.EMAIL and email_down:
             _release(message, next_attempt_at=now + backoff(1))

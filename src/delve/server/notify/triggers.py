@@ -169,6 +169,25 @@ def find(game: Game, now: int) -> Found:
     return found
 
 
+GRACED = frozenset({"turn", "defense"})
+"""Kinds of notice about a decision waiting now: their messages wait ``settings.NOTIFY_GRACE``
+seconds and are dropped if the decision was taken meanwhile (:func:`still_waiting`)."""
+
+
+def still_waiting(notice: Notice) -> bool:
+    """Whether the decision ``notice`` tells of still waits for its player: the game runs, the
+    player still plays the seat, and the seat's attention still shows the notice's key."""
+    game = notice.game
+    if game.status != Game.Status.RUNNING:
+        return False
+    seat = game.seats.filter(user_id=notice.user_id, index__isnull=False, is_bot=False).first()
+    if seat is None:
+        return False
+    assert seat.index is not None
+    seen = attention(ruleset_of(game), load_state(game), seat.index)
+    return (seen.waiting_key if notice.kind == "turn" else seen.defense_key) == notice.key
+
+
 def record(game: Game, found: Found, now: int) -> list[Notice]:
     """Record each found event once and queue its messages; the notices created now. Most of a
     game's events were recorded by an earlier pass (a start stays found for two days, a waiting
@@ -215,6 +234,7 @@ def queue(notice: Notice, pref: Preference, now: int) -> None:
         notice.digest = True
         notice.save(update_fields=["digest"])
         email = False
+    graced = notice.kind in GRACED
     for channel, wanted in ((OutboxMessage.Channel.EMAIL, email), (OutboxMessage.Channel.PUSH, push)):
         if wanted:
             message = OutboxMessage.objects.create(
@@ -224,7 +244,8 @@ def queue(notice: Notice, pref: Preference, now: int) -> None:
                 body=body,
                 url=url,
                 created_at=now,
-                next_attempt_at=now,
+                next_attempt_at=now + (settings.NOTIFY_GRACE if graced else 0),
+                notice=notice if graced else None,
             )
             if notice.message_id is None:
                 notice.message = message
