@@ -481,3 +481,13 @@ def test_the_generic_page_refuses_a_command_giving_a_key_twice(game, player):
     )
     assert "gives the key &#x27;kind&#x27; twice" in response.content.decode()
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("path", ["/games/{id}/command/", "/games/{id}/comment/", "/games/{id}/withdraw/"])
+@pytest.mark.parametrize("game_id", [0, 999999999999])
+def test_a_form_post_to_a_game_that_does_not_exist_is_a_404(client, player, path, game_id):
+    """A page form posting to an unknown game answers 404 (it redirected to a game page that is
+    not there, with a message)."""
+    client.force_login(player)
+    response = client.post(path.format(id=game_id), {"command": '{"kind": "stay"}', "text": "x"})
+    assert response.status_code == 404

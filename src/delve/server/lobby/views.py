@@ -158,6 +158,7 @@ def register(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
+    get_object_or_404(Game, pk=game_id)
     try:
         engine.withdraw(game_id, request.user)
     except DelveError as exc:

@@ -432,6 +432,7 @@ def _label(command: dict[str, object]) -> str:
 @require_POST
 @login_required
 def command(request: HttpRequest, game_id: int) -> HttpResponse:
+    get_object_or_404(Game, pk=game_id)  # no such game: 404, not a redirect to a page that is not there
     try:
         parsed = inputs.json_text(request.POST.get("command", ""), "command")
     except Rejected as exc:
@@ -446,6 +447,7 @@ def command(request: HttpRequest, game_id: int) -> HttpResponse:
 def comment(request: HttpRequest, game_id: int) -> HttpResponse:
     """The comment form: its text replaces the caller's comment (an empty text clears it). A post
     without the text field is malformed (400 page), not an empty comment."""
+    get_object_or_404(Game, pk=game_id)
     if "text" not in request.POST:
         raise inputs.malformed("the comment form has no text field: nothing was changed")
     _submit(request, game_id, {"kind": engine.COMMENT, "text": request.POST["text"]})
