@@ -45,9 +45,12 @@ def test_a_missing_page_is_the_sites_own_404_in_the_visitors_language(
 
 
 def test_the_replay_of_a_game_still_running_is_not_found(player: Any, game: Game) -> None:
+    """Not found, and said why: the replay opens when the game ends (a page of the site)."""
     response = session_client(player).get(f"/games/{game.pk}/replay/")
     assert response.status_code == 404
-    assert "This page does not exist" in response.content.decode()
+    html = response.content.decode()
+    assert "The replay and the export open when the game ends" in html and "This page does not exist" not in html
+    assert f'href="/games/{game.pk}/"' in html
 
 
 def test_a_form_sent_without_its_security_token_is_refused_with_a_way_on_and_changes_nothing(
