@@ -328,7 +328,7 @@ def _option_name(option: Any, n: text.Names) -> str:
     if option in ("pool", "evolve"):
         return n.say(
             "to put the Arcana in the pool" if option == "pool" else "to evolve the familiar",
-            "アルカナを共有する" if option == "pool" else "使い魔を進化させる",
+            "アルカナを共有する" if option == "pool" else "従者を進化させる",
         )
     if option == "die":  # the damage window (death.DIE)
         return n.say("to die (revive at the start)", "倒れる（スタートで復活）")

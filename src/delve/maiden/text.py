@@ -511,7 +511,7 @@ SENTENCES: dict[str, Sentence] = {
     ),
     "familiar.evolved": _simple(
         "{seat} spent the Arcana of {area}: the familiar evolved and taught {skill}.",
-        "{seat}は{area}のアルカナを使い、使い魔が進化して「{skill}」を授けた。",
+        "{seat}は{area}のアルカナを使い、従者が進化して「{skill}」を授けた。",
     ),
     "passage.revealed": _simple(
         "{seat} discovered a hidden passage: {passage}.", "{seat}が隠し通路を発見した：{passage}。"

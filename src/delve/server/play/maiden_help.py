@@ -165,7 +165,7 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 "en": "A stat's level is the number of action cards placed on it. You start with your "
                 "familiar's card and one level-up; every defeated boss levels up every maiden again: draw an "
                 "action card and place it on one of your stats.",
-                "ja": "能力値のレベルは、その上に置かれたアクションカードの枚数です。開始時は使い魔のカード1枚と"
+                "ja": "能力値のレベルは、その上に置かれたアクションカードの枚数です。開始時は従者のカード1枚と"
                 "最初のレベルアップ1回分。ボスを倒すたびに乙女全員がレベルアップし、アクションカードを1枚引いて"
                 "能力値のどれかに置きます。",
             },
