@@ -17,11 +17,11 @@ from django.test import Client
 
 from delve.kernel import DelveError
 from delve.server.games import bots, engine
-from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
+from delve.server.games.models import CommandEntry, Game, Seat
 from delve.server.notify import outbox
-from delve.server.records.verify import LogEntry, event_record, steps
 from tests.server.conftest import FakeClock, session_client
 from tests.server.maiden_kit import maiden_game
+from tests.server.test_takeover import replayed_and_stored
 
 pytestmark = pytest.mark.django_db
 
@@ -183,23 +183,7 @@ def test_the_command_log_replays_to_the_same_events_with_leave_and_handover(
     clock.tick(60)
     bots.leave(game.pk, users[1 - idle])
     bots.play_once(game.pk)
-    game.refresh_from_db()
-    seats = list(game.seats.order_by("index"))
-    log = [
-        LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source)
-        for c in CommandEntry.objects.filter(game=game).order_by("sequence")
-    ]
-    produced = [
-        event_record(event)
-        for step in steps(
-            engine.ruleset_of(game), game.settings, engine.seat_infos(seats), game.seed, game.started_at or 0, log
-        )
-        for event in step.events
-    ]
-    stored = [
-        {"time": e.time, "kind": e.kind, "data": e.data, "to": None if e.to is None else sorted(e.to)}
-        for e in EventEntry.objects.filter(game=game).order_by("sequence")
-    ]
+    produced, stored = replayed_and_stored(game)
     assert produced == stored
     assert [e["kind"] for e in stored if e["kind"].startswith("seat.")] == ["seat.handed_over", "seat.left"]
 

@@ -129,6 +129,14 @@ def test_the_command_log_replays_to_the_same_events_with_the_seat_changes(player
     bots.play_once(game.pk)
     clock.tick(60)
     bots.reclaim(game.pk, player)
+    produced, stored = replayed_and_stored(game)
+    assert produced == stored
+    assert [e["kind"] for e in stored if e["kind"].startswith("seat.")] == ["seat.taken_over", "seat.reclaimed"]
+
+
+def replayed_and_stored(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The events an export's verification makes again from ``game``'s command log alone, and
+    the events stored, in the same form."""
     game.refresh_from_db()
     seats = list(game.seats.order_by("index"))
     log = [
@@ -146,8 +154,7 @@ def test_the_command_log_replays_to_the_same_events_with_the_seat_changes(player
         {"time": e.time, "kind": e.kind, "data": e.data, "to": None if e.to is None else sorted(e.to)}
         for e in EventEntry.objects.filter(game=game).order_by("sequence")
     ]
-    assert produced == stored
-    assert [e["kind"] for e in stored if e["kind"].startswith("seat.")] == ["seat.taken_over", "seat.reclaimed"]
+    return produced, stored
 
 
 # --- the screens -----------------------------------------------------------------------------------

@@ -250,11 +250,12 @@ it to a bot (:func:`hand_over`): without a takeover time or a turn deadline, a p
 coming would otherwise hold a cooperative game still for good."""
 
 
-def _seat_for_change(game_id: int, user: Any, verb: str) -> tuple[Game, Seat]:
-    """The locked running game and the caller's own seat, for a change of who plays a seat.
+def _seat_for_change(game_id: int, user: Any, verb: str, *, bot_needed: bool = True) -> tuple[Game, Seat]:
+    """The locked running game and the caller's own seat, for a change of who plays a seat (in
+    the caller's transaction).
 
     :raises Rejected: not logged in (401), no such game (404), no seat in it (403), the game has
-        not started or has ended (422), no bot can play this game (422).
+        not started or has ended (422), no bot can play this game (422, when ``bot_needed``).
     """
     if user is None or not user.is_authenticated:
         raise Rejected("auth/required", f"log in to {verb}", status=401)
@@ -268,7 +269,7 @@ def _seat_for_change(game_id: int, user: Any, verb: str) -> tuple[Game, Seat]:
         raise Rejected("game/not_started", "the game has not started yet: nobody plays a seat yet", status=422)
     if game.status == Game.Status.ENDED:
         raise Rejected("game/ended", "the game has ended: no seat changes hands any more", status=422)
-    if bot_for(game.ruleset) is None:
+    if bot_needed and bot_for(game.ruleset) is None:
         raise Rejected("seat/no_bot", "no bot can play this game", status=422)
     return game, seat
 
@@ -392,19 +393,8 @@ def reclaim(game_id: int, user: Any) -> engine.Answer:
     :raises Rejected: not logged in (401), no such game (404), no seat in it (403), the game has
         not started or has ended (422), the seat is not one a bot took over (409); nothing changes.
     """
-    if user is None or not user.is_authenticated:
-        raise Rejected("auth/required", "log in to take your seat back", status=401)
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise game_not_found(game_id)
-        seat = engine.seat_of(game, user)
-        if seat is None:
-            raise not_seated()
-        if game.status == Game.Status.OPEN:
-            raise Rejected("game/not_started", "the game has not started yet: no bot plays any seat", status=422)
-        if game.status == Game.Status.ENDED:
-            raise Rejected("game/ended", "the game has ended: there is no seat to take back", status=422)
+        game, seat = _seat_for_change(game_id, user, "take your seat back", bot_needed=False)
         if not seat.is_bot or seat.bot_since is None:
             raise Rejected(
                 "seat/not_taken_over", "no bot has taken your seat over: it is yours to play already", status=409
