@@ -63,7 +63,8 @@ sqlite_only = pytest.mark.skipif(
 
 def base_env(data_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
-    env.update(DELVE_DATA_DIR=str(data_dir), PYTHONPATH=str(ROOT), DELVE_LOG_LEVEL="WARNING")
+    # the checkout's own sources first (a virtualenv installed from another checkout must not win)
+    env.update(DELVE_DATA_DIR=str(data_dir), PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT}", DELVE_LOG_LEVEL="WARNING")
     return env
 
 

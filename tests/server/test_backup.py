@@ -62,3 +62,32 @@ def test_backup_refuses_to_overwrite_and_restore_a_file_that_is_not_a_backup(tmp
         assert result.returncode == 1 and "exists" in result.stderr and existing.read_text() == "keep me"
         result = _delve(env, "restore", str(tmp_path / "missing.backup"))
         assert result.returncode == 1 and "is not a file" in result.stderr
+
+
+def test_a_backup_is_owner_only_and_a_restore_refuses_the_other_kind_of_database(tmp_path: Path) -> None:
+    """A backup holds password hashes and API tokens: it is written owner-only on SQLite and on
+    PostgreSQL alike. A backup of one kind restored into the other kind (or a file that is no
+    backup) is refused in one line naming both, and nothing is created."""
+    import stat
+
+    with live_database(tmp_path) as env:
+        seed_games(env, games=1)
+        taken = tmp_path / "mine.backup"
+        result = _delve(env, "backup", str(taken))
+        assert result.returncode == 0, result.stderr
+        assert stat.S_IMODE(taken.stat().st_mode) == 0o600
+        postgres = "DATABASE_URL" in env
+        other = tmp_path / "other.backup"
+        other.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100 if postgres else b"PGDMP" + b"\x00" * 100)
+        junk = tmp_path / "junk.backup"
+        junk.write_bytes(b"hello, this is no backup")
+        target = tmp_path / "restore-here"
+        target.mkdir()
+        elsewhere = {**env, "DELVE_DATA_DIR": str(target)}
+        for source, says in ((other, "SQLite backup" if postgres else "PostgreSQL backup"), (junk, "not a Delve backup")):
+            result = _delve(elsewhere, "restore", str(source))
+            assert result.returncode == 1, result.stderr
+            assert says in result.stderr and "Traceback" not in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1
+        if not postgres:
+            assert not list(target.glob("*.sqlite3")) or all(p.stat().st_size == 0 for p in target.glob("*.sqlite3"))

@@ -68,7 +68,14 @@ def backup(target: Path) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     if is_postgres(db):
         args, env = _pg_env(db)
-        _run(["pg_dump", "--format=custom", "--file", str(target), *args, str(db["NAME"])], env)
+        # owner-only from the first byte: a backup holds password hashes and API tokens
+        target.touch(mode=0o600)
+        try:
+            _run(["pg_dump", "--format=custom", "--file", str(target), *args, str(db["NAME"])], env)
+        except BackupFailed:
+            target.unlink(missing_ok=True)
+            raise
+        target.chmod(0o600)
     else:
         source = sqlite3.connect(f"file:{db['NAME']}?mode=ro", uri=True)
         try:
@@ -84,6 +91,18 @@ def backup(target: Path) -> str:
     return f"backup of {db['NAME']} written to {target} ({target.stat().st_size} bytes)"
 
 
+def backup_kind(path: Path) -> str:
+    """``"sqlite"`` or ``"postgresql"`` by the file's first bytes (SQLite's header, pg_dump's
+    custom format), else ``"unknown"``."""
+    with path.open("rb") as handle:
+        head = handle.read(16)
+    if head.startswith(b"SQLite format 3\x00"):
+        return "sqlite"
+    if head.startswith(b"PGDMP"):
+        return "postgresql"
+    return "unknown"
+
+
 def restore(source: Path, *, force: bool = False) -> str:
     """Restore a backup made by :func:`backup` into the database the settings name (the server
     stopped; for PostgreSQL an empty database); a summary line."""
@@ -91,6 +110,15 @@ def restore(source: Path, *, force: bool = False) -> str:
     source = source.resolve()
     if not source.is_file():
         raise BackupFailed(f"{source} is not a file")
+    kind = backup_kind(source)
+    wanted = "postgresql" if is_postgres(db) else "sqlite"
+    if kind != wanted:
+        made = {"postgresql": "a PostgreSQL backup", "sqlite": "a SQLite backup"}.get(kind, "not a Delve backup")
+        into = "PostgreSQL (DATABASE_URL)" if wanted == "postgresql" else f"SQLite ({db['NAME']})"
+        raise BackupFailed(
+            f"{source} is {made}, and the settings name {into}: set DATABASE_URL to the kind of database "
+            "the backup came from"
+        )
     if is_postgres(db):
         from django.db import connection
 
