@@ -56,6 +56,71 @@ class ConfigurationFailed(Exception):
     """The server cannot start with the current configuration (message says why)."""
 
 
+def _port(text: str) -> int:
+    """A TCP port from 1 to 65535 (``--port`` or ``DELVE_PORT``)."""
+    value = str(text).strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 5 and int(value) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port from 1 to 65535 (--port or DELVE_PORT)")
+    return int(value)  # 0: any free port (tests)
+
+
+def _check_migrations(command: str) -> int:
+    """The number of migrations not applied yet; ``tick`` refuses to run on such a database (the
+    app server applies them at its start: a worker started first would fail every pass)."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    pending = len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+    if pending and command == "tick":
+        raise ConfigurationFailed(
+            f"the database has {pending} migration(s) not applied yet: start `delve serve` once (it applies them), "
+            "or run `delve manage migrate`, before the worker"
+        )
+    return pending
+
+
+def _check_redis() -> str | None:
+    """With REDIS_URL set, whether Redis answers (the live updates between processes go through
+    it): None when it does or is not configured, else why not."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        return None
+    try:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3, socket_timeout=3)
+        client.ping()
+        client.close()
+    except Exception as exc:  # noqa: BLE001 (any failure is the operator's to read, in one line)
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"Redis at REDIS_URL is not reachable: {detail}"
+    return None
+
+
+def _unknown_settings() -> list[str]:
+    """One line for each DELVE_* variable of the environment that no setting reads (a typo is
+    otherwise silently ignored), with the closest known name."""
+    import difflib
+
+    from delve.server.env import KNOWN_VARIABLES
+
+    lines = []
+    for name in sorted(os.environ):
+        if not name.startswith("DELVE_") or name in KNOWN_VARIABLES or name.startswith("DELVE_TEST_"):
+            continue
+        close = difflib.get_close_matches(name, sorted(KNOWN_VARIABLES), n=1, cutoff=0.75)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"delve: {name} is not a setting of Delve: it is ignored{hint}")
+    return lines
+
+
+def _say(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
+
+
 def _check_database() -> str:
     from django.db import DatabaseError, connection
 
@@ -95,8 +160,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     from django.core import management
 
     management.call_command("check", fail_level="ERROR")
+    _say(_unknown_settings())
+    if os.environ.get("DELVE_PORT", "").strip():
+        try:
+            _port(os.environ["DELVE_PORT"])
+        except argparse.ArgumentTypeError as exc:
+            raise ConfigurationFailed(f"DELVE_PORT: {exc}") from None
     vendor = _check_database()
     print(f"database: {vendor} reachable")
+    pending = _check_migrations("check")
+    if pending:
+        print(f"database: {pending} migration(s) not applied yet (`delve serve` applies them at its start)")
+    problem = _check_redis()
+    if problem:
+        raise ConfigurationFailed(problem)
+    from django.conf import settings
+
+    if settings.REDIS_URL:
+        print("redis: reachable")
     for line in _check_content():
         print(f"content: {line}")
     print("configuration OK")
@@ -152,14 +233,63 @@ def _site_url(host: str, port: int) -> None:
         )
 
 
+def _check_port(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address this server cannot listen on (a port in use, an
+    address of another machine), before migrations run and before it says it serves."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    probe = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+    except OSError as exc:
+        raise ConfigurationFailed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    finally:
+        probe.close()
+
+
+def _public_warnings(host: str) -> None:
+    """A server listening on every interface is reached by other names than localhost, which
+    DELVE_ALLOWED_HOSTS must list (else each such request is a 400); and the demo account's
+    published password should not stay on it. Each said once, at start."""
+    if host not in ("0.0.0.0", "::"):
+        return
+    if not os.environ.get("DELVE_ALLOWED_HOSTS", "").strip():
+        print(
+            "delve serve: listening on every interface, but DELVE_ALLOWED_HOSTS is not set: requests that name "
+            "this machine other than localhost are refused (400). Set it to the names and addresses players use, "
+            "e.g. DELVE_ALLOWED_HOSTS=games.example.org,192.0.2.10",
+            flush=True,
+        )
+    from django.contrib.auth import get_user_model
+
+    from delve.server.games import demo
+
+    user = get_user_model().objects.filter(username=demo.DEMO_USER).first()
+    if user is not None and user.check_password(demo.DEMO_PASSWORD):
+        print(
+            f"delve serve: the demo account ({demo.DEMO_USER!r}, password {demo.DEMO_PASSWORD!r}, published in the "
+            f"README) can log in on this public server: change its password (delve manage changepassword "
+            f"{demo.DEMO_USER})",
+            flush=True,
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     _django_setup()
     _check_workers(args.workers)
     from django.core import management
 
     management.call_command("check", fail_level="ERROR")
+    _say(_unknown_settings())
+    _check_port(args.host, args.port)
     _site_url(args.host, args.port)
+    _public_warnings(args.host)
     _live_push(args.workers)
+    problem = _check_redis()
+    if problem:
+        print(f"delve serve: {problem}; live updates fall back to polling until it answers", flush=True)
     _check_database()
     _check_content()
     management.call_command("migrate", interactive=False, verbosity=1)
@@ -227,7 +357,18 @@ def _serve_hooks(args: argparse.Namespace) -> list[Callable[[], Callable[[], Non
 def cmd_tick(args: argparse.Namespace) -> int:
     """The turn-clock worker (see delve.server.games.worker)."""
     _django_setup()
+    _say(_unknown_settings())
     _check_database()
+    _check_migrations("tick")
+    if not os.environ.get("DELVE_SITE_URL", "").strip() and not args.once:
+        from django.conf import settings
+
+        _say(
+            [
+                f"delve tick: DELVE_SITE_URL is not set: links in the notifications this worker sends point at "
+                f"{settings.DELVE_SITE_URL}"
+            ]
+        )
     import signal
     import threading
 
@@ -688,8 +829,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--port",
-        type=int,
-        default=int(os.environ.get("DELVE_PORT", "8000")),
+        type=_port,
+        default=os.environ.get("DELVE_PORT", "8000"),  # a text: argparse checks it with _port
         help="TCP port to listen on (default: $DELVE_PORT or 8000)",
     )
     serve.add_argument(

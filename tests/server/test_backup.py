@@ -84,7 +84,10 @@ def test_a_backup_is_owner_only_and_a_restore_refuses_the_other_kind_of_database
         target = tmp_path / "restore-here"
         target.mkdir()
         elsewhere = {**env, "DELVE_DATA_DIR": str(target)}
-        for source, says in ((other, "SQLite backup" if postgres else "PostgreSQL backup"), (junk, "not a Delve backup")):
+        for source, says in (
+            (other, "SQLite backup" if postgres else "PostgreSQL backup"),
+            (junk, "not a Delve backup"),
+        ):
             result = _delve(elsewhere, "restore", str(source))
             assert result.returncode == 1, result.stderr
             assert says in result.stderr and "Traceback" not in result.stderr

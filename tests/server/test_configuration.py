@@ -31,6 +31,12 @@ def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Com
         ("DELVE_LOG_LEVEL", "LOUD", "DELVE_LOG_LEVEL='LOUD' is not one of"),
         ("DELVE_SQLITE_SYNC", "sometimes", "DELVE_SQLITE_SYNC='sometimes' is not one of full, normal"),
         ("DELVE_NOTIFY_GRACE", "soon", "DELVE_NOTIFY_GRACE='soon' is not an integer"),
+        ("DELVE_PORT", "abc", "DELVE_PORT: 'abc' is not a TCP port from 1 to 65535"),
+        ("DELVE_PORT", "99999", "DELVE_PORT: '99999' is not a TCP port from 1 to 65535"),
+        ("DELVE_TIME_ZONE", "Mars/Base", "DELVE_TIME_ZONE='Mars/Base' is not a time zone"),
+        ("DELVE_SITE_URL", "notaurl", "DELVE_SITE_URL='notaurl' is not a site address"),
+        ("DELVE_ALLOWED_HOSTS", "", "DELVE_ALLOWED_HOSTS is set but empty"),
+        ("REDIS_URL", "redis://127.0.0.1:1/0", "Redis at REDIS_URL is not reachable"),
         ("DELVE_NOTIFY_GRACE", "9999", "DELVE_NOTIFY_GRACE=9999 is above the maximum 3600"),
     ],
 )
@@ -214,3 +220,62 @@ def test_a_pooled_postgresql_connection_binds_on_the_server_and_prepares_what_it
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     assert any('FROM "games_game"' in statement for statement in prepared), prepared
+
+
+def test_a_misspelt_setting_is_pointed_out_not_silently_ignored(tmp_path):
+    result = run_delve("check", env={"DELVE_PROT": "8000"}, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "DELVE_PROT is not a setting of Delve: it is ignored (did you mean DELVE_PORT?)" in result.stderr
+
+
+def test_every_documented_setting_is_known_and_every_known_one_documented():
+    """The list the typo check uses (env.KNOWN_VARIABLES) is what docs/operators.md documents."""
+    import re
+
+    from delve.server.env import KNOWN_VARIABLES
+
+    table = (Path(__file__).resolve().parents[2] / "docs" / "operators.md").read_text()
+    documented = set(re.findall(r"`(DELVE_[A-Z0-9_]+)", table)) - {"DELVE_PROT"}  # the typo the text shows
+    assert documented == set(KNOWN_VARIABLES)
+
+
+def test_serve_refuses_a_port_in_use_and_a_bad_port_in_one_line(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = run_delve("serve", "--port", str(port), env={}, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
+    assert "Delve is serving" not in result.stdout
+    result = run_delve("serve", "--port", "70000", env={}, tmp_path=tmp_path)
+    assert result.returncode == 2 and "is not a TCP port from 1 to 65535" in result.stderr
+    result = run_delve("serve", env={"DELVE_PORT": "x"}, tmp_path=tmp_path)
+    assert result.returncode == 2 and "'x' is not a TCP port" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_worker_refuses_a_database_not_migrated_yet_in_one_line(tmp_path):
+    result = run_delve("tick", "--once", env={}, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert "migration(s) not applied yet" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_server_on_every_interface_says_what_to_set(tmp_path, capsys, monkeypatch, db):
+    """On 0.0.0.0 other names than localhost are refused unless DELVE_ALLOWED_HOSTS lists them,
+    and the demo account's published password should not stay: both said at start."""
+    from delve import cli
+    from delve.server.games import demo
+
+    monkeypatch.delenv("DELVE_ALLOWED_HOSTS", raising=False)
+    cli._public_warnings("127.0.0.1")
+    assert capsys.readouterr().out == ""
+    cli._public_warnings("0.0.0.0")
+    assert "DELVE_ALLOWED_HOSTS is not set" in capsys.readouterr().out
+    demo.create()
+    monkeypatch.setenv("DELVE_ALLOWED_HOSTS", "games.example.org")
+    cli._public_warnings("0.0.0.0")
+    out = capsys.readouterr().out
+    assert "DELVE_ALLOWED_HOSTS" not in out and "the demo account ('demo', password 'delve-demo'" in out

@@ -262,3 +262,51 @@ def parse_networks(items: Iterable[str], variable: str = "DELVE_TRUSTED_PROXY") 
                 f"{variable}: {item!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)"
             ) from None
     return networks
+
+
+KNOWN_VARIABLES = frozenset(
+    {
+        "DELVE_ALLOWED_HOSTS",
+        "DELVE_BEHIND_TLS",
+        "DELVE_CSRF_TRUSTED_ORIGINS",
+        "DELVE_DATA_DIR",
+        "DELVE_DB_POOL_MAX",
+        "DELVE_DB_POOL_MIN",
+        "DELVE_DB_POOL_TIMEOUT",
+        "DELVE_DEBUG",
+        "DELVE_HOST",
+        "DELVE_HSTS_INCLUDE_SUBDOMAINS",
+        "DELVE_HSTS_PRELOAD",
+        "DELVE_HSTS_SECONDS",
+        "DELVE_LIVE_PUSH",
+        "DELVE_LOGIN_FAILURES_PER_ACCOUNT",
+        "DELVE_LOGIN_FAILURES_PER_ADDRESS",
+        "DELVE_LOGIN_LOCKOUT_MINUTES",
+        "DELVE_LOG_LEVEL",
+        "DELVE_MAIL_FROM",
+        "DELVE_MAX_BODY_BYTES",
+        "DELVE_NOTIFY_GRACE",
+        "DELVE_PASSWORD_HASH_CONCURRENCY",
+        "DELVE_PORT",
+        "DELVE_PUSH_TIMEOUT",
+        "DELVE_REDIS_PREFIX",
+        "DELVE_SECRET_KEY",
+        "DELVE_SITE_URL",
+        "DELVE_SMTP_HOST",
+        "DELVE_SMTP_PASSWORD",
+        "DELVE_SMTP_PORT",
+        "DELVE_SMTP_SSL",
+        "DELVE_SMTP_STARTTLS",
+        "DELVE_SMTP_TIMEOUT",
+        "DELVE_SMTP_USER",
+        "DELVE_SQLITE_SYNC",
+        "DELVE_SSL_REDIRECT",
+        "DELVE_TIME_ZONE",
+        "DELVE_TRUSTED_PROXY",
+        "DELVE_VAPID_PRIVATE_KEY",
+        "DELVE_VAPID_PUBLIC_KEY",
+        "DELVE_VAPID_SUBJECT",
+    }
+)
+"""Every DELVE_* variable a part of Delve reads (docs/operators.md lists each): another one in the
+environment is a typo the commands point out (``delve check``, ``serve``, ``tick``)."""

@@ -11,6 +11,7 @@ server at start with a message naming the variable.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -37,6 +38,10 @@ DATA_DIR = private_dir(Path(env_str("DELVE_DATA_DIR", str(Path.cwd() / "var"))).
 DEBUG = env_bool("DELVE_DEBUG", False)
 SECRET_KEY = secret_key(DATA_DIR)
 ALLOWED_HOSTS = env_list("DELVE_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+if not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "DELVE_ALLOWED_HOSTS is set but empty: every request would be refused; give the names players use"
+    )
 CSRF_TRUSTED_ORIGINS = env_list("DELVE_CSRF_TRUSTED_ORIGINS", [])
 
 _database_url = env_str("DATABASE_URL", "")
@@ -151,6 +156,14 @@ LANGUAGES = [("en", _("English")), ("ja", _("Japanese"))]
 LOCALE_PATHS = [PACKAGE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = env_str("DELVE_TIME_ZONE", "UTC")
+try:
+    import zoneinfo
+
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+    raise ImproperlyConfigured(
+        f"DELVE_TIME_ZONE={TIME_ZONE!r} is not a time zone (e.g. UTC, Europe/Paris, Asia/Tokyo)"
+    ) from None
 USE_TZ = True
 
 STATIC_URL = "/static/"
@@ -224,7 +237,15 @@ LOGGING = {
 # Notifications (delve.server.notify): links in messages point at DELVE_SITE_URL. E-mail goes to the
 # console (the log) unless DELVE_SMTP_HOST names a mail server; Web Push is off unless both VAPID
 # keys are set. The worker sends; a failing server only delays messages (they wait in the outbox).
-DELVE_SITE_URL = env_str("DELVE_SITE_URL", "http://localhost:8000")
+# Unset: this machine at DELVE_PORT (`delve serve --port` sets it for its own processes too).
+DELVE_SITE_URL = (
+    env_str("DELVE_SITE_URL", "").strip() or f"http://localhost:{os.environ.get('DELVE_PORT', '8000').strip()}"
+)
+if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", DELVE_SITE_URL):
+    raise ImproperlyConfigured(
+        f"DELVE_SITE_URL={DELVE_SITE_URL[:80]!r} is not a site address like https://delve.example.org"
+    )
+DELVE_SITE_URL = DELVE_SITE_URL.rstrip("/")
 # A "your turn" or "defend" message waits this many seconds before it is sent, and is dropped if
 # the player has acted meanwhile: a player at the screen is not mailed about the decision in front
 # of them (0: send at once).
