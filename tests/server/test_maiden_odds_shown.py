@@ -199,3 +199,28 @@ def test_the_page_shows_the_exact_chance_of_the_check_about_to_be_rolled(
     assert button is not None
     assert f'data-p="{exact}"' in button.group(0)
     assert percent(exact) in unescape(button.group(0))
+
+
+@pytest.mark.parametrize(
+    ("slate", "target", "die", "face", "expected"),
+    [
+        ("black", 3, 2, 1, 0),  # the slate die lowered: 1 < 3
+        ("black", 3, 2, 3, 1),  # raised: 3 reaches 3
+        ("black", 3, 0, 5, 0),  # another die: the slate die's 2 stays the AP
+        (None, 6, 0, 5, 0),  # no slate: the 6 lowered to 5 misses 6 (it showed no chance)
+        (None, 5, 1, 5, 1),  # the 4 raised to 5, the 6 still there
+    ],
+)
+def test_a_plus_or_minus_skill_shows_the_chance_of_its_own_new_face_MV_SLATE_2(slate, target, die, face, expected):
+    """MV-SLATE-2: on a slate check the slate die's face is the AP. Moon Hop (±1) offers a -1 and
+    a +1 button: each shows the chance of the face it makes (the -1 showed the +1's 100%, and a
+    6 lowered to 5 on a d6 showed no chance at all)."""
+    from types import SimpleNamespace
+
+    from delve.server.play.maiden_screen import _skill_button
+
+    view = post_roll_view([6, 4, 2], bonus=1, target=target, slate=slate)
+    screen = SimpleNamespace(view=view, lang="en", settings={}, seat=0, legal=[])
+    button = _skill_button(screen, {"kind": "use_skill", "skill": "moon_hop", "die": die, "face": face})
+    assert button["odds"] is not None, button
+    assert button["odds"].p == expected

@@ -824,8 +824,15 @@ def _skill_button(screen: Screen, command: dict[str, Any], *, odds: bool = True)
         if "reroll" in names:
             chance = maiden_odds.reroll_chance(view, screen.settings, die)
         elif "die_adjust" in names:
-            amount = next((op.get("amount") for op in ops if op.get("op") == "die_adjust"), 1)
-            delta = int(amount) if isinstance(amount, int) else 1
+            # the change this button makes: to its face from the die's face now (a skill of ±1
+            # offers both a -1 and a +1 button; its amount alone is the +1)
+            shown = ((view.get("check") or {}).get("dice") or [])[die : die + 1]
+            face, current = command.get("face"), shown[0].get("face") if shown else None
+            if isinstance(face, int) and isinstance(current, int):
+                delta = face - current
+            else:
+                amount = next((op.get("amount") for op in ops if op.get("op") == "die_adjust"), 1)
+                delta = int(amount) if isinstance(amount, int) else 1
             chance = maiden_odds.adjust_chance(view, screen.settings, die, delta)
     elif isinstance(command.get("dice"), list) and len(command["dice"]) == 1 and "reroll" in names:
         chance = maiden_odds.reroll_chance(view, screen.settings, int(command["dice"][0]))
