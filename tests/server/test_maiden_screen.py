@@ -407,3 +407,25 @@ def test_a_lost_white_maiden_game_reads_as_lost_in_the_recently_ended_list(
     assert "no winner" not in html
     japanese = unescape(Client().get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
     assert f"· {ja}" in japanese
+
+
+def test_a_boss_shows_the_life_it_will_awaken_with_before_its_fight_MV_SPEC_4(duo: Game, player: Any) -> None:
+    """MV-SPEC-4: at 2 and 4 players a boss awakens with a third more life (rounded up): the
+    bosses panel shows that life before the fight, not the content's base life."""
+    from delve.maiden import content as maiden_content
+
+    data = maiden_content.load()
+    screen = maiden_screen.load(duo, player)
+    for boss in maiden_screen.panel_context(screen, "bosses")["bosses"]:
+        base = data.bosses[boss["id"]].life
+        assert boss["life"] == boss["life_max"] == base + -(-base // 3), boss["id"]
+    solo = maiden_game([player])
+    for boss in maiden_screen.panel_context(maiden_screen.load(solo, player), "bosses")["bosses"]:
+        assert boss["life"] == data.bosses[boss["id"]].life
+
+
+def test_the_takeover_panel_is_empty_when_there_is_nothing_to_take_back(duo: Game, player: Any) -> None:
+    """The red-bordered banner shows only when a bot plays the reader's seat or a seat may be
+    handed over: otherwise its panel is empty (and hidden by :empty)."""
+    html = session_client(player).get(f"/games/{duo.pk}/").content.decode()
+    assert re.search(r'<section id="panel-takeover"[^>]*></section>', html), "an empty panel, not whitespace"

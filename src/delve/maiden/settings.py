@@ -253,11 +253,16 @@ def familiars_per_player(s: Settings) -> int:
 
 def boss_life(s: Settings, life: int) -> int:
     """MV-SPEC-4, SUG-9: a boss's starting life, with ``boss_life_bonus`` at 2 and 4 players."""
-    if s.players not in (2, 4) or s.boss_life_bonus == "none":
+    return starting_life(s.players, s.boss_life_bonus, life)
+
+
+def starting_life(players: int, bonus: int | str, life: int) -> int:
+    """:func:`boss_life` from the two settings it reads (the screens show it before a fight)."""
+    if players not in (2, 4) or bonus == "none":
         return life
-    if s.boss_life_bonus == "ceil_third":
+    if bonus == "ceil_third":
         return life + -(-life // 3)
-    return life + int(s.boss_life_bonus)
+    return life + int(bonus)
 
 
 def presets() -> list[Choice]:

@@ -22,6 +22,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError
+from delve.maiden import settings as maiden_settings
 from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
@@ -161,7 +162,8 @@ def _acting(ruleset: Any, state: Any, controlled: list[Seat], prefer: int | None
 
 
 def render_panel(screen: Screen, name: str, *, oob: bool = False) -> tuple[str, str]:
-    inner = render_to_string(f"play/maiden/panels/{name}.html", {"s": screen, **panel_context(screen, name)})
+    # stripped, as the Fated screen does: a panel with nothing to show is :empty (and hidden)
+    inner = render_to_string(f"play/maiden/panels/{name}.html", {"s": screen, **panel_context(screen, name)}).strip()
     sig = signature(inner)
     html = render_to_string("play/maiden/panel.html", {"name": name, "sig": sig, "inner": mark_safe(inner), "oob": oob})
     return html, sig
@@ -1201,8 +1203,13 @@ def _bosses(screen: Screen) -> dict[str, Any]:
                     "disabled": i in (b.get("disabled") or []),
                 }
             )
-        life_max = b["life_max"] if b["engaged"] else b["life"]
-        life_left = b["life_left"] if b["engaged"] else b["life"]
+        # before its fight a boss shows the life it will awaken with (MV-SPEC-4: the bonus at 2 and 4
+        # players), not the content's base life
+        awakens = maiden_settings.starting_life(
+            int(screen.settings.get("players", 1)), screen.settings.get("boss_life_bonus", "none"), int(b["life"])
+        )
+        life_max = b["life_max"] if b["engaged"] else awakens
+        life_left = b["life_left"] if b["engaged"] else awakens
         out.append(
             {
                 "id": b["id"],
