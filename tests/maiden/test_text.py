@@ -149,3 +149,16 @@ def test_names_come_from_the_content() -> None:
     assert text.sentence("turn.started", {"seat": 1}, "en") == "Player 2's turn."
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         text.sentence("turn.started", {"seat": 0}, "fr")
+
+
+def test_an_event_of_a_room_card_or_a_boss_is_named_not_shown_by_its_id():
+    """A room card's event and a boss action's effect name the card and the boss in both
+    languages (the log said "The event of r01" and "Tipharethのイベント")."""
+    from delve.maiden import content, text
+
+    data = content.load()
+    card = next(iter(data.room_cards))
+    room = text.sentence("check.event", {"seat": 0, "kind": "room", "source": card, "on": "success"}, "en")
+    assert card not in room and data.room_cards[card].name.en in room
+    boss = text.sentence("check.event", {"seat": 0, "kind": "boss", "source": "kether", "on": "always"}, "ja")
+    assert boss == "狂王ウルザの行動の効果が発生した（常時）。"

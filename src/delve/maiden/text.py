@@ -433,6 +433,17 @@ def _simple(en: str, ja: str) -> Sentence:
     return sentence
 
 
+def _check_event(e: Mapping[str, Any], n: Names) -> str:
+    """A room card's event or a boss action's effect: named by the card or the boss (the event
+    carries the bare id beside the check's kind; the id alone read "The event of r01")."""
+    kind, source = e.get("kind"), e.get("source")
+    named = n.cause(f"{kind}:{source}") if kind in ("room", "boss") else n.cause(source)
+    fields = {**_fields(e, n), "source": named}
+    if kind == "boss":
+        return n.say("{source}'s action has its effect ({on}).", "{source}の行動の効果が発生した（{on}）。").format(**fields)
+    return n.say("The event of {source} takes effect ({on}).", "{source}のイベントが発生した（{on}）。").format(**fields)
+
+
 def _fields(e: Mapping[str, Any], n: Names) -> dict[str, str]:
     out: dict[str, str] = {k: str(v) for k, v in e.items()}
     for key in ("seat", "for_seat"):
@@ -547,7 +558,7 @@ SENTENCES: dict[str, Sentence] = {
     "check.boosted": _simple("{seat} raised a die to {value}.", "{seat}がダイスを{value}に上げた。"),
     "check.modified": _check_modified,
     "check.resolved": _resolved,
-    "check.event": _simple("The event of {source} takes effect ({on}).", "{source}のイベントが発生した（{on}）。"),
+    "check.event": _check_event,
     # cards and decks
     "card.drawn": lambda e, n: n.say(
         f"{n.player(e.get('seat'))} drew {e.get('count')} {n.deck(e.get('deck'))} "
