@@ -89,3 +89,21 @@ def test_a_game_closed_to_spectators_closes_its_chat_to_them(hosted, player, sta
     SpectatorPolicy.objects.create(game=hosted, allowed=False)
     assert session_client(spectator).get(f"/games/{hosted.pk}/chat/").status_code == 403
     assert "secret plans" in session_client(player).get(f"/games/{hosted.pk}/chat/").content.decode()
+
+
+def test_the_open_chat_page_fetches_new_messages_and_keeps_what_is_typed(hosted, player, opponent, clock):
+    """The page's list refreshes by itself (chat.js fetches ?lines=1, the list alone), so another
+    player's message appears without a reload; a message refused as too fast keeps its text in
+    the box (nothing typed is lost)."""
+    from tests.server.conftest import session_client
+
+    reader = session_client(opponent)
+    page = reader.get(f"/games/{hosted.pk}/chat/").content.decode()
+    assert 'id="chat-lines"' in page and "delve/chat.js" in page and "?lines=1" in page
+    assert say(player, hosted, "hello from Ann").status_code == 302
+    fragment = reader.get(f"/games/{hosted.pk}/chat/?lines=1").content.decode()
+    assert fragment.lstrip().startswith('<ol class="chat" id="chat-lines"') and "hello from Ann" in fragment
+    assert 'class="chat-form"' not in fragment and "<html" not in fragment
+    refused = say(player, hosted, "typed in a hurry")
+    assert refused.status_code == 429
+    assert 'value="typed in a hurry"' in refused.content.decode()

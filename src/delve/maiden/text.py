@@ -440,8 +440,12 @@ def _check_event(e: Mapping[str, Any], n: Names) -> str:
     named = n.cause(f"{kind}:{source}") if kind in ("room", "boss") else n.cause(source)
     fields = {**_fields(e, n), "source": named}
     if kind == "boss":
-        return n.say("{source}'s action has its effect ({on}).", "{source}の行動の効果が発生した（{on}）。").format(**fields)
-    return n.say("The event of {source} takes effect ({on}).", "{source}のイベントが発生した（{on}）。").format(**fields)
+        return n.say("{source}'s action has its effect ({on}).", "{source}の行動の効果が発生した（{on}）。").format(
+            **fields
+        )
+    return n.say("The event of {source} takes effect ({on}).", "{source}のイベントが発生した（{on}）。").format(
+        **fields
+    )
 
 
 def _fields(e: Mapping[str, Any], n: Names) -> dict[str, str]:

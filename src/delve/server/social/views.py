@@ -54,6 +54,10 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
         except Rejected as exc:
             error, status = exc.message, exc.status
     seated = request.user.is_authenticated and game.seats.filter(user=request.user, index__isnull=False).exists()
+    if request.method != "POST" and request.GET.get("lines") == "1":
+        # the list alone: the open page fetches it every few seconds (static/delve/chat.js)
+        lines = {"game": game, "lines": game_chat.lines(game), "seated": seated, "host": is_host(game, request.user)}
+        return render(request, "social/_chat_lines.html", lines)
     context = {
         "game": game,
         "lines": game_chat.lines(game),
