@@ -314,3 +314,41 @@ def test_a_choices_digest_guards_a_decision_without_tripping_on_other_seats(game
     )
     assert stale.status_code == 409
     assert stale.json()["error"]["code"] == "command/choices_changed"
+
+
+def test_an_events_cursor_past_the_end_answers_the_real_end(db, clock, player):
+    """A client that sends a cursor past the end gets back the real end of what it may see, not
+    its own number (it would skip every event to come)."""
+    from django.test import Client
+
+    from delve.server.games import engine
+
+    game = engine.create_game("maiden", "white-maiden", {"players": 1})
+    engine.register(game.pk, player, "Ann")
+    client = Client()
+    body = client.get(f"/api/v1/games/{game.pk}/events?after=0&limit=100").json()
+    end = body["cursor"]
+    assert end > 0
+    past = client.get(f"/api/v1/games/{game.pk}/events?after=99999").json()
+    assert past["events"] == [] and past["cursor"] == end
+
+
+def test_my_games_lists_where_the_caller_must_act_first(db, clock, player, opponent):
+    """A bot (or a player's script) asks where it must act instead of polling every game."""
+    from django.test import Client
+
+    from delve.server.games import engine
+    from tests.server.conftest import token_client
+
+    duo = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0})
+    engine.register(duo.pk, player, "Ann")
+    engine.register(duo.pk, opponent, "Bob")
+    waiting_room = engine.create_game("maiden", "white-maiden", {"players": 2})
+    engine.register(waiting_room.pk, player, "Ann")
+    mine = token_client(player).get("/api/v1/me/games").json()["games"]
+    assert [(g["id"], g["seat"]) for g in mine] == [(duo.pk, 0), (waiting_room.pk, None)]
+    theirs = token_client(opponent).get("/api/v1/me/games").json()["games"]
+    acting = {g["id"]: g["must_act"] for g in mine} | {g["id"]: g["must_act"] for g in theirs}
+    assert mine[0]["must_act"] != theirs[0]["must_act"]  # one of the two is waited for
+    assert acting[waiting_room.pk] is False
+    assert Client().get("/api/v1/me/games").status_code == 401

@@ -548,7 +548,7 @@ def test_while_a_bot_plays_the_seat_its_players_commands_are_refused_and_change_
     assert snapshot(game) == before
     browser = session_client(player)
     browser.post(f"/games/{game.pk}/act/", {"command": json.dumps(command), "version": engine.seen_version(game, 0)})
-    assert "A bot plays your seat since you left it idle: take it back first" in page(browser, game)
+    assert "A bot plays your seat: take it back first" in page(browser, game)
     assert snapshot(game) == before
     said = api.post(f"/api/v1/games/{game.pk}/comment", {"text": "back soon"}, content_type="application/json")
     assert said.status_code == 200, said.content

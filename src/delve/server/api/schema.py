@@ -82,6 +82,16 @@ def _paths() -> dict[str, Any]:
                 "responses": _responses({"200": _json(_ref("Games"), "Games")}, 400, 401),
             }
         },
+        "/api/v1/me/games": {
+            "get": {
+                "summary": "The caller's games: those waiting for the caller first",
+                "description": "What the Waiting on me page lists: the running games the caller has a seat in (those "
+                "that wait for the caller first, then by deadline), each with the caller's `seat`, `must_act` and "
+                "`deadline`; then the open games the caller is registered in (`seat` null until the start).",
+                **READ,
+                "responses": _responses({"200": _json(_ref("MyGames"), "The caller's games")}, 401),
+            }
+        },
         "/api/v1/games/{game_id}": {
             "get": {
                 "summary": "The caller's view of a game (a seat's view, or the public view for others)",

@@ -214,6 +214,16 @@ class Games(msgspec.Struct):
     games: list[Game]
 
 
+class MyGame(Game):
+    seat: Annotated[int | None, Meta(description="the caller's seat index (null before the start)")]
+    must_act: Annotated[bool, Meta(description="the game waits for the caller now")]
+    deadline: Annotated[int | None, Meta(description="when the caller's wait ends (abandonment, autopilot), epoch s")]
+
+
+class MyGames(msgspec.Struct):
+    games: list[MyGame]
+
+
 class Event(msgspec.Struct, omit_defaults=True):
     kind: str
     time: int
@@ -290,6 +300,7 @@ REQUESTS: tuple[type, ...] = (RegisterBody, CommandBody, CommentBody, ReclaimBod
 RESPONSES: tuple[type, ...] = (
     Error,
     Games,
+    MyGames,
     GameView,
     Registered,
     Withdrawn,

@@ -7,6 +7,7 @@ app_name = "api"
 
 urlpatterns = [
     path("games", views.games, name="games"),
+    path("me/games", views.my_games, name="my_games"),
     path("games/<id:game_id>", views.game, name="game"),
     path("games/<id:game_id>/seats", views.seats, name="seats"),
     path("games/<id:game_id>/commands", views.commands, name="commands"),

@@ -70,6 +70,31 @@ def games(request: HttpRequest) -> dict[str, Any]:
 
 
 @endpoint("GET")
+def my_games(request: HttpRequest) -> dict[str, Any]:
+    """The caller's games, as the "Waiting on me" page lists them: the running ones (those that
+    wait for the caller first, then by deadline), each with the caller's seat and what waits
+    (``must_act``, the ``deadline``, epoch seconds or null), then the open ones the caller is
+    registered in (``seat`` null until the start)."""
+    from delve.server.notify import waiting
+
+    user = require_user(request)
+    running, open_seats = waiting.rows(user)
+    out = []
+    for row in running:
+        out.append(
+            {
+                **present.game_summary(row.game, seat=row.seat.index),
+                "seat": row.seat.index,
+                "must_act": row.waiting,
+                "deadline": row.attention.deadline,
+            }
+        )
+    for seat in open_seats:
+        out.append({**present.game_summary(seat.game), "seat": None, "must_act": False, "deadline": None})
+    return {"games": out}
+
+
+@endpoint("GET")
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The caller's view. Reading never changes the game (a stored turn starts with the
     ``start_turn`` command, or when the game page posts its opening). The ``ETag`` is a digest of

@@ -323,7 +323,11 @@ def hand_over(game_id: int, user: Any, seat_index: Any) -> engine.Answer:
         if mine.is_bot:
             raise Rejected("seat/bot", "a bot plays your seat: take it back before handing another", status=409)
         if isinstance(seat_index, bool) or not isinstance(seat_index, int) or not 0 <= seat_index < game.seat_count:
-            raise Rejected("request/malformed", f"seat: a seat number from 0 to {game.seat_count - 1}", status=400)
+            raise Rejected(
+                "request/malformed",
+                f"seat: a seat index from 0 to {game.seat_count - 1} (the seat numbered 01 is index 0)",
+                status=400,
+            )
         if seat_index == mine.index:
             raise Rejected("request/malformed", "that is your own seat: leave the game to hand it to a bot")
         seat = game.seats.filter(index=seat_index).first()

@@ -678,12 +678,13 @@ def _submit(
     if game.status == Game.Status.OPEN:
         raise Rejected("game/not_started", "the game has not started yet: wait for every seat to fill", status=422)
     if game.status == Game.Status.ENDED and command["kind"] != COMMENT:
-        raise Rejected("game/ended", "the game has ended: only comments are still possible", status=422)
+        still = ": only your comment can still change" if takes_comments(ruleset_of(game)) else ""
+        raise Rejected("game/ended", f"the game has ended{still}", status=422)
     if bot_since is not None and not bot and command["kind"] != COMMENT:
         raise Rejected(
             "seat/taken_over",
-            "a bot plays this seat since you left it idle: take it back first (the button at the top of the game "
-            f"screen, or POST /api/v1/games/{game_id}/reclaim), then play",
+            "a bot plays this seat (you left it, or kept the game waiting): take it back first (the button at the "
+            f"top of the game screen, or POST /api/v1/games/{game_id}/reclaim), then play",
             status=409,
         )
     current = seen_version(game, index)

@@ -236,8 +236,13 @@ def events_after(
 ) -> tuple[list[dict[str, Any]], int]:
     """Events after ``cursor``, which counts the events this caller has already seen (so the
     numbers of events hidden from the caller never show); the events and the next cursor."""
-    page = list(visible_events(game, seat)[cursor : cursor + limit])
+    visible = visible_events(game, seat)
+    page = list(visible[cursor : cursor + limit])
     ruleset = ruleset_of(game)
+    if not page and cursor:
+        # a cursor past the end (a client's mistake) answers the real end, not itself: a client
+        # that kept a too-large cursor would otherwise skip every event to come
+        return [], min(cursor, visible.count())
     return [entry_body(ruleset, entry) for entry in page], cursor + len(page)
 
 

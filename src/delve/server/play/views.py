@@ -49,9 +49,7 @@ FRIENDLY = {
     "auth/required": gettext_lazy("Log in to play."),
     "seat/not_seated": gettext_lazy("You have no seat in this game."),
     "seat/not_taken_over": gettext_lazy("No bot plays your seat: it is yours to play already."),
-    "seat/taken_over": gettext_lazy(
-        "A bot plays your seat since you left it idle: take it back first (the button at the top), then play."
-    ),
+    "seat/taken_over": gettext_lazy("A bot plays your seat: take it back first (the button at the top), then play."),
     "game/not_started": gettext_lazy("The game has not started yet."),
 }
 
