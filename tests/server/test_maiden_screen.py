@@ -429,3 +429,14 @@ def test_the_takeover_panel_is_empty_when_there_is_nothing_to_take_back(duo: Gam
     handed over: otherwise its panel is empty (and hidden by :empty)."""
     html = session_client(player).get(f"/games/{duo.pk}/").content.decode()
     assert re.search(r'<section id="panel-takeover"[^>]*></section>', html), "an empty panel, not whitespace"
+
+
+def test_a_room_has_the_same_name_on_the_buttons_and_in_the_log() -> None:
+    """The screen named a room "The World 1", the log "The World, room 1": one name now."""
+    from delve.maiden import text as maiden_text
+
+    data = load()
+    room = next(r for r in data.rooms.values() if r.type == "normal" and r.area)
+    for lang in ("en", "ja"):
+        assert maiden_screen.room_label(room.id, lang) == maiden_text.Names(lang, data).room(room.id)
+    assert ", room " in maiden_screen.room_label(room.id, "en")

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError
 from delve.maiden import settings as maiden_settings
+from delve.maiden import text as maiden_text
 from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
@@ -235,8 +236,8 @@ def room_type_name(kind: str) -> str:
 
 
 def room_label(room_id: str | None, language: str) -> str:
-    """A room's name: the start square, a Sephirah's boss room, or "The Fool 2" (area and place
-    in its chain)."""
+    """A room's name: the start square, a Sephirah's boss room, or "The Fool, room 2" (area and
+    place in its chain, as the log says it)."""
     if not room_id:
         return ""
     data = content()
@@ -248,10 +249,8 @@ def room_label(room_id: str | None, language: str) -> str:
     if room.boss:
         boss = data.bosses.get(room.boss)
         return pick(boss.sephirah, language) if boss is not None else room_id
-    area = data.areas.get(room.area)
-    chain = data.area_rooms.get(room.area, ()) if hasattr(data, "area_rooms") else ()
-    number = list(chain).index(room_id) + 1 if room_id in chain else room_id.rsplit("_", 1)[-1]
-    return f"{pick(area.name, language) if area else room.area} {number}"
+    # the same words as the game's log ("The World, room 1" / "世界・ルーム1")
+    return maiden_text.Names(language, data).room(room_id)
 
 
 def skill_name(skill_id: str, language: str) -> str:
