@@ -352,3 +352,19 @@ def test_my_games_lists_where_the_caller_must_act_first(db, clock, player, oppon
     assert mine[0]["must_act"] != theirs[0]["must_act"]  # one of the two is waited for
     assert acting[waiting_room.pk] is False
     assert Client().get("/api/v1/me/games").status_code == 401
+
+
+def test_an_open_game_says_what_a_registration_chooses_FL_REG_2(db, clock):
+    """FL-REG-2: registering chooses a class (and an image); the open game's resource lists those
+    choices and their defaults, so a client learns them before registering, not from a refusal."""
+    from django.test import Client
+
+    from delve.server.games import engine
+
+    game = engine.create_game("fated", "level-d", {"players": 4, "maze_size": 9})
+    listed = Client().get(f"/api/v1/games/{game.pk}").json()["game"]["seat_options"]
+    by_key = {option["key"]: option for option in listed}
+    assert "class" in by_key
+    values = [choice["value"] for choice in by_key["class"]["choices"]]
+    assert "cat" in values and by_key["class"]["default"] in values
+    assert any(choice["label"] == "Ninja" for choice in by_key["class"]["choices"])  # Level D's words

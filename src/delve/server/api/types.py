@@ -165,6 +165,20 @@ class SettingLine(msgspec.Struct):
     shown: str
 
 
+class OptionChoice(msgspec.Struct):
+    value: str
+    label: str
+
+
+class SeatOptionOut(msgspec.Struct):
+    """A registration choice: its ``key`` in ``options``, the ``choices`` and the ``default``."""
+
+    key: str
+    label: str
+    default: str
+    choices: list[OptionChoice]
+
+
 class Seat(msgspec.Struct):
     """Public fields of a seat. ``number`` (01, 02, ...) and ``index`` are set at the start."""
 
@@ -194,6 +208,10 @@ class Game(msgspec.Struct):
     seats: list[Seat]
     seed_sha256: Annotated[str, Meta(description="SHA-256 of the seed's decimal text, public from the start")]
     seed: Annotated[int | None, Meta(description="the seed, revealed once the game has ended (else null)")]
+    seat_options: Annotated[
+        list[SeatOptionOut],
+        Meta(description="while the game is open: what a registration chooses (`options` of POST .../seats)"),
+    ]
 
 
 class Outcome(msgspec.Struct):

@@ -116,7 +116,27 @@ def game_summary(game: Game, *, seats: list[Seat] | None = None, seat: int | Non
         "seats": [seat_dict(seat) for seat in seats],
         "seed_sha256": seed_hash(game.seed),
         "seed": game.seed if game.status == Game.Status.ENDED else None,
+        "seat_options": seat_options(game) if game.status == Game.Status.OPEN else [],
     }
+
+
+def seat_options(game: Game) -> list[dict[str, Any]]:
+    """What a player chooses when taking a seat of this open game (Fated Labyrinth: the class and
+    the image), each with its choices and the default a registration without it gets, labels in
+    the active language: a client learns them here, not from a refusal."""
+    try:
+        options = ruleset_of(game).seat_options(game.settings)
+    except DelveError:
+        return []
+    return [
+        {
+            "key": option.key,
+            "label": text(option.label),
+            "default": option.default,
+            "choices": [{"value": choice.value, "label": text(choice.label)} for choice in option.choices],
+        }
+        for option in options
+    ]
 
 
 @dataclass
