@@ -61,8 +61,11 @@ IDEMPOTENCY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[!-~]+$"},
-    "description": "Same as the body's idempotency_key (which wins if both are sent and equal; 400 if they differ).",
+    # the same rule as the body's field: printable characters (HTTP itself keeps a header to visible ASCII
+    # and spaces)
+    "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[ -~]+$"},
+    "description": "Same as the body's idempotency_key (which wins if both are sent and equal; 400 if they differ): "
+    "1 to 100 printable characters, spaces included.",
 }
 STATUSES = ["open", "running", "ended"]
 WRITE = {"security": [{"bearer": []}, {"session": []}]}
