@@ -92,3 +92,19 @@ def test_requests_at_once_get_threads_of_their_own_and_only_keep_are_kept():
     run_alone(run)
     assert len(handler._idle) == 1
     assert threading.active_count() <= before + 3
+
+
+def test_the_server_start_and_stop_are_acknowledged():
+    """uvicorn's lifespan messages get their answers (it logged "ASGI 'lifespan' protocol appears
+    unsupported" at every start): startup complete, shutdown complete, and the handler returns."""
+    incoming = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return incoming.pop(0)
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(asyncio.wait_for(application({"type": "lifespan"}, receive, send), timeout=5))
+    assert [m["type"] for m in sent] == ["lifespan.startup.complete", "lifespan.shutdown.complete"]

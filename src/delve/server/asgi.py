@@ -44,6 +44,9 @@ class Handler(ASGIHandler):
         self._idle: list[ThreadPoolExecutor] = []
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)  # Django's own answer to other protocols
             return
@@ -57,6 +60,19 @@ class Handler(ASGIHandler):
             else:  # a burst is over: this thread goes, and its connections with it
                 executor.submit(_close_connections)
                 executor.shutdown(wait=False)
+
+
+async def _lifespan(receive: Any, send: Any) -> None:
+    """The server's start and stop messages: nothing is to be done at either (``delve serve``
+    sets everything up before the server starts), so each is acknowledged; without an answer
+    uvicorn logged "ASGI 'lifespan' protocol appears unsupported" at every start."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
 
 
 def _application() -> ASGIHandler:
