@@ -368,3 +368,15 @@ def test_an_open_game_says_what_a_registration_chooses_FL_REG_2(db, clock):
     values = [choice["value"] for choice in by_key["class"]["choices"]]
     assert "cat" in values and by_key["class"]["default"] in values
     assert any(choice["label"] == "Ninja" for choice in by_key["class"]["choices"])  # Level D's words
+
+
+def test_a_query_number_given_twice_is_refused(db, clock, player):
+    from django.test import Client
+
+    from delve.server.games import engine
+
+    game = engine.create_game("maiden", "white-maiden", {"players": 1})
+    engine.register(game.pk, player, "Ann")
+    response = Client().get(f"/api/v1/games/{game.pk}/events?after=5&after=6")
+    assert response.status_code == 400 and "after is given more than once" in response.json()["error"]["message"]
+    assert Client().get("/api/v1/games?limit=5&limit=6").status_code == 400

@@ -122,3 +122,19 @@ def test_the_reference_page_is_rendered_from_the_description(client):
         assert f'id="schema-{name}"' in page
     assert "1–40 characters" in page  # constraints are shown
     assert "<script" not in page and "https://" not in page  # no code, no CDN
+
+
+def test_every_operation_names_the_errors_it_does_not_list():
+    """Besides the errors an operation lists, every one says what else may come (405, 413, 429,
+    500, 503), always with the same error body: a client validating answers finds each described."""
+    from delve.server.api.schema import openapi
+
+    document = openapi()
+    assert "Other" in document["components"]["responses"]
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if path.startswith("/api/v1/") and path not in ("/api/v1/openapi.json", "/api/v1/docs"):
+                assert operation["responses"].get("default") == {"$ref": "#/components/responses/Other"}, (
+                    path,
+                    method,
+                )

@@ -31,9 +31,9 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 ERRORS = {
     400: "Malformed request (`request/malformed`) or invalid registration (`registration/...`).",
     401: "Not authenticated (`auth/required`, `auth/invalid_token`).",
-    403: "Not allowed: no seat in this game (`seat/not_seated`) or a failed CSRF check (`auth/csrf`).",
+    403: "Not allowed: no seat in this game (`seat/not_seated`), a game closed to spectators "
+    "(`game/no_spectators`) or a failed CSRF check (`auth/csrf`).",
     404: "Unknown game (`game/not_found`).",
-    405: "Method not allowed (`request/method_not_allowed`).",
     409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), changed choices "
     "(`command/choices_changed`), registration closed, full, name taken, already registered, or a seat "
     "no bot took over (`seat/not_taken_over`), or a command (not a comment) for a seat a bot plays since "
@@ -44,7 +44,15 @@ ERRORS = {
 
 
 def _responses(ok: dict[str, Any], *errors: int) -> dict[str, Any]:
-    return ok | {str(status): {"$ref": f"#/components/responses/E{status}"} for status in errors}
+    listed = {str(status): {"$ref": f"#/components/responses/E{status}"} for status in errors}
+    return ok | listed | {"default": {"$ref": "#/components/responses/Other"}}
+
+
+OTHER = (
+    "Any other error, with the same error body: 405 a method the path does not serve "
+    "(`request/method_not_allowed`), 413 a body over the size limit, 429 too many requests, 500 a "
+    "server error (`server/error`), 503 the server is busy or its database unreachable."
+)
 
 
 def _body(name: str) -> dict[str, Any]:
@@ -269,6 +277,7 @@ def _paths() -> dict[str, Any]:
 def openapi() -> dict[str, Any]:
     _, schemas = msgspec.json.schema_components(types.REQUESTS + types.RESPONSES, ref_template=REF)
     responses = {f"E{status}": _json(_ref("Error"), reason) for status, reason in ERRORS.items()}
+    responses["Other"] = _json(_ref("Error"), OTHER)
     return {
         "openapi": "3.1.0",
         "info": {
