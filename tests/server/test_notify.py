@@ -156,8 +156,17 @@ def test_a_defense_answered_within_the_grace_is_not_mailed_FL_DEF(game, four, cl
 
     def attacked(s: Any) -> None:
         s.make_ready(1)
-        s.p(1).pending.append(
-            Pending(id=900, kind="attack", created=s.now, row="dmg_adjacent", label="normal", source=0, power=10)
+        s.p(1).pending.append(  # evasion already rolled (and failed): the defense phase comes for sure
+            Pending(
+                id=900,
+                kind="attack",
+                created=s.now,
+                row="dmg_adjacent",
+                label="normal",
+                source=0,
+                power=10,
+                evasion_rolled=True,
+            )
         )
 
     rewrite(game, attacked)
