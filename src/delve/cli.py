@@ -104,11 +104,11 @@ def _unknown_settings() -> list[str]:
     otherwise silently ignored), with the closest known name."""
     import difflib
 
-    from delve.server.env import KNOWN_VARIABLES
+    from delve.server.env import KNOWN_VARIABLES, TOOL_VARIABLES
 
     lines = []
     for name in sorted(os.environ):
-        if not name.startswith("DELVE_") or name in KNOWN_VARIABLES or name.startswith("DELVE_TEST_"):
+        if not name.startswith("DELVE_") or name in KNOWN_VARIABLES | TOOL_VARIABLES or name.startswith("DELVE_TEST_"):
             continue
         close = difflib.get_close_matches(name, sorted(KNOWN_VARIABLES), n=1, cutoff=0.75)
         hint = f" (did you mean {close[0]}?)" if close else ""

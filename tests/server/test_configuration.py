@@ -279,3 +279,20 @@ def test_a_server_on_every_interface_says_what_to_set(tmp_path, capsys, monkeypa
     cli._public_warnings("0.0.0.0")
     out = capsys.readouterr().out
     assert "DELVE_ALLOWED_HOSTS" not in out and "the demo account ('demo', password 'delve-demo'" in out
+
+
+def test_the_test_and_script_variables_are_not_taken_for_typos():
+    """Every DELVE_* variable the scripts, tests and benchmarks read is a setting or a tool
+    variable (env.TOOL_VARIABLES), so a developer's shell gets no warning for them."""
+    import re
+
+    from delve.server.env import KNOWN_VARIABLES, TOOL_VARIABLES
+
+    root = Path(__file__).resolve().parents[2]
+    used: set[str] = set()
+    for folder in ("scripts", "tests", "benchmarks"):
+        for path in (root / folder).rglob("*"):
+            if path.is_file() and path.suffix in ("", ".py", ".sh"):
+                used |= set(re.findall(r"DELVE_[A-Z0-9_]+", path.read_text(errors="ignore")))
+    unknown = {n for n in used - KNOWN_VARIABLES - TOOL_VARIABLES if not n.startswith("DELVE_TEST_")}
+    assert unknown <= {"DELVE_PROT", "DELVE_TEST_"}, unknown  # the typo the tests make on purpose

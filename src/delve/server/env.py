@@ -310,3 +310,18 @@ KNOWN_VARIABLES = frozenset(
 )
 """Every DELVE_* variable a part of Delve reads (docs/operators.md lists each): another one in the
 environment is a typo the commands point out (``delve check``, ``serve``, ``tick``)."""
+
+TOOL_VARIABLES = frozenset(
+    {
+        "DELVE_BENCH_DATABASE_URL",
+        "DELVE_BENCH_REDIS_URL",
+        "DELVE_CHROMIUM",
+        "DELVE_E2E_FULL",
+        "DELVE_PYTHON",
+        "DELVE_REGENERATE_GOLDEN",
+        "DELVE_SCHEMATHESIS_EXAMPLES",
+        "DELVE_UPDATE_GOLDEN",
+    }
+)
+"""DELVE_* variables of the test suite, the benchmarks and the scripts (docs/testing.md; with
+``DELVE_TEST_*``): a developer's shell may hold them, and the typo check leaves them alone."""
