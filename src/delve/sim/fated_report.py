@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from delve.sim.report import Rate, Section, count_chart, histogram, horizontal_rate_chart, rate_chart, write_html
+from delve.sim.report import (
+    Rate,
+    Section,
+    count_chart,
+    histogram,
+    horizontal_rate_chart,
+    line_ups,
+    rate_chart,
+    write_html,
+)
 
 #: A card needs this many uses before its winners' share is shown.
 MIN_CARD_USES = 60
@@ -80,16 +89,6 @@ def class_label(class_id: str, presets: Sequence[str]) -> str:
     names = {data.class_name(class_id, p, "en") for p in presets if p in data.presets and class_id in data.classes}
     shown = [n for n in sorted(names) if n.lower() != class_id]
     return f"{class_id} ({', '.join(shown)})" if shown else class_id
-
-
-def line_ups(rows: Sequence[Mapping[str, Any]]) -> str:
-    """The bots of the rows, shortly: ``heuristic x8`` or the line-ups seen."""
-    seen = sorted({str(r["bots"]) for r in rows})
-    out = []
-    for bots in seen:
-        names = bots.split(",")
-        out.append(f"{names[0]} x{len(names)}" if len(set(names)) == 1 else bots)
-    return "; ".join(out)
 
 
 def summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -18,7 +18,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from delve.sim.report import Rate, Section, count_chart, histogram, horizontal_rate_chart, rate_chart, write_html
+from delve.sim.report import (
+    Rate,
+    Section,
+    count_chart,
+    histogram,
+    horizontal_rate_chart,
+    line_ups,
+    rate_chart,
+    write_html,
+)
 
 Row = Mapping[str, Any]
 
@@ -188,11 +197,6 @@ def _table_stats(label: str, values: Sequence[float]) -> list[str]:
     return [label, str(len(values)), f"{mean:.2f}", f"{median:g}", f"{low:g}", f"{high:g}"]
 
 
-def _line_ups(rows: Sequence[Row]) -> str:
-    counts = Counter(str(r.get("bots") or "") for r in rows)
-    return "; ".join(f"{k} ({v} games)" for k, v in counts.most_common()) or "none"
-
-
 def write(rows: Sequence[Row], directory: Path) -> Path:
     directory = Path(directory)
     charts = directory / "charts"
@@ -205,7 +209,7 @@ def write(rows: Sequence[Row], directory: Path) -> Path:
     intro = [
         f"Preset: {', '.join(presets) or '–'}"
         + (f"; settings: {', '.join(settings)}" if settings else "")
-        + f". Bots: {_line_ups(played)}."
+        + f". Bots: {line_ups(played) or 'none'}."
         + (f" Seeds {min(seeds)}..{max(seeds)}." if seeds else ""),
         "White Maiden is cooperative: the table wins or loses together (Urza defeated, or round 24 ends with "
         "him alive), so every rate below counts games, with its 95% Wilson interval.",

@@ -61,6 +61,16 @@ def rates(pairs: Mapping[str, tuple[int, int]]) -> list[Rate]:
     return [Rate(label, wins, games) for label, (wins, games) in pairs.items()]
 
 
+def line_ups(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The bots of the rows, shortly: ``heuristic x8`` or the line-ups seen."""
+    seen = sorted({str(r.get("bots") or "") for r in rows})
+    out = []
+    for bots in seen:
+        names = bots.split(",")
+        out.append(f"{names[0]} x{len(names)}" if len(set(names)) == 1 else bots)
+    return "; ".join(out)
+
+
 # ---------------------------------------------------------------------- charts
 
 
