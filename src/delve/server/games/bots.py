@@ -459,13 +459,19 @@ def reclaim_offer(game: Game, seat: Seat | None) -> dict[str, Any] | None:
     ``None`` when there is nothing to take back."""
     if seat is None or game.status != Game.Status.RUNNING or not seat.is_bot or seat.bot_since is None:
         return None
-    why = (
+    why = last_handed_to_bot(game, seat) or "takeover"
+    return {"game": game.pk, "since": dt.datetime.fromtimestamp(seat.bot_since, tz=dt.UTC), "why": why}
+
+
+def last_handed_to_bot(game: Game, seat: Seat) -> str | None:
+    """How ``seat`` was last handed to a bot: the source of its latest such log entry (one of
+    :data:`TO_BOT`), or None when it never was."""
+    return (
         game.commands.filter(seat=seat.index, command__isnull=True, source__in=list(TO_BOT))
         .order_by("-sequence")
         .values_list("source", flat=True)
         .first()
     )
-    return {"game": game.pk, "since": dt.datetime.fromtimestamp(seat.bot_since, tz=dt.UTC), "why": why or "takeover"}
 
 
 TO_BOT = ("takeover", "leave", "handover")

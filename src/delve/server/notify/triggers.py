@@ -102,13 +102,7 @@ def player_seats(game: Game) -> tuple[list[Seat], list[Seat]]:
 def _left_by_choice(game: Game, seat: Seat) -> bool:
     """Whether the player handed the seat to a bot themselves (``games.bots.leave``): they are not
     told what they just did."""
-    last = (
-        game.commands.filter(seat=seat.index, command__isnull=True, source__in=list(bots.TO_BOT))
-        .order_by("-sequence")
-        .values_list("source", flat=True)
-        .first()
-    )
-    return last == "leave"
+    return bots.last_handed_to_bot(game, seat) == "leave"
 
 
 def human_seats(game: Game) -> list[Seat]:
