@@ -1,8 +1,8 @@
 """Durations as people read them, in English and Japanese: one function for every page.
 
 ``say(5400, "en") == "1 h 30 min"``, ``say(5400, "ja") == "1時間30分"``, ``say(86400, "ja") ==
-"1日"``. The largest two units that are not zero are shown (days and hours, hours and minutes,
-minutes and seconds), so a long time stays short; a value is never rounded up.
+"1日"``. Every unit that is not zero is shown (``"1 d 2 h 5 s"``), so the value is exact: a
+setting is shown as it is, never rounded.
 """
 
 from __future__ import annotations
