@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine
 from typing import Any
 
 from delve.server.asgi import Handler, application
+from tests.aio import run_alone
 
 
 async def get(app: Any, path: str) -> tuple[int, bytes]:
@@ -43,24 +43,6 @@ async def get(app: Any, path: str) -> tuple[int, bytes]:
     await app(scope, receive, send)
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-
-
-def run_alone(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """``asyncio.run(main())`` in a thread of its own: a browser test earlier in the same test
-    process may leave an event loop running in this thread, where asyncio.run refuses to start."""
-    failed: list[Exception] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(main())
-        except Exception as exc:  # noqa: BLE001 (handed back to the test below)
-            failed.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if failed:
-        raise failed[0]
 
 
 def test_the_served_application_reuses_request_threads():
@@ -106,5 +88,5 @@ def test_the_server_start_and_stop_are_acknowledged():
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(asyncio.wait_for(application({"type": "lifespan"}, receive, send), timeout=5))
+    run_alone(lambda: asyncio.wait_for(application({"type": "lifespan"}, receive, send), timeout=5))
     assert [m["type"] for m in sent] == ["lifespan.startup.complete", "lifespan.shutdown.complete"]

@@ -3,7 +3,6 @@ and the Redis fan-out, and the page's wiring. The multi-process run is test_scal
 
 from __future__ import annotations
 
-import asyncio
 import os
 import threading
 import time
@@ -17,6 +16,7 @@ from delve.server.games.models import Game
 from delve.server.live import hub as hub_module
 from delve.server.live import views as live_views
 from delve.server.live.hub import Hub
+from tests.aio import run_alone
 from tests.server.conftest import session_client, token_client
 from tests.server.maiden_kit import legal, maiden_game
 from tests.server.scale import REDIS_URL, redis_absent
@@ -147,7 +147,7 @@ def test_the_async_stream_waits_on_the_event_loop() -> None:
         await frames.aclose()
         return got
 
-    ready, changed = asyncio.run(follow())
+    ready, changed = run_alone(follow)
     assert b"event: ready" in ready and changed == b"event: changed\ndata: {}\n\n"
     assert hub.subscribers(5) == 0
 
