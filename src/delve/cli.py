@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 EXIT_CONFIG = 2
-#: Seconds ``delve serve`` waits for open requests (and event streams) at SIGTERM.
+#: Seconds ``delve serve`` waits for the requests under way at SIGTERM (event streams end at once).
 SHUTDOWN_GRACE = 5
 
 
@@ -312,8 +312,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port=args.port,
             workers=args.workers,
             proxy_headers=False,  # Django trusts DELVE_TRUSTED_PROXY only (security.TrustedProxyMiddleware)
-            # Open event streams (live updates) would hold a graceful shutdown for their whole
-            # lifetime: after this many seconds they are cut (the pages reconnect elsewhere).
+            # The requests under way get this many seconds to finish, then they are cut. Open
+            # event streams end at once when the stop begins (asgi.end_streams_on_stop).
             timeout_graceful_shutdown=SHUTDOWN_GRACE,
             **_uvicorn_logging(args),
         )

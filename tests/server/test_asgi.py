@@ -5,10 +5,16 @@ not made anew for every request."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 from typing import Any
 
+import pytest
+
+from delve.server import asgi
 from delve.server.asgi import Handler, application
+from delve.server.live import hub as hub_module
+from delve.server.live.hub import Hub
 from tests.aio import run_alone
 
 
@@ -90,3 +96,45 @@ def test_the_server_start_and_stop_are_acknowledged():
 
     run_alone(lambda: asyncio.wait_for(application({"type": "lifespan"}, receive, send), timeout=5))
     assert [m["type"] for m in sent] == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def test_a_stop_signal_ends_the_open_streams_then_reaches_the_servers_own_handler(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn waits for every open response before it stops, and its lifespan "shutdown" comes
+    after that wait: an open game page held every stop for the whole grace period and was cut
+    with an error in the log. The lifespan's start chains a step in front of the server's stop
+    handlers: the streams are ended on the loop, then the server's handler runs as before."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers can be set in the main thread only")
+    loop = asyncio.new_event_loop()
+    running = threading.Thread(target=loop.run_forever, name="test-loop")
+    running.start()
+    received: list[int] = []
+    before = signal.signal(signal.SIGUSR1, lambda number, frame: received.append(number))
+    process_hub = Hub()
+    monkeypatch.setattr(hub_module, "hub", lambda: process_hub)
+    subscription = process_hub.subscribe(1)
+    try:
+        asgi.end_streams_on_stop(loop, (signal.SIGUSR1,))
+        signal.raise_signal(signal.SIGUSR1)
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0), loop).result(timeout=5)  # the loop ran its queue
+        assert received == [signal.SIGUSR1]  # the server's own handler still ran
+        assert subscription.ending
+    finally:
+        subscription.close()
+        signal.signal(signal.SIGUSR1, before)
+        loop.call_soon_threadsafe(loop.stop)
+        running.join()
+        loop.close()
+
+
+def test_outside_the_main_thread_no_signal_is_touched() -> None:
+    """A server run in a thread of its own (a test's) cannot handle signals: nothing is chained."""
+    before = signal.getsignal(signal.SIGUSR1)
+    loop = asyncio.new_event_loop()
+    done = threading.Thread(target=asgi.end_streams_on_stop, args=(loop, (signal.SIGUSR1,)))
+    done.start()
+    done.join()
+    loop.close()
+    assert signal.getsignal(signal.SIGUSR1) is before

@@ -175,6 +175,32 @@ def test_a_notice_arriving_as_a_threads_wait_times_out_is_not_lost() -> None:
     subscription.close()
 
 
+def test_a_stopping_server_ends_every_stream_with_bye_at_once() -> None:
+    """At a stop signal (see test_asgi) the hub ends every open stream: each sends ``event: bye``
+    (its page connects again, to another process or to this one when it is back) instead of
+    holding the server's shutdown until it is cut; a stream accepted while the server stops ends
+    at once too. Both the event-loop and the thread streams."""
+    hub = Hub()
+    waiting = hub.subscribe(7)
+    threaded = hub.subscribe(7)
+
+    async def follow() -> list[bytes]:
+        frames = live_views._async_events(waiting, ["*"], {"*": 3})
+        got = [await frames.__anext__()]
+        threading.Timer(0.05, hub.end_all).start()
+        got += [frame async for frame in frames]
+        return got
+
+    frames = live_views._events(threaded, ["*"], {"*": 3})
+    assert b"event: ready" in next(frames)
+    ready, *rest = run_alone(follow)
+    assert b"event: ready" in ready and rest == [b"event: bye\ndata: {}\n\n"]
+    assert list(frames) == [b"event: bye\ndata: {}\n\n"]
+    late = hub.subscribe(7)
+    assert list(live_views._events(late, ["*"], {"*": 3}))[1:] == [b"event: bye\ndata: {}\n\n"]
+    assert hub.subscribers(7) == 0
+
+
 @pytest.mark.skipif(redis_absent() is not None, reason=f"needs Redis: {redis_absent()}")
 def test_two_hubs_on_redis_are_two_processes_sharing_notices() -> None:
     """A notice published by one process (or a tick worker) reaches the subscriptions of another

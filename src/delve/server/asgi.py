@@ -11,9 +11,15 @@ threads, and with them the connections, stay for the next requests.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import os
+import signal
+import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
 from typing import Any
 
 import django
@@ -63,16 +69,51 @@ class Handler(ASGIHandler):
 
 
 async def _lifespan(receive: Any, send: Any) -> None:
-    """The server's start and stop messages: nothing is to be done at either (``delve serve``
-    sets everything up before the server starts), so each is acknowledged; without an answer
-    uvicorn logged "ASGI 'lifespan' protocol appears unsupported" at every start."""
+    """The server's start and stop messages. Nothing is to be set up at the start (``delve
+    serve`` sets everything up before the server starts), but the stop signals are hooked there
+    (:func:`end_streams_on_stop`); each message is acknowledged: without an answer uvicorn logged
+    "ASGI 'lifespan' protocol appears unsupported" at every start."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            end_streams_on_stop(asyncio.get_running_loop())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def end_streams_on_stop(loop: asyncio.AbstractEventLoop, signals: tuple[signal.Signals, ...] = STOP_SIGNALS) -> None:
+    """Chain a step in front of the server's own stop-signal handlers: the open event streams
+    say goodbye and end (``Hub.end_all``) as the server begins to stop. uvicorn waits for every
+    open response before it stops and its lifespan "shutdown" comes only after that wait, so
+    without this an open game page held each stop for the whole grace period and was then cut
+    with an error in the log. uvicorn installs its handlers before the lifespan starts and puts
+    back the ones it found when it has stopped, which drops this step with its own. Signals can
+    be handled in the main thread only: elsewhere (a test's server) nothing is chained."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in signals:
+        previous = signal.getsignal(number)
+        if callable(previous):
+            signal.signal(number, functools.partial(_on_stop_signal, loop, previous))
+
+
+def _on_stop_signal(loop: asyncio.AbstractEventLoop, previous: Any, number: int, frame: FrameType | None) -> None:
+    # A signal handler may interrupt the loop's thread anywhere, even inside a lock the hub
+    # holds: the streams are ended from the loop, soon, not from here.
+    with contextlib.suppress(RuntimeError):  # a closed loop: nothing is streaming any more
+        loop.call_soon_threadsafe(_end_streams)
+    previous(number, frame)
+
+
+def _end_streams() -> None:
+    from delve.server.live.hub import hub
+
+    hub().end_all()
 
 
 def _application() -> ASGIHandler:

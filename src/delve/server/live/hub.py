@@ -40,6 +40,8 @@ class Subscription:
         self.hub = hub
         self.game_id = game_id
         self.broken = False
+        #: the server is stopping: the stream says goodbye and ends (see :meth:`Hub.end_all`)
+        self.ending = False
         self._latest: dict[str, int] | None = None
         self._lock = threading.Lock()
         self._event = threading.Event()
@@ -55,6 +57,11 @@ class Subscription:
     def break_(self) -> None:
         """The fan-out lost its connection: the stream must end (the page then polls)."""
         self.broken = True
+        self._wake()
+
+    def end(self) -> None:
+        """The server is stopping: the stream must say goodbye now (its page connects again)."""
+        self.ending = True
         self._wake()
 
     def _wake(self) -> None:
@@ -89,7 +96,7 @@ class Subscription:
                 self._loop = asyncio.get_running_loop()
                 self._async_event = asyncio.Event()
                 pending = self._latest is not None or self._event.is_set()
-            if pending or self.broken:
+            if pending or self.broken or self.ending:
                 self._async_event.set()
         try:
             await asyncio.wait_for(self._async_event.wait(), timeout)
@@ -113,6 +120,7 @@ class Hub:
         self._listener: threading.Thread | None = None
         self._connected = threading.Event()
         self._publisher: Any = None
+        self._ending = False
 
     @property
     def mode(self) -> str:
@@ -150,6 +158,7 @@ class Hub:
     def subscribe(self, game_id: int) -> Subscription:
         subscription = Subscription(self, game_id)
         with self._lock:
+            subscription.ending = self._ending  # a stream accepted as the server stops ends at once
             self._subscriptions.setdefault(game_id, set()).add(subscription)
         if self.redis_url:
             self._ensure_listener()
@@ -188,6 +197,16 @@ class Hub:
             subscriptions = [s for group in self._subscriptions.values() for s in group]
         for subscription in subscriptions:
             subscription.break_()
+
+    def end_all(self) -> None:
+        """The server is stopping: every open stream of this process sends ``event: bye`` and ends
+        at once, instead of holding the shutdown until it is cut (the pages connect again: to
+        another process behind a proxy, or to this server when it is back; they poll meanwhile)."""
+        with self._lock:
+            self._ending = True
+            subscriptions = [s for group in self._subscriptions.values() for s in group]
+        for subscription in subscriptions:
+            subscription.end()
 
     # -- the Redis listener -----------------------------------------------------------------
 

@@ -9,6 +9,8 @@ move only that player's counter). A notice carries no content: the page fetches 
 through the poll, which renders the caller's view. A comment line every ``KEEPALIVE`` seconds
 keeps proxies from closing an idle stream; after ``LIFETIME`` seconds the stream ends and the
 browser connects again at once (``event: bye``; behind a proxy, possibly to another process).
+When the server stops, every stream ends the same way at once (``Hub.end_all``, called from the
+ASGI application's stop-signal hook): a stream does not hold the server's shutdown.
 
 Under ASGI (``delve serve``) the stream waits on the event loop; under WSGI in a thread. The
 database is read only before streaming, and its connection given back at once.
@@ -137,6 +139,8 @@ def _events(subscription: Subscription, audiences: list[str], last: dict[str, in
         ends = time.monotonic() + LIFETIME
         while time.monotonic() < ends:
             woken = subscription.wait(KEEPALIVE)
+            if subscription.ending:
+                break
             if subscription.broken:
                 return
             if woken and _moved(subscription.take(), audiences, last):
@@ -154,6 +158,8 @@ async def _async_events(subscription: Subscription, audiences: list[str], last: 
         ends = time.monotonic() + LIFETIME
         while time.monotonic() < ends:
             woken = await subscription.wait_async(KEEPALIVE)
+            if subscription.ending:
+                break
             if subscription.broken:
                 return
             if woken and _moved(subscription.take(), audiences, last):
