@@ -55,6 +55,19 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+@pytest.fixture(autouse=True)
+def close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every page a browser test opened is closed when it ends, passed or failed. A page left open
+    keeps polling the live server (every few seconds) after its test, when the database is no
+    longer the test's: each request then printed a traceback into whatever test ran next (in a
+    serial run, as CI runs, it failed a command-line test reading its own stderr)."""
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    yield
+    if browser is not None:
+        for context in list(browser.contexts):
+            context.close()
+
+
 @pytest.fixture
 def shots() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
