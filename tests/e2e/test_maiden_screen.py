@@ -250,6 +250,9 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     page.locator("a.your-decision").click()
     page.wait_for_url(f"{base}/games/{game.pk}/")
     expect(page.locator("#panel-status .now-line")).to_contain_text("Your decision (Ann)")
+    # the tab says so too, with the alert icon (screen.js, shared with the Fated screen)
+    expect(page).to_have_title(re.compile(rf"^\(1\) Your decision — Game {game.pk} — White Maiden"))
+    expect(page.locator("link[rel=icon]")).to_have_attribute("href", re.compile(r"alert\.svg$"))
     # the poll fires by itself under the strict policy (no eval), with the panel signatures
     with page.expect_request(lambda r: "/maiden/poll/" in r.url and "sigs=" in r.url, timeout=TIMEOUT):
         pass

@@ -346,6 +346,31 @@ def test_a_bot_plays_a_whole_solo_game_on_the_answers_legal_commands(clock: Any,
     assert CommandEntry.objects.filter(game=game, source="player").count() == played > 50
 
 
+def test_the_tab_says_when_a_decision_waits_for_the_player_MV_TURN_1(
+    duo: Game, player: Any, opponent: Any, spectator: Any
+) -> None:
+    """The tab of a player whose decision waits reads "(1) Your decision — Game N — White Maiden"
+    with the alert icon (screen.js sets both from the status panel, as on the Fated screen);
+    the partner's, a spectator's and a visitor's tab only name the game; in Japanese too."""
+    people = clients(player, opponent, spectator)
+    game = f"Game {duo.pk} — White Maiden — Delve"
+    mine = unescape(people["player"].get(f"/games/{duo.pk}/").content.decode())
+    assert f'data-title="(1) Your decision — {game}" data-alert="turn"' in mine
+    assert "delve/screen.js" in mine and "delve/alert.svg" in mine
+    for who in ("partner", "spectator", "visitor"):
+        status = unescape(people[who].get(f"/games/{duo.pk}/maiden/panels/status/").content.decode())
+        assert f'data-title="{game}" data-alert=""' in status, who
+    # once a decision is Bob's the marks change hands
+    play_until(duo, [player, opponent], lambda v: bool(legal(duo, 1)) and not legal(duo, 0))
+    status = unescape(people["partner"].get(f"/games/{duo.pk}/maiden/panels/status/").content.decode())
+    assert f'data-title="(1) Your decision — {game}" data-alert="turn"' in status
+    japanese = session_client(opponent)
+    japanese.cookies["django_language"] = "ja"
+    answer = japanese.get(f"/games/{duo.pk}/maiden/panels/status/", HTTP_ACCEPT_LANGUAGE="ja")
+    status = unescape(answer.content.decode())
+    assert f'data-title="(1) あなたの番 — ゲーム{duo.pk} — 白き乙女 — Delve" data-alert="turn"' in status
+
+
 def test_the_screen_reads_in_japanese(duo: Game, player: Any) -> None:
     client = session_client(player)
     client.cookies["django_language"] = "ja"

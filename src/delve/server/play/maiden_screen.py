@@ -344,6 +344,8 @@ def _status(screen: Screen) -> dict[str, Any]:
     track = [{"n": n, "done": n < round_, "now": n == round_, "odd": n % 2 == 1} for n in range(1, rounds + 1)]
     dl = int(view["danger_level"])
     danger = [{"n": n, "on": n <= dl} for n in range(1, max(6, dl) + 1)]
+    now = _now_line(screen)
+    tab_title, tab_alert = _tab(screen, bool(now.get("you")))
     return {
         "round": round_,
         "rounds": rounds,
@@ -354,7 +356,9 @@ def _status(screen: Screen) -> dict[str, Any]:
         "base_target": view["base_target"],
         "turn": view["turn_in_round"],
         "turns": view["turns_per_round"],
-        "now": _now_line(screen),
+        "now": now,
+        "tab_title": tab_title,
+        "tab_alert": tab_alert,
         "ended": view["ended"],
         "result": view["result"],
         "sephirot": view.get("sephirot", 0),
@@ -363,6 +367,16 @@ def _status(screen: Screen) -> dict[str, Any]:
         if screen.hot_seat
         else [],
     }
+
+
+def _tab(screen: Screen, yours: bool) -> tuple[str, str]:
+    """The tab's title and alert (screen.js sets the title and the icon from them): "(1) Your
+    decision — Game 3 — White Maiden — Delve" while a decision or a turn waits for the caller (a
+    seat of theirs, not one a bot plays: its commands are not offered), else the page's title."""
+    game = _("Game %(id)s — White Maiden") % {"id": screen.game.pk} + " — Delve"
+    if yours:
+        return _("(1) Your decision — %(game)s") % {"game": game}, "turn"
+    return game, ""
 
 
 def _now_line(screen: Screen) -> dict[str, Any]:

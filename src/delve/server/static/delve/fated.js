@@ -1,57 +1,16 @@
 /* The Fated Labyrinth screen: keyboard moves, tile selection, countdowns, command help and the
- * panel signatures sent with each refresh. Plain JavaScript; htmx does the requests. */
+ * phone layout's phase. What both screens share (polling, signatures, focus, the tab) is screen.js.
+ * Plain JavaScript; htmx does the requests. */
 (function () {
   "use strict";
 
   var root = null;
-  var offset = 0; // server clock minus browser clock, in seconds
-  var lastFocus = null;
   var KEYS = {
     ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
     w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right"
   };
 
-  window.Delve = {
-    /* The signature of every panel on the page, so the server sends only the changed ones. */
-    sigs: function () {
-      var out = {};
-      document.querySelectorAll("[data-panel][data-sig]").forEach(function (el) {
-        out[el.getAttribute("data-panel")] = el.getAttribute("data-sig");
-      });
-      return JSON.stringify(out);
-    }
-  };
-
-  /* Polling without eval (the page's Content-Security-Policy forbids it, and htmx runs with
-   * allowEval off): an element with data-poll-every="N" gets a "delve:poll" event every N seconds
-   * while the page is visible; with data-poll-on-visible also at once when the page shows again;
-   * with data-send-sigs its request carries the panel signatures. */
-  function pollDue() {
-    var now = Date.now();
-    document.querySelectorAll("[data-poll-every]").forEach(function (el) {
-      var every = Number(el.getAttribute("data-poll-every")) * 1000;
-      // Pushed notices (live.js) make polling a slow safety net while the stream is connected.
-      if (window.DelveLive && window.DelveLive.connected) every = Math.max(every, 10000);
-      if (!el.delveNextPoll) el.delveNextPoll = now + every;
-      if (now < el.delveNextPoll) return;
-      el.delveNextPoll = now + every;
-      if (!document.hidden && window.htmx) htmx.trigger(el, "delve:poll");
-    });
-  }
-  document.addEventListener("visibilitychange", function () {
-    if (document.hidden || !window.htmx) return;
-    document.querySelectorAll("[data-poll-on-visible]").forEach(function (el) { htmx.trigger(el, "delve:poll"); });
-  });
-  document.addEventListener("htmx:configRequest", function (event) {
-    var elt = event.detail.elt;
-    if (elt && elt.hasAttribute && elt.hasAttribute("data-send-sigs")) event.detail.parameters.sigs = window.Delve.sigs();
-  });
-
-  function typing(target) {
-    if (!target) return false;
-    var tag = target.tagName;
-    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
-  }
+  var typing = window.Delve.typing; // screen.js
 
   /* FL-UI-6, FL-MOVE-8: arrow keys and WASD press the quick-move buttons (never while typing). */
   document.addEventListener("keydown", function (event) {
@@ -166,44 +125,11 @@
   document.addEventListener("mouseover", showHelp);
   document.addEventListener("focusin", showHelp);
 
-  /* Countdowns (FL-UI-13 wait time, FL-ABN-1 abandonment) from the server's clock. */
-  function format(seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    var d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600);
-    var m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
-    var ja = document.documentElement.lang === "ja";
-    if (d > 0) return ja ? d + "日" + h + "時間" : d + " d " + h + " h";
-    var mm = (m < 10 ? "0" : "") + m, ss = (s < 10 ? "0" : "") + s;
-    return h > 0 ? h + ":" + mm + ":" + ss : m + ":" + ss;
-  }
-  function tick() {
-    var now = Date.now() / 1000 + offset;
-    document.querySelectorAll("time.countdown[data-deadline]").forEach(function (el) {
-      var left = Number(el.getAttribute("data-deadline")) - now;
-      el.textContent = format(left);
-      if (left <= 0 && el.hasAttribute("data-refresh-at-zero") && !el.hasAttribute("data-fired")) {
-        el.setAttribute("data-fired", "1");
-        setTimeout(function () { document.body.dispatchEvent(new Event("delve:refresh")); }, 800);
-      }
-    });
-  }
-
-  /* Keep the keyboard focus where it was when a panel is swapped. */
-  document.addEventListener("htmx:beforeRequest", function () {
-    var active = document.activeElement;
-    lastFocus = active && active.id ? active.id : null;
-  });
-  /* The board's phase (the phone layout follows it), and the tab: its title and favicon say when
-   * a turn or a defense waits ("(1) Your turn — Game 3"). */
+  /* The board's phase (the phone layout follows it); the tab's title and icon are screen.js's. */
   function markPhase() {
     var mark = document.querySelector("[data-phase-mark]");
     var board = document.getElementById("board");
     if (mark && board) board.setAttribute("data-phase", mark.getAttribute("data-phase-mark"));
-    if (!mark || !mark.hasAttribute("data-title")) return;
-    document.title = mark.getAttribute("data-title");
-    var icon = document.querySelector("link[rel=icon]");
-    var alert = mark.getAttribute("data-alert");
-    if (icon && root) icon.setAttribute("href", alert ? root.getAttribute("data-alert-icon") : "data:,");
   }
   /* The "just now" toast arrives inside the commands panel; it is moved to its host outside the
    * refreshed panels, so the next poll (another player acting re-sends the commands panel) does not
@@ -239,25 +165,14 @@
     liftToast();
     markPhase();
     followPhase();
-    tick();
     if (aiming) showAim();
-    if (!lastFocus) return;
-    var active = document.activeElement;
-    if (active && active !== document.body && document.contains(active)) return;
-    var again = document.getElementById(lastFocus);
-    if (again && !again.disabled) again.focus();
   });
 
   document.addEventListener("DOMContentLoaded", function () {
     root = document.getElementById("fated");
     if (!root) return;
-    var serverNow = Number(root.getAttribute("data-server-now"));
-    if (serverNow) offset = serverNow - Date.now() / 1000;
-    tick();
     markPhase();
     liftToast();
     followPhase();
-    setInterval(tick, 1000);
-    setInterval(pollDue, 1000);
   });
 })();
