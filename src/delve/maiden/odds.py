@@ -1161,6 +1161,12 @@ class RerollOdds:
     slate_damage: Distribution
     damage: Distribution | None
     keep: Plan
+    indices: tuple[int, ...] = ()
+    """Every die rerolled (:func:`reroll_dice_odds`); ``index`` is the first of them."""
+
+    @property
+    def expected_slate_damage(self) -> Fraction:
+        return self.slate_damage.mean()
 
 
 def reroll_odds(
@@ -1210,6 +1216,7 @@ def reroll_odds(
         slate_damage=Distribution.from_counts(hurt, size),
         damage=Distribution.from_counts(total, size) if target is not None else None,
         keep=_plans(table)[0],
+        indices=(index,),
     )
 
 
@@ -1294,3 +1301,306 @@ def adjust_options(
             results.append((delta, _plans(replace(table, dice=tuple(rolled)))[0]))
     results.sort(key=lambda dp: (-dp[1].ap, dp[1].slate_damage, abs(dp[0])))
     return results
+
+
+# --------------------------------------------------------------------------------------------
+# Skills and Arcana that change a rolled check in other ways (several dice, colours, near pairs)
+# --------------------------------------------------------------------------------------------
+
+_REROLL_BRUTE_LIMIT: Final = 20_000
+"""The most ordered rolls :func:`reroll_dice_odds` scores one by one (multi-die checks, dice
+already carrying points); beyond it the question is refused (``OddsError``) rather than slow."""
+
+
+def reroll_dice_odds(
+    dice: Sequence[DieLike],
+    indices: Sequence[int],
+    pie: int,
+    *,
+    size: int,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
+) -> RerollOdds:
+    """Reroll the dice ``indices`` together (each a d``size``), then ascend optimally: the same
+    model as :func:`reroll_odds` (which it equals for one die), for skills and Arcana that reroll
+    two dice or more (SUG-7 "+1 die per level", SUG-3 Wheel of Fortune).
+
+    Exact, and without visiting the size ** k rolls one by one in the usual case (one scoring
+    die, no points already on dice): only the faces' counts matter, so a programme visits the
+    faces from the highest down with the state (rerolled dice left, pairs, highest face shown an
+    odd number of times, highest shown an even number), as :func:`best_ap`'s formula reads them;
+    a rerolled slate die is uniform and independent of the rest. Otherwise (``multi_die_checks``
+    with several scoring dice, dice carrying bonuses) every roll is scored by the best plan, up
+    to 20,000 rolls.
+
+    :raises OddsError: ``indices`` empty, repeated or not on the table, a bad ``size``, or a
+        roll count beyond that limit for the general case.
+    """
+    table = _table(
+        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
+    )
+    chosen = tuple(indices)
+    if (
+        not chosen
+        or len(set(chosen)) != len(chosen)
+        or any(not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(table.dice) for i in chosen)
+        or any(i in table.removed for i in chosen)
+    ):
+        raise OddsError("indices", f"{list(chosen)!r} are not distinct dice still on the table")
+    if size not in DIE_SIZES:
+        raise OddsError("size", f"{size!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
+    on_table = [i for i in range(len(table.dice)) if i not in table.removed]
+    if table.required == 1 and all(table.dice[i].bonus == 0 for i in on_table):
+        joint = _reroll_joint_fast(table, chosen, size)
+    else:
+        joint = _reroll_joint_brute(table, chosen, size)
+    total = size ** len(chosen)
+    ap: Counter[int] = Counter()
+    hurt: Counter[int] = Counter()
+    paid: Counter[int] = Counter()
+    for (value, damage), ways in joint.items():
+        ap[value] += ways
+        hurt[damage] += ways
+        if target is not None:
+            paid[damage + (0 if value >= target else danger_level)] += ways
+    ap_dist = Distribution.from_counts(ap, total)
+    return RerollOdds(
+        index=chosen[0],
+        p_success=None if target is None else ap_dist.at_least(target),
+        ap=ap_dist,
+        slate_damage=Distribution.from_counts(hurt, total),
+        damage=Distribution.from_counts(paid, total) if target is not None else None,
+        keep=_plans(table)[0],
+        indices=chosen,
+    )
+
+
+def _reroll_joint_fast(table: _Table, chosen: tuple[int, ...], size: int) -> Counter[tuple[int, int]]:
+    """(AP, slate damage) → ordered rolls of the rerolled dice, one scoring die, no die bonus."""
+    dice, slate, bonus = table.dice, table.slate_index, table.bonus
+    on_table = [i for i in range(len(dice)) if i not in table.removed]
+    kept = tuple(sorted(Counter(dice[i].value for i in on_table if i not in chosen and i != slate).items()))
+    rolled = sum(1 for i in chosen if i != slate)
+    base = bonus * table.counted_pairs + table.points + table.ap_bonus
+    joint: Counter[tuple[int, int]] = Counter()
+    if slate is None:
+        for (keep, pairs), ways in _reroll_keep_counts(size, kept, rolled, bonus).items():
+            joint[(keep + bonus * pairs + base, 0)] += ways
+        return joint
+    others = sum(1 for i in on_table if i != slate)
+    per_die = table.variant.per_die(table.danger_level)
+    slate_faces = range(1, size + 1) if slate in chosen else (dice[slate].value,)
+    for pairs, ways in _reroll_pair_counts(size, kept, rolled).items():
+        damage = slate_damage(others - 2 * pairs, table.agi, per_die)
+        for face in slate_faces:
+            joint[(face + bonus * pairs + base, damage)] += ways
+    return joint
+
+
+@lru_cache(maxsize=4096)
+def _reroll_pair_counts_cached(
+    size: int, kept: tuple[tuple[int, int], ...], rolled: int
+) -> tuple[tuple[int, int], ...]:
+    counts = dict(kept)
+    top = max(size, max(counts, default=0))
+    states: dict[tuple[int, int], int] = {(rolled, 0): 1}
+    for face in range(top, 0, -1):
+        here = counts.get(face, 0)
+        nxt: dict[tuple[int, int], int] = {}
+        for (left, pairs), ways in states.items():
+            shown = (0,) if face > size else (left,) if face == 1 else range(left + 1)
+            for count in shown:
+                key = (left - count, pairs + (here + count) // 2)
+                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
+        states = nxt
+    return tuple(sorted((pairs, ways) for (left, pairs), ways in states.items() if not left))
+
+
+def _reroll_pair_counts(size: int, kept: tuple[tuple[int, int], ...], rolled: int) -> dict[int, int]:
+    """Disjoint pairs among the kept faces (``kept``: (face, count)) and ``rolled`` fresh dice →
+    ordered rolls of the fresh dice."""
+    return dict(_reroll_pair_counts_cached(size, kept, rolled))
+
+
+@lru_cache(maxsize=4096)
+def _reroll_keep_cached(
+    size: int, kept: tuple[tuple[int, int], ...], rolled: int, bonus: int
+) -> tuple[tuple[tuple[int, int], int], ...]:
+    counts = dict(kept)
+    top = max(size, max(counts, default=0))
+    # state: (fresh dice left, pairs, highest face shown an odd number of times, highest shown
+    # an even number (≥ 2) of times before it); 0 = none yet. Once an odd face is found, lower
+    # faces only add pairs (the kept die is settled): the even face is then frozen.
+    states: dict[tuple[int, int, int, int], int] = {(rolled, 0, 0, 0): 1}
+    for face in range(top, 0, -1):
+        here = counts.get(face, 0)
+        nxt: dict[tuple[int, int, int, int], int] = {}
+        for (left, pairs, odd, even), ways in states.items():
+            shown = (0,) if face > size else (left,) if face == 1 else range(left + 1)
+            for count in shown:
+                c = here + count
+                new_odd = odd or (face if c % 2 else 0)
+                new_even = even or (face if not odd and c and c % 2 == 0 else 0)
+                key = (left - count, pairs + c // 2, new_odd, new_even)
+                nxt[key] = nxt.get(key, 0) + ways * comb(left, count)
+        states = nxt
+    result: dict[tuple[int, int], int] = {}
+    for (left, pairs, odd, even), ways in states.items():
+        if left:
+            continue
+        # keep the highest odd-count face, or break a pair of the highest even-count face (MV-ASC-9)
+        keep = max(odd if odd else -_IMPOSSIBLE, even - bonus if even else -_IMPOSSIBLE)
+        result[(keep, pairs)] = result.get((keep, pairs), 0) + ways
+    return tuple(sorted(result.items()))
+
+
+def _reroll_keep_counts(
+    size: int, kept: tuple[tuple[int, int], ...], rolled: int, bonus: int
+) -> dict[tuple[int, int], int]:
+    """(value of the die kept after the pair it may cost, pairs) → ordered rolls of ``rolled``
+    fresh dice next to the kept faces, for a check without slate: best AP = that value + bonus ·
+    pairs (the closed formula of :func:`best_ap`)."""
+    return dict(_reroll_keep_cached(size, kept, rolled, bonus))
+
+
+def _reroll_joint_brute(table: _Table, chosen: tuple[int, ...], size: int) -> Counter[tuple[int, int]]:
+    """Every roll of the rerolled dice, each scored by the best plan (the general case)."""
+    if size ** len(chosen) > _REROLL_BRUTE_LIMIT:
+        raise OddsError(
+            "indices",
+            f"rerolling {len(chosen)} d{size} here needs every roll scored one by one "
+            f"({size ** len(chosen)} rolls, more than {_REROLL_BRUTE_LIMIT})",
+        )
+    joint: Counter[tuple[int, int]] = Counter()
+    for faces in itertools.product(range(1, size + 1), repeat=len(chosen)):
+        rolled = list(table.dice)
+        for i, face in zip(chosen, faces, strict=True):
+            rolled[i] = rolled[i]._replace(value=face)
+        plan = min(_unordered_plans(replace(table, dice=tuple(rolled))), key=_order)
+        joint[(plan.ap, plan.slate_damage)] += 1
+    return joint
+
+
+def swap_colours_plan(
+    dice: Sequence[DieLike],
+    pair: Sequence[int],
+    pie: int,
+    *,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
+) -> Plan:
+    """The best plan (MV-ASC-9) after two remaining dice of different colours swap colours (SUG-7
+    "swap the colours of two dice (for slates)"): on a slate check the slate die is then the
+    other one (MV-SLATE-2). The dice are known, so success is certain or impossible.
+
+    :raises OddsError: ``pair`` is not two remaining dice of different colours.
+    """
+    table = _table(
+        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
+    )
+    i, j = _two_on_table(table, pair)
+    a, b = table.dice[i], table.dice[j]
+    if a.colour == b.colour:
+        raise OddsError("pair", f"dice {i} and {j} are both {a.colour}: swapping changes nothing")
+    swapped = list(table.dice)
+    swapped[i], swapped[j] = a._replace(colour=b.colour), b._replace(colour=a.colour)
+    slate_index = table.slate_index
+    if slate_index in (i, j):
+        slate_index = j if slate_index == i else i
+    return min(_unordered_plans(replace(table, dice=tuple(swapped), slate_index=slate_index)), key=_order)
+
+
+def near_pair_plan(
+    dice: Sequence[DieLike],
+    pair: Sequence[int],
+    pie: int,
+    *,
+    onto: int | None = None,
+    slate: SlateColour | None = None,
+    target: int | None = None,
+    agi: int = 0,
+    danger_level: int = 1,
+    required_count: int = 1,
+    variant: Variant = DEFAULT,
+    removed: Sequence[int] = (),
+    bonus: int | None = None,
+    points: int | None = None,
+    ap_bonus: int = 0,
+) -> Plan:
+    """The best plan (MV-ASC-9) after ascending two dice whose faces differ by 1 as if they were a
+    pair (SUG-7 "treat two dice that differ by 1 as a pair"): they leave the table and the check
+    gains one ascension bonus (MV-ASC-1/4), onto the die ``onto`` with ``multi_die_checks``
+    (CHG-12). Legal as an ascension is (MV-ASC-6): never the slate die, and without a slate one
+    die must remain.
+
+    The odds model knows only pairs of equal faces among ``removed``, so the near pair is taken
+    out of the pool instead: the plan's indices are those of ``dice`` all the same, and its
+    ``ascensions`` count the near pair.
+
+    :raises OddsError: ``pair`` is not a legal near pair, or ``onto`` is missing or wrong.
+    """
+    table = _table(
+        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
+    )
+    i, j = _two_on_table(table, pair)
+    if abs(table.dice[i].value - table.dice[j].value) != 1:
+        raise OddsError("pair", f"dice {i} and {j} show {table.dice[i].value} and {table.dice[j].value}, not 1 apart")
+    if table.slate_index in (i, j):
+        raise OddsError("pair", "the slate die is never part of a pair (MV-ASC-6)")
+    left = [k for k in range(len(table.dice)) if k not in table.removed and k not in (i, j)]
+    if not left:
+        raise OddsError("pair", "at least one die must remain (MV-ASC-6)")
+    multi = table.variant.multi_die_checks
+    if multi and (onto is None or onto not in left):
+        raise OddsError("onto", f"{onto!r} is not a remaining die to place the bonus on (CHG-12)")
+    keep = [k for k in range(len(table.dice)) if k not in (i, j)]
+    pool = [table.dice[k] for k in keep]
+    extra_ap = 0
+    if multi:
+        assert onto is not None
+        pool[keep.index(onto)] = pool[keep.index(onto)]._replace(bonus=pool[keep.index(onto)].bonus + table.bonus)
+    else:
+        extra_ap = table.bonus
+    smaller = replace(
+        table,
+        dice=tuple(pool),
+        removed=frozenset(keep.index(k) for k in table.removed),
+        slate_index=None if table.slate_index is None else keep.index(table.slate_index),
+        ap_bonus=table.ap_bonus + extra_ap,
+    )
+    plan = min(_unordered_plans(smaller), key=_order)
+    return replace(
+        plan,
+        pairs=tuple((keep[a], keep[b]) for a, b in plan.pairs),
+        remaining=tuple(keep[k] for k in plan.remaining),
+        ascensions=plan.ascensions + 1,
+        scoring=tuple((keep[k], added) for k, added in plan.scoring),
+    )
+
+
+def _two_on_table(table: _Table, pair: Sequence[int]) -> tuple[int, int]:
+    chosen = tuple(pair)
+    if (
+        len(chosen) != 2
+        or chosen[0] == chosen[1]
+        or any(not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(table.dice) for k in chosen)
+        or any(k in table.removed for k in chosen)
+    ):
+        raise OddsError("pair", f"{list(chosen)!r} are not two dice still on the table")
+    return min(chosen), max(chosen)
