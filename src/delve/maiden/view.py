@@ -482,6 +482,14 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
         "bonus": checks.bonus(ctx, active),
         "slate_ignored": check.ignore_slate,
         "no_ascension": board.mod_flag(ctx, check.room, "no_ascension"),
+        # What the odds of a skill or Arcana that changes the check need: the die size it gives
+        # (die_bonus_size: Wil + size_bonus, stepped by the mods, unless a size was chosen),
+        # whether white dice are rolled at all, and whether success is already certain.
+        "size_bonus": check.size_bonus,
+        "die_step": board.mod_sum(ctx, check.room, "die_step"),
+        "size_chosen": bool(check.size),
+        "no_white_dice": board.mod_flag(ctx, check.room, "no_white_dice"),
+        "auto_success": check.auto_success,
     }
     return out
 

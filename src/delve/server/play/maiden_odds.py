@@ -11,6 +11,7 @@ played are counted.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -330,7 +331,19 @@ def reroll_chance(view: dict[str, Any], settings: dict[str, Any], index: int) ->
         return None
     bonus = 0 if check.get("no_ascension") else int(check.get("bonus", 1))
     size = int(check["dice"][index]["size"])
+    if check.get("auto_success"):
+        return Chance(Fraction(1))
     try:
+        # the engine's AP also holds AP bonuses of skills and Arcana already used: the offset
+        # between its AP and the model's is the same after any reroll
+        stop = odds.ascension_plans(
+            dice,
+            bonus,
+            removed=removed,
+            slate=_slate(check),  # type: ignore[arg-type]
+            variant=_bonus_variant(settings),
+        )
+        offset = int(check.get("ap") or 0) - next(p for p in stop if not p.pairs).ap
         result = odds.reroll_odds(
             dice,
             index,
@@ -342,6 +355,7 @@ def reroll_chance(view: dict[str, Any], settings: dict[str, Any], index: int) ->
             danger_level=max(1, int(view["danger_level"])),
             variant=_bonus_variant(settings),
             removed=removed,
+            ap_bonus=offset,
         )
     except odds.OddsError:
         return None
@@ -388,3 +402,302 @@ def adjust_chance(view: dict[str, Any], settings: dict[str, Any], index: int, de
     )
     offset = int(check.get("ap") or 0) - next(p for p in stop_ap if not p.pairs).ap
     return Chance(Fraction(int(plan.ap + offset >= int(check["target"]))))
+
+
+# ---------------------------------------------------------------- skills and Arcana that change a check
+
+#: Ops that change the dice or the outcome of a check (docs/maiden.md, OPS). A skill or Arcana
+#: shows a chance when its ops contain one of these and every op is one the odds model knows.
+CHECK_CHANGING_OPS = frozenset(
+    {
+        "reroll",
+        "die_adjust",
+        "set_die",
+        "swap_colours",
+        "near_pair",
+        "ap_bonus",
+        "auto_success",
+        "ignore_slate",
+        "ignore_slate_dice",
+        "extra_white",
+        "die_bonus_size",
+    }
+)
+#: Ops that do not change P(success) of the check in progress (damage, healing, the map, the
+#: decks, other maidens): a use that also has them still shows the chance of its check ops.
+_NEUTRAL_OPS = frozenset(
+    {
+        "reduce_damage",
+        "heal",
+        "mp",
+        "free_pass",
+        "refresh_skills",
+        "learn_skill",
+        "skill_level",
+        "extra_draw",
+        "look_rooms",
+        "reveal_passage",
+        "boss_disable_action",
+        "boss_damage",
+    }
+)
+
+
+@dataclass
+class _Table:
+    """The rolled check as the odds model sees it, changed op by op (a copy per branch)."""
+
+    dice: list[tuple[str, int]]
+    removed: list[int]
+    sizes: list[int]
+    slate: str | None
+    agi: int
+    ap_bonus: int  # the engine's AP bonuses (skills, Arcana) and the near pairs' bonuses
+    reroll: tuple[int, ...] | None = None  # dice rerolled last (the outcome is then random)
+
+    def copy(self) -> _Table:
+        return _Table(list(self.dice), list(self.removed), list(self.sizes), self.slate, self.agi, self.ap_bonus)
+
+    def remaining(self) -> list[int]:
+        return [i for i in range(len(self.dice)) if i not in self.removed]
+
+    def slate_index(self) -> int | None:
+        return next((i for i, d in enumerate(self.dice) if d[0] == self.slate), None) if self.slate else None
+
+
+def use_chance(
+    view: dict[str, Any], settings: dict[str, Any], ops: list[dict[str, Any]], command: dict[str, Any]
+) -> Chance | None:
+    """P(success) after using a skill or Arcana (its ``ops``, already scaled by the skill's
+    level) with the picks of ``command``, then playing optimally, exactly (``delve.maiden.odds``).
+
+    Before the roll: the check's odds with the white dice or the die size the ops give. After the
+    roll: the ops are applied in order to the rolled dice; the first op with a pick takes it from
+    the command, a later one (a ``choose`` decision after the use) is taken at its best; a
+    reroll, last, is counted over every face (:func:`odds.reroll_dice_odds`), so rerolling one,
+    two or any number of dice and the ±1 / set-a-face buttons all read the same model.
+
+    None (nothing shown) when the use does not change the check, or when it is outside the odds
+    model: an op the model does not know; dice carrying points (``pie_mode = boost``) or
+    bonuses placed on chosen dice (``multi_die_checks``), which the screen's pool does not keep
+    apart from the faces; a near pair already ascended, whose unequal faces the model's removed
+    dice cannot hold; or an op after a reroll (its outcome would depend on the new faces).
+    """
+    check = view.get("check")
+    maiden = _active(view)
+    if not check or maiden is None or check.get("result") is not None:
+        return None
+    names = [str(op.get("op")) for op in ops]
+    if not any(n in CHECK_CHANGING_OPS for n in names) or any(
+        n not in CHECK_CHANGING_OPS and n not in _NEUTRAL_OPS for n in names
+    ):
+        return None
+    if not check.get("rolled"):
+        return _pre_roll_use(view, settings, ops, maiden)
+    if settings.get("multi_die_checks") or settings.get("pie_mode") == "boost":
+        return None  # bonuses sit on dice: outside the screen's model of the pool
+    if any(d.get("bonus") for d in check["dice"]):
+        return None
+    if check.get("auto_success"):
+        return Chance(Fraction(1))
+    dice, removed = _pool(check)
+    table = _Table(
+        dice, removed, [int(d["size"]) for d in check["dice"]], _slate(check), int(maiden["levels"]["agi"]), 0
+    )
+    rules = _bonus_variant(settings)
+    bonus = 0 if check.get("no_ascension") else int(check.get("bonus", 1))
+    try:
+        stop = next(p for p in _plans(table, bonus, rules, None, view) if not p.pairs)
+    except odds.OddsError:
+        return None  # a near pair among the removed dice: outside the model
+    table.ap_bonus = int(check.get("ap") if check.get("ap") is not None else stop.ap) - stop.ap
+    target = int(check["target"])
+    try:
+        best = _best_after(table, ops, dict(command), True, bonus, rules, target, view)
+    except odds.OddsError:
+        return None
+    return None if best is None else Chance(best[0])
+
+
+def _plans(table: _Table, bonus: int, rules: Variant, target: int | None, view: dict[str, Any]) -> list[odds.Plan]:
+    return odds.ascension_plans(
+        table.dice,
+        bonus,
+        slate=table.slate,  # type: ignore[arg-type]
+        target=target,
+        agi=table.agi,
+        danger_level=max(1, int(view["danger_level"])),
+        variant=rules,
+        removed=table.removed,
+        ap_bonus=table.ap_bonus,
+    )
+
+
+def _amount(op: dict[str, Any], view: dict[str, Any]) -> int:
+    value = op.get("amount", 1)
+    return int(view["danger_level"]) if value == "dl" else int(value)
+
+
+def _best_after(
+    table: _Table,
+    ops: list[dict[str, Any]],
+    picks: dict[str, Any],
+    from_command: bool,
+    bonus: int,
+    rules: Variant,
+    target: int,
+    view: dict[str, Any],
+) -> tuple[Fraction, Fraction] | None:
+    """(P(success), −expected damage) after ``ops`` and optimal play; a pick op takes ``picks``
+    (the command's) when ``from_command``, else its best legal pick (the player's choice)."""
+    for n, op in enumerate(ops):
+        name = str(op.get("op"))
+        if table.reroll is not None and name in CHECK_CHANGING_OPS:
+            return None  # an op after a reroll would depend on the new faces
+        if name == "ap_bonus":
+            table.ap_bonus += _amount(op, view)
+        elif name == "auto_success":
+            return Fraction(1), -_expected_damage(table, bonus, rules, target, view, auto=True)
+        elif name == "ignore_slate":
+            table.slate = None
+        elif name == "ignore_slate_dice":
+            table.agi += _amount(op, view)
+        elif name in ("die_adjust", "set_die", "swap_colours", "near_pair", "reroll"):
+            rest = ops[n + 1 :]
+            if from_command:
+                return _apply_pick(table, name, picks, rest, bonus, rules, target, view)
+            options = _legal_picks(table, op, name, view)
+            if not options:
+                continue  # nothing to act on: the op does nothing (effect.no_target)
+            outcomes = [_apply_pick(table.copy(), name, pick, rest, bonus, rules, target, view) for pick in options]
+            known = [o for o in outcomes if o is not None]
+            return max(known) if len(known) == len(outcomes) else None
+        elif name in ("extra_white", "die_bonus_size"):
+            return None  # before the roll only
+    if table.reroll is not None:
+        result = odds.reroll_dice_odds(
+            table.dice,
+            table.reroll,
+            bonus,
+            size=table.sizes[table.reroll[0]],
+            slate=table.slate,  # type: ignore[arg-type]
+            target=target,
+            agi=table.agi,
+            danger_level=max(1, int(view["danger_level"])),
+            variant=rules,
+            removed=table.removed,
+            ap_bonus=table.ap_bonus,
+        )
+        assert result.p_success is not None and result.damage is not None
+        return result.p_success, -result.damage.mean()
+    plan = _plans(table, bonus, rules, target, view)[0]
+    return Fraction(int(bool(plan.success))), -Fraction(plan.damage or 0)
+
+
+def _apply_pick(
+    table: _Table,
+    name: str,
+    pick: dict[str, Any],
+    rest: list[dict[str, Any]],
+    bonus: int,
+    rules: Variant,
+    target: int,
+    view: dict[str, Any],
+) -> tuple[Fraction, Fraction] | None:
+    if name in ("die_adjust", "set_die"):
+        die, face = int(pick["die"]), int(pick["face"])
+        if die in table.removed or not 1 <= face <= table.sizes[die]:
+            return None
+        table.dice[die] = (table.dice[die][0], face)
+    elif name == "swap_colours":
+        i, j = (int(x) for x in pick["dice"])
+        (ci, fi), (cj, fj) = table.dice[i], table.dice[j]
+        table.dice[i], table.dice[j] = (cj, fi), (ci, fj)
+    elif name == "near_pair":
+        i, j = sorted(int(x) for x in pick["dice"])
+        # checked by the odds module (MV-ASC-6); then the pair leaves the pool with its bonus
+        odds.near_pair_plan(
+            table.dice,
+            (i, j),
+            bonus,
+            slate=table.slate,
+            variant=rules,
+            removed=table.removed,  # type: ignore[arg-type]
+        )
+        keep = [k for k in range(len(table.dice)) if k not in (i, j)]
+        table.dice = [table.dice[k] for k in keep]
+        table.sizes = [table.sizes[k] for k in keep]
+        table.removed = [keep.index(k) for k in table.removed]
+        table.ap_bonus += bonus
+    else:  # reroll: counted over every face once the other ops are applied
+        table.reroll = tuple(int(x) for x in pick["dice"])
+    return _best_after(table, rest, {}, False, bonus, rules, target, view)
+
+
+def _legal_picks(table: _Table, op: dict[str, Any], name: str, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The picks the engine would offer for ``op`` on this table (``effects``' choosers)."""
+    left = table.remaining()
+    slate = table.slate_index()
+    if name == "reroll":
+        count = op.get("count", 1)
+        sizes = range(1, len(left) + 1) if count == "any" else [min(len(left), max(1, int(count)))]
+        return [{"dice": list(c)} for n in sizes for c in itertools.combinations(left, n)]
+    if name == "swap_colours":
+        return [{"dice": [i, j]} for i, j in itertools.combinations(left, 2) if table.dice[i][0] != table.dice[j][0]]
+    if name == "near_pair":
+        if (view.get("check") or {}).get("no_ascension") or (slate is None and len(left) <= 2):
+            return []
+        return [
+            {"dice": [i, j]}
+            for i, j in itertools.combinations(left, 2)
+            if slate not in (i, j) and abs(table.dice[i][1] - table.dice[j][1]) == 1
+        ]
+    if name == "set_die":
+        return [{"die": i, "face": f} for i in left for f in range(1, table.sizes[i] + 1) if f != table.dice[i][1]]
+    step = abs(_amount(op, view))
+    return [
+        {"die": i, "face": new}
+        for i in left
+        for new in sorted({max(1, table.dice[i][1] - step), min(table.sizes[i], table.dice[i][1] + step)})
+        if new != table.dice[i][1]
+    ]
+
+
+def _expected_damage(
+    table: _Table, bonus: int, rules: Variant, target: int, view: dict[str, Any], *, auto: bool
+) -> Fraction:
+    """Slate damage of the best plan when success is certain (auto_success)."""
+    plans = _plans(table, bonus, rules, target, view)
+    return Fraction(min(p.slate_damage for p in plans) if auto else plans[0].damage or 0)
+
+
+def _pre_roll_use(
+    view: dict[str, Any], settings: dict[str, Any], ops: list[dict[str, Any]], maiden: dict[str, Any]
+) -> Chance | None:
+    """Before the roll: the check's odds (:func:`pre_roll`) with the white dice, die size and
+    slate the ops give (MV-CHECK-4/5, MV-SLATE-2), as the engine computes them."""
+    check = dict(view["check"])
+    for op in ops:
+        name = str(op.get("op"))
+        if name == "extra_white":
+            if not check.get("no_white_dice"):
+                check["white"] = int(check.get("white", 0)) + _amount(op, view)
+        elif name == "die_bonus_size":
+            check["size_bonus"] = int(check.get("size_bonus") or 0) + _amount(op, view)
+            if not check.get("size_chosen"):
+                wil = int(maiden["levels"]["wil"]) + int(check["size_bonus"])
+                index = max(0, min(wil, 4) + int(check.get("die_step") or 0))
+                check["size"] = odds.DIE_SIZES[min(index, len(odds.DIE_SIZES) - 1)]
+        elif name == "ignore_slate":
+            check["slate_ignored"] = True
+        elif name == "auto_success":
+            return Chance(Fraction(1))
+        elif name in ("ap_bonus", "ignore_slate_dice"):
+            pass  # AP bonuses count after the roll; the chance below adds them
+        elif name in CHECK_CHANGING_OPS:
+            return None  # a die op: after the roll only
+    extra_ap = sum(_amount(op, view) for op in ops if op.get("op") == "ap_bonus")
+    if extra_ap:
+        check["target"] = max(1, int(check["target"]) - extra_ap)
+    before = pre_roll({**view, "check": check}, settings)
+    return None if before is None else before.success

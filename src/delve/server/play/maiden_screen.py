@@ -835,7 +835,7 @@ def _skill_button(screen: Screen, command: dict[str, Any], *, odds: bool = True)
     names = {str(op.get("op")) for op in ops}
     if not odds:
         pass
-    elif isinstance(die, int):
+    elif isinstance(die, int) and names <= {"reroll", "die_adjust"}:
         if "reroll" in names:
             chance = maiden_odds.reroll_chance(view, screen.settings, die)
         elif "die_adjust" in names:
@@ -849,10 +849,37 @@ def _skill_button(screen: Screen, command: dict[str, Any], *, odds: bool = True)
                 amount = next((op.get("amount") for op in ops if op.get("op") == "die_adjust"), 1)
                 delta = int(amount) if isinstance(amount, int) else 1
             chance = maiden_odds.adjust_chance(view, screen.settings, die, delta)
-    elif isinstance(command.get("dice"), list) and len(command["dice"]) == 1 and "reroll" in names:
+    elif isinstance(command.get("dice"), list) and len(command["dice"]) == 1 and names == {"reroll"}:
         chance = maiden_odds.reroll_chance(view, screen.settings, int(command["dice"][0]))
+    else:
+        # several dice rerolled, colours swapped, a near pair, an AP bonus, a slate ignored, more
+        # white dice or a bigger die (skills and Arcana): the same exact model (None: outside it)
+        chance = maiden_odds.use_chance(view, screen.settings, _scaled_ops(screen, command, ops), command)
     button["odds"] = chance if odds else None
     return button
+
+
+def _scaled_ops(screen: Screen, command: dict[str, Any], ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A skill's ops at the level its owner (the active maiden) has it (MV-SKILL-10, as
+    ``skills.scaled_ops``); an Arcana's ops as they are."""
+    if command["kind"] != "use_skill":
+        return ops
+    definition = content().skills.get(command["skill"])
+    scale = int(getattr(definition, "scale", 0) or 0)
+    view = screen.view or {}
+    me = next((m for m in view.get("maidens", []) if m["seat"] == view.get("active_seat")), None)
+    level = next((int(s["level"]) for s in (me or {}).get("skills", []) if s["id"] == command["skill"]), 0)
+    if not scale or not level:
+        return ops
+    out = []
+    for raw in ops:
+        op = dict(raw)
+        if isinstance(op.get("amount"), int):
+            op["amount"] = op["amount"] + scale * level
+        elif op.get("op") in ("reroll", "look_rooms") and isinstance(op.get("count"), int):
+            op["count"] = op["count"] + scale * level
+        out.append(op)
+    return out
 
 
 #: A skill or Arcana use with at most this many variants (its picks) shows one button per
@@ -902,6 +929,19 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
         indices = sorted({int(i) for c in commands for i in c["dice"]})
         group["json"] = as_json(base)
         group["dice"] = [{"n": i, "label": _die_word(screen, i)} for i in indices]
+        # the exact chance of every set that may be ticked (the script shows the ticked set's;
+        # without it, the best set is named), None when outside the odds model
+        chances = {",".join(str(i) for i in sorted(c["dice"])): _skill_button(screen, c)["odds"] for c in commands}
+        known = {k: v for k, v in chances.items() if v is not None}
+        if known and len(known) == len(chances):
+            group["odds_json"] = as_json(
+                {k: {"percent": v.percent, "fraction": v.fraction, "level": v.level} for k, v in known.items()}
+            )
+            best_key = max(known, key=lambda k: (known[k].p, -k.count(","), [-int(x) for x in k.split(",")]))
+            group["best"] = {
+                "odds": known[best_key],
+                "dice": ", ".join(_die_word(screen, int(x)) for x in best_key.split(",")),
+            }
         if len(sizes) == 1:
             group["hint"] = ngettext("Tick %(n)s die.", "Tick %(n)s dice.", sizes[0]) % {"n": sizes[0]}
         else:

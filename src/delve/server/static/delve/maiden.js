@@ -29,6 +29,33 @@
     }
   }
 
+  /* A set of dice to tick (reroll any number): the exact chance of the ticked set, from the
+   * table the server rendered (data-odds: "0,2" -> percent, fraction, colour band); the best set
+   * stays named while the ticked set is not one of the legal picks. */
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box || box.name !== "pick_dice") return;
+    var form = box.form;
+    var line = form && form.querySelector(".pick-odds[data-odds]");
+    if (!line) return;
+    var table = JSON.parse(line.getAttribute("data-odds"));
+    var ticked = [];
+    form.querySelectorAll("input[name=pick_dice]:checked").forEach(function (b) { ticked.push(Number(b.value)); });
+    ticked.sort(function (a, b) { return a - b; });
+    var found = table[ticked.join(",")];
+    var best = line.querySelector(".pick-best");
+    var mine = line.querySelector(".pick-ticked");
+    var odds = mine.querySelector(".odds");
+    best.hidden = !!found;
+    mine.hidden = !found;
+    if (found) {
+      odds.className = "odds " + found.level;
+      odds.textContent = found.percent;
+      odds.title = found.fraction;
+      odds.setAttribute("data-p", found.fraction);
+    }
+  });
+
   /* R roll, B best ascension, E resolve, S stay, 1-9 the listed rooms or options. */
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;

@@ -1,0 +1,187 @@
+"""The White Maiden check screen shows the exact chance of success on every skill or Arcana use
+that changes a check, not only on the one-die ones: rerolling two dice or any number (SUG-7 "+1 die
+per level", SUG-3 A11 Wheel of Fortune), setting a face (A12 Justice), an AP bonus (A20 The Sun),
+an automatic success (A21 Judgement), ignoring the slate (A16 The Devil, MV-SLATE-2), swapping
+colours and a near pair (A13 The Hanged Man), more white dice (A06 The Hierophant, MV-CHECK-5) and a
+bigger die (A08 The Chariot, MV-CHECK-4); Arcana are used for the active maiden (MV-EXPL-4/5).
+Every number is checked against enumeration of every roll, each scored by trying every legal set
+of ascensions (MV-ASC-1..6, best play MV-ASC-9)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from fractions import Fraction
+from html import unescape
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from delve.server.games import engine
+from delve.server.games.models import Game
+from delve.server.play import maiden_odds
+from delve.server.play.maiden_screen import _skill_button
+from tests.server.conftest import session_client
+from tests.server.maiden_kit import legal, maiden_game, play_until, state, view
+from tests.server.test_maiden_odds_shown import COLOURS, best_ap, enumerate_success, post_roll_view, pre_roll_view
+
+WHEEL, JUSTICE, HANGED, DEVIL, SUN, JUDGEMENT = "a11", "a12", "a13", "a16", "a20", "a21"
+HIEROPHANT, CHARIOT = "a06", "a08"
+
+
+def reroll_success(
+    faces: list[int], chosen: list[int], *, size: int, bonus: int, target: int, slate: str | None
+) -> Fraction:
+    """Every roll of the chosen dice, each scored by the best of every legal set of pairs."""
+    colours = [*COLOURS, *["white"] * (len(faces) - 3)]
+    slate_index = colours.index(slate) if slate else None
+    hits = 0
+    rolls = list(itertools.product(range(1, size + 1), repeat=len(chosen)))
+    for roll in rolls:
+        now = list(faces)
+        for i, face in zip(chosen, roll, strict=True):
+            now[i] = face
+        hits += best_ap(now, slate_index, bonus) >= target
+    return Fraction(hits, len(rolls))
+
+
+def screen_of(view_: dict[str, Any]) -> SimpleNamespace:
+    return SimpleNamespace(view=view_, lang="en", settings={}, seat=0, legal=[])
+
+
+@pytest.mark.parametrize(
+    ("faces", "chosen", "target", "slate"),
+    [
+        ([2, 5, 3], [0, 2], 6, None),  # two dice rerolled: a pair of the new faces or a 6
+        ([2, 5, 3, 1], [0, 1, 3], 7, None),  # three of four
+        ([1, 4, 4, 2], [0, 3], 5, "red"),  # the slate die among them (MV-SLATE-2)
+        ([6, 2, 3], [1, 2], 4, "red"),  # not the slate die: pairs lower slate damage only
+        ([3, 1, 6, 6, 2], [0, 1, 4], 9, None),
+    ],
+)
+def test_a_reroll_of_several_dice_shows_the_chance_enumeration_gives(faces, chosen, target, slate) -> None:
+    """SUG-7 Quick Hands at level 1 (two dice) and SUG-3 A11 (any number): P(success) after the
+    reroll and the best ascensions, as enumeration of every roll of those dice gives."""
+    view_ = post_roll_view(faces, bonus=1, target=target, slate=slate)
+    exact = reroll_success(faces, chosen, size=6, bonus=1, target=target, slate=slate)
+    for command in (
+        {"kind": "use_arcana", "area": WHEEL, "dice": chosen},
+        {"kind": "use_skill", "skill": "whirlwind", "dice": chosen},
+    ):
+        button = _skill_button(screen_of(view_), command)
+        assert button["odds"] is not None and button["odds"].p == exact, command
+    if len(chosen) == 1:
+        assert maiden_odds.reroll_chance(view_, {}, chosen[0]).p == exact
+
+
+def test_a_one_die_reroll_and_the_reroll_of_one_die_among_many_agree() -> None:
+    """SUG-7: Quick Hands at level 0 rerolls one die through the one-die path; the Wheel of
+    Fortune's pick of that one die goes through the many-dice path: the same number."""
+    view_ = post_roll_view([2, 5, 3, 3], bonus=2, target=7, slate=None)
+    for die in range(4):
+        one = _skill_button(screen_of(view_), {"kind": "use_skill", "skill": "quick_hands", "dice": [die]})["odds"]
+        many = _skill_button(screen_of(view_), {"kind": "use_arcana", "area": WHEEL, "dice": [die]})["odds"]
+        assert one is not None and many is not None and one.p == many.p
+
+
+def test_a_reroll_counts_the_ap_bonus_already_gained() -> None:
+    """MV-CHECK-8: AP bonuses of skills used earlier count after a reroll too (the engine's AP
+    is 3 above the dice's): the one-die and the many-dice reroll both read it."""
+    view_ = post_roll_view([2, 5, 3], bonus=1, target=8, slate=None)
+    view_["check"]["ap"] = 5 + 3
+    exact = reroll_success([2, 5, 3], [0], size=6, bonus=1, target=5, slate=None)
+    assert maiden_odds.reroll_chance(view_, {}, 0).p == exact
+    exact_two = reroll_success([2, 5, 3], [0, 2], size=6, bonus=1, target=5, slate=None)
+    assert _skill_button(screen_of(view_), {"kind": "use_arcana", "area": WHEEL, "dice": [0, 2]})["odds"].p == exact_two
+
+
+@pytest.mark.parametrize(
+    ("area", "extra", "faces", "target", "slate", "expected"),
+    [
+        (SUN, {}, [2, 5, 3], 8, None, 1),  # +3 AP: 5 + 3 reaches 8
+        (SUN, {}, [2, 5, 3], 9, None, 0),
+        (JUDGEMENT, {}, [1, 1, 2], 20, None, 1),  # success whatever the dice
+        (DEVIL, {}, [1, 6, 2], 6, "red", 1),  # the slate ignored: the 6 is the AP
+        (DEVIL, {}, [1, 5, 2], 6, "red", 0),
+        (JUSTICE, {"die": 0, "face": 6}, [1, 5, 2], 6, "red", 1),  # the slate die set to 6
+        (JUSTICE, {"die": 1, "face": 6}, [1, 5, 2], 6, "red", 0),
+        # swap red and blue (the blue 5 becomes the slate die), then the near pair 4-3 of the
+        # others ascends: 5 + 1 = 6
+        (HANGED, {"dice": [0, 1]}, [1, 5, 4, 3], 6, "red", 1),
+        (HANGED, {"dice": [0, 2]}, [1, 5, 4, 3], 6, "red", 0),  # the black 4 is the slate die: 4 + 1
+    ],
+)
+def test_an_arcana_that_changes_a_rolled_check_shows_its_certain_outcome(area, extra, faces, target, slate, expected):
+    """MV-EXPL-4/5 with SUG-3: after the roll the dice are known, so the chance is 100% or 0%,
+    the best play after the Arcana (MV-ASC-9)."""
+    view_ = post_roll_view(faces, bonus=1, target=target, slate=slate)
+    button = _skill_button(screen_of(view_), {"kind": "use_arcana", "area": area, **extra})
+    assert button["odds"] is not None, button
+    assert button["odds"].p == expected
+
+
+def test_an_arcana_that_does_not_change_the_check_shows_nothing() -> None:
+    """A heal (A04) changes no die nor the outcome: no chance on its button."""
+    view_ = post_roll_view([2, 5, 3], bonus=1, target=8, slate=None)
+    assert _skill_button(screen_of(view_), {"kind": "use_arcana", "area": "a04"})["odds"] is None
+
+
+def test_dice_carrying_points_are_outside_the_model_and_show_nothing() -> None:
+    """CHG-17 (pie_mode boost) puts points on dice, which the screen's pool does not keep apart
+    from their faces: the many-dice reroll shows no number rather than a wrong one."""
+    view_ = post_roll_view([2, 5, 3], bonus=1, target=8, slate=None)
+    view_["check"]["dice"][1]["bonus"] = 1
+    assert _skill_button(screen_of(view_), {"kind": "use_arcana", "area": WHEEL, "dice": [0, 2]})["odds"] is None
+
+
+def test_more_white_dice_or_a_bigger_die_show_the_chance_of_the_check_they_make() -> None:
+    """A06 (+3 white dice, MV-CHECK-5) and A08 (die two sizes bigger, MV-CHECK-4) before the
+    roll: the chance of the changed pool, as enumeration gives."""
+    base = pre_roll_view(size=4, white=0, bonus=1, target=6, slate=None)
+    base["maidens"][0]["levels"]["wil"] = 0
+    base["check"].update({"size_bonus": 0, "die_step": 0, "size_chosen": False, "no_white_dice": False})
+    white = _skill_button(screen_of(base), {"kind": "use_arcana", "area": HIEROPHANT})["odds"]
+    assert white is not None and white.p == enumerate_success(4, 3, 1, 6, None)
+    bigger = _skill_button(screen_of(base), {"kind": "use_arcana", "area": CHARIOT})["odds"]
+    assert bigger is not None and bigger.p == enumerate_success(8, 0, 1, 6, None)
+    base["check"]["no_white_dice"] = True  # the mod: white dice are not rolled at all
+    white = _skill_button(screen_of(base), {"kind": "use_arcana", "area": HIEROPHANT})["odds"]
+    assert white is not None and white.p == enumerate_success(4, 0, 1, 6, None)
+
+
+@pytest.mark.django_db
+def test_the_check_screen_shows_the_chance_on_every_arcana_that_changes_the_check(clock: Any, player: Any) -> None:
+    """A live game after its roll with the Wheel of Fortune, Justice and the Sun in the pool: the
+    Sun's button carries the exact chance, and the Wheel's tick-box picker carries the exact
+    chance of every set of dice it accepts, named at its best without the script."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    current.arcana = [*current.arcana, WHEEL, JUSTICE, SUN]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    game.refresh_from_db()
+    check = view(game, 0)["check"]
+    faces = [d["face"] for d in check["dice"]]
+    slate = check["slate"] if not check["slate_ignored"] else None
+    slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
+    bonus, target, size = check["bonus"], check["target"], check["dice"][0]["size"]
+    html = session_client(player).get(f"/games/{game.pk}/maiden/panels/decide/").content.decode()
+
+    sun = re.search(r"<button[^>]*>[^<]*(?:<kbd>[^<]*</kbd>)?[^<]*The Sun.*?</button>", html, re.S)
+    assert sun is not None, html
+    certain = Fraction(int(best_ap(faces, slate_index, bonus) + 3 >= target))
+    assert f'data-p="{certain}"' in sun.group(0)
+
+    picker = re.search(r'<form class="cmd pick pick-dice".*?</form>', html, re.S)
+    assert picker is not None
+    table = json.loads(unescape(re.search(r'data-odds="([^"]*)"', picker.group(0))[1]))
+    wheel = [c for c in legal(game, 0) if c.get("area") == WHEEL]
+    assert sorted(table) == sorted(",".join(map(str, sorted(c["dice"]))) for c in wheel)
+    for key, shown in table.items():
+        chosen = [int(x) for x in key.split(",")]
+        exact = reroll_success(faces, chosen, size=size, bonus=bonus, target=target, slate=slate)
+        assert shown["fraction"] == str(exact), key
+    best = max(Fraction(v["fraction"]) for v in table.values())
+    assert "Best:" in html and f'data-p="{best}"' in picker.group(0)
