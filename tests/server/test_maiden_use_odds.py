@@ -185,3 +185,16 @@ def test_the_check_screen_shows_the_chance_on_every_arcana_that_changes_the_chec
         assert shown["fraction"] == str(exact), key
     best = max(Fraction(v["fraction"]) for v in table.values())
     assert "Best:" in html and f'data-p="{best}"' in picker.group(0)
+
+
+def test_the_same_use_is_counted_once_per_process_and_reads_the_same() -> None:
+    """Every poll renders the check panel again while a check waits: the chance of a use with the
+    same view, settings and picks is kept (a nine-die picker is 511 sets), and equals a fresh count."""
+    view_ = post_roll_view([3, 1, 6, 6, 2], bonus=1, target=9, slate=None)
+    command = {"kind": "use_arcana", "area": WHEEL, "dice": [0, 1, 4]}
+    ops = [{"op": "reroll", "count": 99}]
+    first = maiden_odds.use_chance(view_, {}, ops, command)
+    hits = maiden_odds._kept_use_chance.cache_info().hits
+    again = maiden_odds.use_chance(json.loads(json.dumps(view_)), {}, ops, dict(command))
+    assert maiden_odds._kept_use_chance.cache_info().hits == hits + 1
+    assert first is not None and again == first == maiden_odds._use_chance(view_, {}, ops, command)

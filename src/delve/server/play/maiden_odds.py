@@ -11,7 +11,9 @@ played are counted.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -466,6 +468,23 @@ class _Table:
 
 
 def use_chance(
+    view: dict[str, Any], settings: dict[str, Any], ops: list[dict[str, Any]], command: dict[str, Any]
+) -> Chance | None:
+    """:func:`_use_chance`, kept per process for the same arguments: every poll of every viewer
+    renders the check panel again while a check waits, and a picker's table (every set of dice
+    that may be rerolled: 511 sets of a nine-die pool, a few tenths of a second) need not be
+    counted again each time."""
+    key = json.dumps([view, settings, ops, command], sort_keys=True, separators=(",", ":"), default=str)
+    return _kept_use_chance(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_use_chance(key: str) -> Chance | None:
+    view, settings, ops, command = json.loads(key)
+    return _use_chance(view, settings, ops, command)
+
+
+def _use_chance(
     view: dict[str, Any], settings: dict[str, Any], ops: list[dict[str, Any]], command: dict[str, Any]
 ) -> Chance | None:
     """P(success) after using a skill or Arcana (its ``ops``, already scaled by the skill's
