@@ -198,3 +198,22 @@ def test_the_same_use_is_counted_once_per_process_and_reads_the_same() -> None:
     again = maiden_odds.use_chance(json.loads(json.dumps(view_)), {}, ops, dict(command))
     assert maiden_odds._kept_use_chance.cache_info().hits == hits + 1
     assert first is not None and again == first == maiden_odds._use_chance(view_, {}, ops, command)
+
+
+def test_a_large_pool_shows_no_chance_on_uses_that_set_or_pair_dice_but_still_on_rerolls() -> None:
+    """Every poll renders the check again: after the roll a use that sets, swaps or pairs dice
+    counts every plan of the pool for each of its variants, so above USE_ODDS_DICE dice left it
+    shows nothing (a twelve-die pool's thirty Hanged Man variants took seconds); rerolls count face
+    totals and keep their chance (SUG-3 A11/A12/A13)."""
+    faces = [1, 2, 3, 4, 5, 6, 1, 2, 3]
+    assert len(faces) > maiden_odds.USE_ODDS_DICE
+    view_ = post_roll_view(faces, bonus=1, target=12, slate=None)
+    for command in (
+        {"kind": "use_arcana", "area": JUSTICE, "die": 0, "face": 6},
+        {"kind": "use_arcana", "area": HANGED, "dice": [0, 1]},
+    ):
+        assert _skill_button(screen_of(view_), command)["odds"] is None, command
+    reroll = _skill_button(screen_of(view_), {"kind": "use_arcana", "area": WHEEL, "dice": [0, 1]})
+    assert reroll["odds"] is not None
+    smaller = post_roll_view(faces[:8], bonus=1, target=12, slate=None)
+    assert _skill_button(screen_of(smaller), {"kind": "use_arcana", "area": JUSTICE, "die": 0, "face": 6})["odds"]

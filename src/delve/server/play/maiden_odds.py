@@ -410,6 +410,12 @@ def adjust_chance(view: dict[str, Any], settings: dict[str, Any], index: int, de
 
 #: Ops that change the dice or the outcome of a check (docs/maiden.md, OPS). A skill or Arcana
 #: shows a chance when its ops contain one of these and every op is one the odds model knows.
+USE_ODDS_DICE = 8
+"""After the roll, a use that sets, swaps or pairs dice shows its chance for pools of at most
+this many dice left: each of its variants (a die and a face, a pair of dice) counts every plan
+of the pool, and a twelve-die pool's thirty variants took seconds per check. Rerolls count face
+totals instead, and the one-die buttons a dynamic programme: they show a chance at any size."""
+
 CHECK_CHANGING_OPS = frozenset(
     {
         "reroll",
@@ -468,20 +474,38 @@ class _Table:
 
 
 def use_chance(
-    view: dict[str, Any], settings: dict[str, Any], ops: list[dict[str, Any]], command: dict[str, Any]
+    view: dict[str, Any],
+    settings: dict[str, Any],
+    ops: list[dict[str, Any]],
+    command: dict[str, Any],
+    *,
+    view_key: str | None = None,
 ) -> Chance | None:
     """:func:`_use_chance`, kept per process for the same arguments: every poll of every viewer
-    renders the check panel again while a check waits, and a picker's table (every set of dice
-    that may be rerolled: 511 sets of a nine-die pool, a few tenths of a second) need not be
-    counted again each time."""
-    key = json.dumps([view, settings, ops, command], sort_keys=True, separators=(",", ":"), default=str)
-    return _kept_use_chance(key)
+    renders the check panel again while a check waits, and the uses of a large pool need not be
+    counted again each time. ``view_key``: the view as canonical JSON when the caller has it (a
+    screen makes it once for all its buttons; a view is tens of kilobytes)."""
+    if view_key is None:
+        view_key = canonical(view)
+    return _kept_use_chance(view_key, canonical([settings, ops, command]))
+
+
+def canonical(value: Any) -> str:
+    """The JSON text of a view or an argument, the same for the same content."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 @functools.lru_cache(maxsize=4096)
-def _kept_use_chance(key: str) -> Chance | None:
-    view, settings, ops, command = json.loads(key)
-    return _use_chance(view, settings, ops, command)
+def _kept_use_chance(view_key: str, arguments: str) -> Chance | None:
+    settings, ops, command = json.loads(arguments)
+    return _use_chance(_decoded(view_key), settings, ops, command)
+
+
+@functools.lru_cache(maxsize=16)
+def _decoded(view_key: str) -> dict[str, Any]:
+    """A view decoded once for all its buttons (read only: the counting copies what it changes)."""
+    value: dict[str, Any] = json.loads(view_key)
+    return value
 
 
 def _use_chance(
@@ -520,6 +544,8 @@ def _use_chance(
     if check.get("auto_success"):
         return Chance(Fraction(1))
     dice, removed = _pool(check)
+    if len(dice) - len(removed) > USE_ODDS_DICE and not all(str(op.get("op")) == "reroll" for op in ops):
+        return None  # too many dice to count every plan of every variant while the page waits
     table = _Table(
         dice, removed, [int(d["size"]) for d in check["dice"]], _slate(check), int(maiden["levels"]["agi"]), 0
     )

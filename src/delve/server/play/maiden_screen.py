@@ -9,6 +9,7 @@ screen of the seat that must decide now.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -96,6 +97,11 @@ class Screen:
     @property
     def hot_seat(self) -> bool:
         return len(self.controlled) > 1
+
+    @functools.cached_property
+    def view_key(self) -> str:
+        """The view as canonical JSON, made once for all the buttons' kept chances."""
+        return maiden_odds.canonical(self.view)
 
     def name_of(self, seat: int | None) -> str:
         if seat is None:
@@ -854,7 +860,10 @@ def _skill_button(screen: Screen, command: dict[str, Any], *, odds: bool = True)
     else:
         # several dice rerolled, colours swapped, a near pair, an AP bonus, a slate ignored, more
         # white dice or a bigger die (skills and Arcana): the same exact model (None: outside it)
-        chance = maiden_odds.use_chance(view, screen.settings, _scaled_ops(screen, command, ops), command)
+        scaled = _scaled_ops(screen, command, ops)
+        chance = maiden_odds.use_chance(
+            view, screen.settings, scaled, command, view_key=getattr(screen, "view_key", None)
+        )
     button["odds"] = chance if odds else None
     return button
 
@@ -885,6 +894,10 @@ def _scaled_ops(screen: Screen, command: dict[str, Any], ops: list[dict[str, Any
 #: A skill or Arcana use with at most this many variants (its picks) shows one button per
 #: variant; more become one picker (a list, or a box per die when only the dice differ).
 PICK_BUTTONS = 6
+
+#: A tick-box picker shows the chance of every set it accepts up to this many sets (any number
+#: of six dice: 63); a larger pool's picker shows none (counting them takes seconds per check).
+PICKER_TABLE_SETS = 63
 
 
 def uses(screen: Screen, kind: str) -> list[dict[str, Any]]:
@@ -930,8 +943,13 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
         group["json"] = as_json(base)
         group["dice"] = [{"n": i, "label": _die_word(screen, i)} for i in indices]
         # the exact chance of every set that may be ticked (the script shows the ticked set's;
-        # without it, the best set is named), None when outside the odds model
-        chances = {",".join(str(i) for i in sorted(c["dice"])): _skill_button(screen, c)["odds"] for c in commands}
+        # without it, the best set is named), None when outside the odds model; not for more
+        # than PICKER_TABLE_SETS sets (a ten-die pool has 1023: seconds of counting per check)
+        chances = (
+            {",".join(str(i) for i in sorted(c["dice"])): _skill_button(screen, c)["odds"] for c in commands}
+            if len(commands) <= PICKER_TABLE_SETS
+            else {}
+        )
         known = {k: v for k, v in chances.items() if v is not None}
         if known and len(known) == len(chances):
             group["odds_json"] = as_json(
