@@ -266,14 +266,16 @@ def _public_warnings(host: str) -> None:
 
     from delve.server.games import demo
 
-    user = get_user_model().objects.filter(username=demo.DEMO_USER).first()
-    if user is not None and user.check_password(demo.DEMO_PASSWORD):
-        print(
-            f"delve serve: the demo account ({demo.DEMO_USER!r}, password {demo.DEMO_PASSWORD!r}, published in the "
-            f"README) can log in on this public server: change its password (delve manage changepassword "
-            f"{demo.DEMO_USER})",
-            flush=True,
-        )
+    # the marked demo account, and one an older delve demo made under the plain name (unmarked)
+    named = get_user_model().objects.filter(username=demo.DEMO_USER)
+    for user in {user.pk: user for user in [*named, *demo.demo_accounts()]}.values():
+        if user.check_password(demo.DEMO_PASSWORD):
+            print(
+                f"delve serve: the demo account ({user.username!r}, password {demo.DEMO_PASSWORD!r}, published in "
+                f"the README) can log in on this public server: change its password (delve manage changepassword "
+                f"{user.username})",
+                flush=True,
+            )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -413,13 +415,31 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.if_empty and Game.objects.exists():
         print("demo: the server already has games; nothing created", flush=True)
         return 0
-    games = demo.create(wait_time=args.wait_time)
+    from delve.server.games.errors import Rejected
+
+    try:
+        games = demo.create(wait_time=args.wait_time)
+    except Rejected as exc:
+        print(f"demo: nothing created: {exc.message}", file=sys.stderr, flush=True)
+        return 1
+    for name in games.passed_over:
+        print(
+            f"demo: the account {name!r} belongs to a person (it was not made by delve demo, and its password is "
+            f"not the demo's), so the demo leaves it alone and uses {games.username!r} instead. If {name!r} is the "
+            "demo account of an older delve demo whose password you changed, you may delete it in the admin.",
+            flush=True,
+        )
+    login = (
+        f"with password {games.password!r}"
+        if games.password
+        else "(its password is no longer the published one: you changed it)"
+    )
     print(
         f"demo: game {games.running.pk} (Fated Labyrinth, you against 3 bots) is running and game "
         f"{games.open.pk} (Level D) waits for 3 more players.\n"
         f"demo: White Maiden: game {games.maiden_solo.pk if games.maiden_solo else '-'} is a solo game ready to "
         f"play, game {games.maiden_duo.pk if games.maiden_duo else '-'} a 2-seat game with a bot partner.\n"
-        f"demo: log in as {games.username!r} with password {games.password!r}, or sign up.",
+        f"demo: log in as {games.username!r} {login}, or sign up.",
         flush=True,
     )
     return 0

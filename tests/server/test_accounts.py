@@ -73,8 +73,8 @@ def test_the_sign_up_form_shows_the_rules_for_names_and_passwords_before_any_err
     """The help texts were not rendered: the rules appeared only in an error message."""
     html = client.get("/accounts/signup/").content.decode()
     assert "150 characters or fewer. Letters, digits and @/./+/-/_ only." in html
-    assert "Names beginning with “bot-” or “table-” are kept" in html
+    assert "Names beginning with “bot-” or “table-”, and “demo”, are kept" in html
     assert "Your password must contain at least 8 characters." in html
     assert 'aria-describedby="id_username_helptext"' in html and 'id="id_username_helptext"' in html
     japanese = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    assert "「bot-」や「table-」で始まる名前" in japanese
+    assert "「bot-」や「table-」で始まる名前と「demo」" in japanese

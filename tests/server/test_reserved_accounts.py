@@ -127,3 +127,93 @@ def make_password_for(how: str) -> str:
     if how == "empty password":
         return ""
     return make_password(PASSWORD if how == "password" else None)
+
+
+# --- the demo account ------------------------------------------------------------------------
+
+DEMO_KEPT = "is kept for the server’s demo account"
+
+
+@pytest.mark.parametrize("username", ["demo", "Demo", "DEMO", "demo.2", "Demo.17"])
+def test_sign_up_and_the_admin_refuse_the_demo_names(client, staff, username):
+    """A person who signs up as ``demo`` before ``delve demo`` ran would be handed the demo."""
+    response = sign_up(client, username)
+    assert response.status_code == 400 and DEMO_KEPT in unescape(response.content.decode())
+    admin = session_client(staff).post(
+        "/admin/auth/user/add/",
+        {"username": username, "password1": PASSWORD, "password2": PASSWORD, "usable_password": "true"},
+    )
+    assert admin.status_code == 200 and DEMO_KEPT in unescape(admin.content.decode())
+    assert not get_user_model().objects.filter(username__iexact=username).exists()
+
+
+@pytest.mark.parametrize("username", ["demon", "demo2", "demo-1", "my.demo", "demo.x"])
+def test_names_that_only_look_like_demo_are_fine(client, username):
+    assert not is_reserved(username)
+    assert sign_up(client, username).status_code == 302
+
+
+def test_the_demo_is_made_on_a_fresh_server_and_found_again_on_the_next_run(clock):
+    first = demo.create()
+    account = get_user_model().objects.get(username="demo")
+    assert first.username == "demo" and first.passed_over == () and account.check_password(demo.DEMO_PASSWORD)
+    assert list(demo.demo_accounts()) == [account]
+    account.set_password("operator-changed-it")  # as docs/operators.md advises on a public server
+    account.save()
+    second = demo.create()
+    assert second.username == "demo" and second.passed_over == () and second.password == ""
+    assert get_user_model().objects.filter(username__startswith="demo").count() == 1
+    assert second.running.seats.filter(user=account).exists()
+
+
+def test_the_demo_account_of_an_older_delve_demo_is_taken_over_and_marked(clock):
+    """Before the mark, ``delve demo`` made ``demo`` with the published password: still the demo's."""
+    old = get_user_model().objects.create_user(username="demo", password=demo.DEMO_PASSWORD)
+    games = demo.create()
+    assert games.username == "demo" and games.passed_over == ()
+    assert list(demo.demo_accounts()) == [old]
+
+
+@pytest.mark.parametrize("how", ["own password", "staff with the demo password"])
+def test_a_person_who_took_the_name_demo_is_never_handed_the_demo(clock, how):
+    """The person signed up as ``demo`` before the name was kept: their account is left alone
+    (no seat, password unchanged) and the demo is made as ``demo.2``, said in ``passed_over``."""
+    if how == "own password":
+        person = squatter("demo")
+    else:
+        person = get_user_model().objects.create_user(username="demo", password=demo.DEMO_PASSWORD, is_staff=True)
+    games = demo.create()
+    assert games.username == "demo.2" and games.passed_over == ("demo",)
+    made = get_user_model().objects.get(username="demo.2")
+    assert made.check_password(demo.DEMO_PASSWORD) and list(demo.demo_accounts()) == [made]
+    assert not person.seats.exists() and not Game.objects.filter(created_by=person).exists()
+    person.refresh_from_db()
+    assert not person.groups.exists()
+    again = demo.create()  # idempotent: the marked demo.2 again, nothing passed over
+    assert again.username == "demo.2" and again.passed_over == ()
+
+
+def test_delve_demo_says_it_left_a_persons_demo_account_alone(tmp_path):
+    """The command itself, on a server where a person holds ``demo``: exit 0, a usable demo under
+    another name, and a plain sentence saying so; run again, it uses the same account."""
+    from tests.server.test_configuration import run_delve
+
+    env = {"DELVE_SECRET_KEY": "x" * 40}
+    made = run_delve(
+        "manage",
+        "shell",
+        "-c",
+        "from django.core import management; management.call_command('migrate', verbosity=0); "
+        "from django.contrib.auth import get_user_model; "
+        "get_user_model().objects.create_user(username='demo', password='their-own-secret')",
+        env=env,
+        tmp_path=tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    first = run_delve("demo", env=env, tmp_path=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "the account 'demo' belongs to a person" in first.stdout
+    assert "log in as 'demo.2' with password 'delve-demo'" in first.stdout
+    second = run_delve("demo", env=env, tmp_path=tmp_path)
+    assert second.returncode == 0 and "belongs to a person" not in second.stdout
+    assert "log in as 'demo.2' with password 'delve-demo'" in second.stdout

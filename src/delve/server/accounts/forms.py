@@ -12,12 +12,14 @@ from django.utils.translation import gettext_lazy, ngettext
 from delve.server.accounts.backends import throttled_for
 from delve.server.accounts.reserved import check_not_reserved
 
-RESERVED_HELP = gettext_lazy("Names beginning with “bot-” or “table-” are kept for the server’s own accounts.")
+RESERVED_HELP = gettext_lazy(
+    "Names beginning with “bot-” or “table-”, and “demo”, are kept for the server’s own accounts."
+)
 
 
 class SignUpForm(UserCreationForm):
     """A new player's account. Names kept for the server's own accounts (``bot-...``,
-    ``table-...``) are refused, in any case (:mod:`delve.server.accounts.reserved`)."""
+    ``table-...``, ``demo``) are refused, in any case (:mod:`delve.server.accounts.reserved`)."""
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
