@@ -491,3 +491,70 @@ def test_a_form_post_to_a_game_that_does_not_exist_is_a_404(client, player, path
     client.force_login(player)
     response = client.post(path.format(id=game_id), {"command": '{"kind": "stay"}', "text": "x"})
     assert response.status_code == 404
+
+
+# --- whole numbers beyond 64 bits -------------------------------------------------------------
+
+#: Whole numbers past what a 64-bit integer holds, as a client writes them.
+BEYOND_64_BITS = ["18446744073709551616", "-18446744073709551617", "9223372036854775808", "1" + "0" * 30]
+
+
+@pytest.mark.parametrize("number", BEYOND_64_BITS)
+def test_a_whole_number_beyond_64_bits_in_a_command_is_refused_as_out_of_range_quoted_as_sent(game, personas, number):
+    """Never ``1.84467e+19``: the refusal quotes the digits that were sent and says why."""
+    before = snapshot()
+    for body in (
+        '{"command": {"kind": "wait"}, "version": NUMBER}'.replace("NUMBER", number),
+        '{"command": {"kind": "move", "steps": NUMBER}}'.replace("NUMBER", number),
+        '{"command": {"kind": "wait", "n": [1, {"deep": NUMBER}]}}'.replace("NUMBER", number),
+    ):
+        response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+        message = api_error(response, 400, "request/malformed")["message"]
+        assert f"whole number out of range: '{number}'" in message, message
+        assert "e+" not in message
+    assert snapshot() == before
+
+
+def test_a_whole_number_of_thousands_of_digits_is_refused_as_out_of_range(game, personas):
+    body = '{"command": {"kind": "wait"}, "version": ' + "9" * 5000 + "}"
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+    assert "whole number out of range" in api_error(response, 400, "request/malformed")["message"]
+
+
+def test_the_64_bit_bounds_themselves_still_decode():
+    assert json_text(f"[{INT_MAX}, {-INT_MAX - 1}]", "the list") == [INT_MAX, -INT_MAX - 1]
+
+
+@pytest.mark.parametrize("number", BEYOND_64_BITS)
+def test_a_setting_beyond_64_bits_is_refused_as_out_of_range_quoted_as_typed(staff, number):
+    """The staff form's settings, as key=value lines and as JSON: the number as typed, no float."""
+    client = session_client(staff)
+    line = client.post("/games/new/", {"preset": "fated:fated-labyrinth", "overrides": f"players={number}"})
+    html = line.content.decode()
+    assert line.status_code == 400 and f"Line 1: &#x27;{number}&#x27; is out of range" in html
+    assert "e+" not in html
+    as_json = client.post("/games/new/", {"preset": "fated:fated-labyrinth", "overrides": f'{{"wait_time": {number}}}'})
+    html = as_json.content.decode()
+    assert as_json.status_code == 400 and f"whole number out of range: &#x27;{number}&#x27;" in html
+    assert "e+" not in html
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said"),
+    [
+        ("players", 2**63 - 4, "got 9223372036854775804"),
+        ("wait_time", 2**62, "must be between 1 and 2592000, got 4611686018427387904"),
+        ("ice_rate", "1" + "0" * 30, "must be between 0 and 50, got 1" + "0" * 30),
+        ("ice_rate", 2**62, "got 4611686018427387904"),
+    ],
+)
+def test_a_ruleset_quotes_a_large_setting_in_all_its_digits(key, value, said):
+    """A range refusal of Fated Labyrinth's settings writes numbers whole (``2592000``, not
+    ``2.592e+06``; ``4611686018427387904``, not ``4.61169e+18``)."""
+    from delve.kernel import SettingsError
+    from delve.server.games.engine import resolve_settings
+
+    with pytest.raises(SettingsError) as caught:
+        resolve_settings("fated", "fated-labyrinth", {key: value})
+    assert said in caught.value.message and "e+" not in caught.value.message

@@ -112,7 +112,8 @@ def test_an_invalid_combination_is_refused_naming_the_setting_and_nothing_is_cre
     """CHG-16: entry-restricted rooms do not exist in easy difficulty."""
     response = session_client(player).post("/maiden/new/", form_data(s_entry_restrictions=True))
     assert response.status_code == 400
-    assert "entry-restricted rooms are absent in easy difficulty" in unescape(response.content.decode())
+    said = "Entry-restricted rooms: entry-restricted rooms need normal difficulty: easy difficulty (the rulebook)"
+    assert said in unescape(response.content.decode())
     assert not Game.objects.exists()
 
 

@@ -56,7 +56,7 @@ from fractions import Fraction
 import msgspec
 
 from delve.fated.grid import CHECKPOINT, DOOR, FLOOR, ICE, TREASURE, WALL, corners, neighbours
-from delve.kernel.errors import SettingsError
+from delve.kernel.errors import SettingsError, number_text
 from delve.kernel.rng import Rng
 
 START_SPACING = 2
@@ -99,6 +99,21 @@ def amount(area: int, rate_percent: float) -> int:
     return math.floor(Fraction(str(rate_percent)) * area / 100)
 
 
+def not_multiple_of_4(players: object, rule: str = "") -> SettingsError:
+    """The refusal of a number of players that is not 4, 8, 12... (FL-CFG-2), with its words for
+    people in both languages."""
+    return SettingsError(
+        "players",
+        f"must be a multiple of 4 (4, 8, 12, ...), got {players!r}" + (f" {rule}" if rule else ""),
+        expected="rule",
+        got=players,
+        words={
+            "en": f"enter a multiple of 4: 4, 8, 12 ... (you entered {players}).",
+            "ja": f"4の倍数（4、8、12…）で指定してください（入力：{players}）。",
+        },
+    )
+
+
 def check_fits(
     *, size: int, players: int, ice_rate_percent: float, treasure_count: int, door_rate_percent: float
 ) -> None:
@@ -109,10 +124,12 @@ def check_fits(
     candidate. So settings accepted here always generate.
 
     :raises SettingsError: naming the setting (``players``, ``maze_size``, ``treasure_count``,
-        ``ice_rate`` or ``door_rate``) with the reason and the limit.
+        ``ice_rate`` or ``door_rate``) with the reason and the limit; a limit that comes from the
+        other settings (the maze too small for the players, too many doors, treasures or ice) is a
+        ``"rule"`` with its words for people in English and Japanese.
     """
     if not _is_int(players) or players < 4 or players % 4:
-        raise SettingsError("players", f"must be a multiple of 4 (4, 8, 12, ...), got {players!r}")
+        raise not_multiple_of_4(players)
     if not _is_int(size) or size < 1:
         raise SettingsError("maze_size", f"must be a positive integer, got {size!r}")
     if not _is_int(treasure_count) or treasure_count < 1:
@@ -130,6 +147,16 @@ def check_fits(
             "maze_size",
             f"a {size}x{size} maze has room for {_start_capacity(size)} start(s) per quadrant, "
             f"{players} players need {per_quadrant}: maze_size must be at least {smallest}",
+            expected="rule",
+            got=size,
+            words={
+                "en": f"a {size}×{size} maze is too small for {players} players: each corner quarter has room "
+                f"for {_start_capacity(size)} start(s), {players} players need {per_quadrant}. Enter at least "
+                f"{smallest}, or fewer players.",
+                "ja": f"{size}×{size}の迷宮は{players}人には狭すぎます：四隅の各区画のスタート地点は"
+                f"{_start_capacity(size)}か所、{players}人には{per_quadrant}か所必要です。{smallest}以上にするか、"
+                "プレイ人数を減らしてください。",
+            },
         )
 
     area = size * size
@@ -138,27 +165,54 @@ def check_fits(
     # Each pillar extension is a door candidate; a tile is the extension of at most two pillars.
     door_room = (pillars + 1) // 2
     if doors > door_room:
+        door_pct = number_text(door_rate_percent)
         raise SettingsError(
             "door_rate",
             f"{door_rate_percent}% of a {size}x{size} maze is {doors} doors, but only {door_room} "
             "walls are sure to stand between two floor tiles",
+            expected="rule",
+            got=door_rate_percent,
+            words={
+                "en": f"{door_pct}% of a {size}×{size} maze is {doors} doors, but only {door_room} walls are sure "
+                "to stand between two floor tiles: enter a lower rate or a larger maze.",
+                "ja": f"{size}×{size}の迷宮の{door_pct}%は扉{doors}枚ですが、床と床の間に必ず立つ壁は"
+                f"{door_room}枚だけです。率を下げるか、迷宮を広くしてください。",
+            },
         )
     # Normal floor that surely remains once walls, corners and starts are placed.
     free = area - 2 * pillars - 4 - players
     treasure_room = free - 8  # treasures never touch a corner
     if treasure_count > treasure_room:
+        most = max(treasure_room, 0)
         raise SettingsError(
             "treasure_count",
-            f"{treasure_count} treasures do not fit in a {size}x{size} maze with {players} players: "
-            f"at most {max(treasure_room, 0)}",
+            f"{treasure_count} treasures do not fit in a {size}x{size} maze with {players} players: at most {most}",
+            expected="rule",
+            got=treasure_count,
+            words={
+                "en": f"{treasure_count} treasures do not fit in a {size}×{size} maze with {players} players: "
+                f"at most {most}, or a larger maze.",
+                "ja": f"{players}人の{size}×{size}の迷宮に財宝{treasure_count}個は置けません：{most}個までにするか、"
+                "迷宮を広くしてください。",
+            },
         )
     ice = amount(area, ice_rate_percent)
     if ice + treasure_count > free:
+        ice_pct = number_text(ice_rate_percent)
+        left = max(free - treasure_count, 0)
         raise SettingsError(
             "ice_rate",
             f"{ice_rate_percent}% of a {size}x{size} maze is {ice} frozen tiles, but with {players} "
-            f"players and {treasure_count} treasures only {max(free - treasure_count, 0)} floor tiles "
-            "are sure to be free",
+            f"players and {treasure_count} treasures only {left} floor tiles are sure to be free",
+            expected="rule",
+            got=ice_rate_percent,
+            words={
+                "en": f"{ice_pct}% of a {size}×{size} maze is {ice} frozen tiles, but with {players} players and "
+                f"{treasure_count} treasures only {left} floor tiles are sure to be free: enter a lower rate, "
+                "fewer treasures or a larger maze.",
+                "ja": f"{size}×{size}の迷宮の{ice_pct}%は氷床{ice}マスですが、{players}人・財宝{treasure_count}個では"
+                f"確実に空く床は{left}マスだけです。率か財宝数を下げるか、迷宮を広くしてください。",
+            },
         )
 
 

@@ -17,6 +17,7 @@ from delve.kernel import (
     IllegalCommand,
     SeatInfo,
     SeatOption,
+    SettingHelp,
     SettingLine,
     plain_hash,
 )
@@ -75,6 +76,10 @@ class FatedRuleset:
                 SeatOption(key="image", label={"en": "Image", "ja": "イメージ"}, choices=images, default="explorer")
             )
         return options
+
+    def setting_help(self) -> list[SettingHelp]:
+        """Every setting key a game may be given, with its label and a short help."""
+        return [SettingHelp(key, label, settings.HELP[key]) for key, label in settings.LABELS.items()]
 
     def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
         return [

@@ -6,7 +6,15 @@ Nothing here knows about a particular game, the database or the clock.
 
 from delve.kernel import durations
 from delve.kernel.attention import Attention, attention
-from delve.kernel.errors import ContentError, DelveError, IllegalCommand, SettingsError, quote, setting_int
+from delve.kernel.errors import (
+    ContentError,
+    DelveError,
+    IllegalCommand,
+    SettingsError,
+    number_text,
+    quote,
+    setting_int,
+)
 from delve.kernel.events import Event, EventFields
 from delve.kernel.journal import Journal, Recorder, has_journal, journal
 from delve.kernel.replay import plain_hash, replay, state_hash
@@ -18,6 +26,7 @@ from delve.kernel.ruleset import (
     Ruleset,
     SeatInfo,
     SeatOption,
+    SettingHelp,
     SettingLine,
     Text,
     get_ruleset,
@@ -43,6 +52,7 @@ __all__ = [
     "Ruleset",
     "SeatInfo",
     "SeatOption",
+    "SettingHelp",
     "SettingLine",
     "SettingsError",
     "Text",
@@ -51,6 +61,7 @@ __all__ = [
     "get_ruleset",
     "has_journal",
     "journal",
+    "number_text",
     "plain_hash",
     "quote",
     "register",

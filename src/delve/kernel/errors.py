@@ -48,7 +48,12 @@ class SettingsError(DelveError):
     the same to a person in their language, the error also tells what was expected: ``expected``
     (``"integer"``, ``"number"``, ``"boolean"``, ``"duration"``, ``"choice"``, ``"unknown"``,
     ``"range"``; empty: only the reason says), ``choices`` for a choice, ``low``/``high`` and
-    ``unit`` (``"s"`` seconds, ``"h"`` hours, ``"%"``, empty) for a range, and ``got``, the value."""
+    ``unit`` (``"s"`` seconds, ``"h"`` hours, ``"%"``, empty) for a range, ``got``, the value.
+
+    A rule that ties settings together (``expected="rule"``: entry-restricted rooms need
+    normal difficulty, a maze too small for the players...) gives its reason for people in every
+    language as ``words`` (``{"en": ..., "ja": ...}``), which a page shows after the setting's
+    label; ``reason`` stays the API's (English) wording and ``code`` stays ``settings/invalid``."""
 
     code = "settings/invalid"
 
@@ -63,6 +68,7 @@ class SettingsError(DelveError):
         high: float | None = None,
         unit: str = "",
         got: Any = None,
+        words: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"setting {setting!r}: {reason}", setting=setting)
         self.setting = setting
@@ -73,6 +79,18 @@ class SettingsError(DelveError):
         self.high = high
         self.unit = unit
         self.got = got
+        self.words: dict[str, str] = words or {}
+
+
+def number_text(value: Any) -> str:
+    """A number as it was given, never rounded to a few digits: an int in all its digits
+    (``18446744073709551616``, not ``1.84467e+19``), a whole float below 2**53 as an int
+    (``2592000``, not ``2.592e+06``), another float as Python writes it back (``12.5``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value) if isinstance(value, float) else str(value)
 
 
 def setting_int(setting: str, value: Any) -> int:

@@ -97,6 +97,17 @@ class SettingLine(msgspec.Struct, frozen=True):
     high: int | None = None
 
 
+class SettingHelp(msgspec.Struct, frozen=True):
+    """One setting a game may be given, for the operators' forms: its ``key``, its ``label`` and a
+    short ``help`` in each language. A ruleset may list every key it accepts so (its optional
+    ``setting_help()``), those a preset fixes included, where ``describe_settings`` shows players
+    only the active rules."""
+
+    key: str
+    label: Text
+    help: Text
+
+
 class GameOutcome(msgspec.Struct, frozen=True, omit_defaults=True):
     """How a game stands: ``ended`` with its ``winners`` and a result word per seat
     (``"won"``, ``"lost"``, ``"abandoned"``...) plus game-specific numbers for records."""

@@ -15,6 +15,7 @@ from delve.kernel import (
     IllegalCommand,
     SeatInfo,
     SeatOption,
+    SettingHelp,
     SettingLine,
     plain_hash,
 )
@@ -73,6 +74,10 @@ class MaidenRuleset:
         """None: the familiar is chosen in the game, in seat order (MV-SETUP-9/16)."""
         settings.resolve(overrides)
         return []
+
+    def setting_help(self) -> list[SettingHelp]:
+        """Every setting key a game may be given, with its label and a short help."""
+        return [SettingHelp(key, label, settings.HELP[key]) for key, label in settings.LABELS.items()]
 
     def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
         return [

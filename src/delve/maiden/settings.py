@@ -54,6 +54,103 @@ LABELS: dict[str, dict[str, str]] = {
         "ja": "スレート判定は色＋白のみ（検証用）",
     },
     "base_target": {"en": "Base target number", "ja": "基本目標値"},
+    "event_log_size": {"en": "Event log length", "ja": "イベントログの件数"},
+}
+#: The settings the games list and the new-game form show (every labelled one but the tuning
+#: parameters only an operator sets through the overrides).
+DESCRIBED = tuple(key for key in LABELS if key != "event_log_size")
+#: A short help for each setting (the staff form lists every key with its label and this).
+HELP: dict[str, dict[str, str]] = {
+    "players": {"en": "Seats in the game, 1 to 4.", "ja": "ゲームの席数（1〜4）。"},
+    "start_player": {
+        "en": "Who plays first: random, choose (decided at the table) or a seat number 0-3.",
+        "ja": "最初の手番: random（ランダム）、choose（卓で決める）、または席番号0〜3。",
+    },
+    "turn_deadline_hours": {
+        "en": "Hours a decision may wait before the autopilot plays it (0: no deadline).",
+        "ja": "決定を待つ時間。過ぎると自動で進めます（0: 期限なし）。",
+    },
+    "life_max": {"en": "A maiden's maximum life (CHG-1).", "ja": "乙女の最大ライフ（CHG-1）。"},
+    "boss_life_bonus": {
+        "en": "Extra boss life at 2 and 4 players: ceil_third, none or a fixed bonus 0-20 (SUG-9).",
+        "ja": "2・4人時のボスライフ増加: ceil_third、none、または固定値0〜20（SUG-9）。",
+    },
+    "ascension_bonus": {
+        "en": "Ascension adds 1 + Piety (the rulebook) or Piety (CHG-11).",
+        "ja": "アセンションのボーナスは 1＋信仰（ルールブック）か信仰（CHG-11）。",
+    },
+    "slate_damage_per_die": {
+        "en": "Damage per die a slate check leaves: 1 or the danger level (CHG-4b).",
+        "ja": "スレート判定で残ったダイス1個ごとのダメージ: 1 かデンジャーレベル（CHG-4b）。",
+    },
+    "danger_room_entry_damage": {
+        "en": "Damage on entering a danger room: none or the new danger level (CHG-9b).",
+        "ja": "デンジャールーム入室時のダメージ: なし か 上がった後のデンジャーレベル（CHG-9b）。",
+    },
+    "quest_room_skips_check": {
+        "en": "Quest rooms have no room check, like rest rooms (CHG-14).",
+        "ja": "クエストルームではレストルームと同じくルーム判定をしません（CHG-14）。",
+    },
+    "danger_room_skips_check": {
+        "en": "Danger rooms have no room check, like rest rooms (CHG-14).",
+        "ja": "デンジャールームではレストルームと同じくルーム判定をしません（CHG-14）。",
+    },
+    "difficulty": {
+        "en": "easy: every special room is active (the rulebook); normal: fewer rest rooms (CHG-13).",
+        "ja": "easy: 特殊ルームはすべて有効（ルールブック）。normal: レストルームが減ります（CHG-13）。",
+    },
+    "room_reduction_2p_4p": {
+        "en": "Some special rooms are inactive at 2 and 4 players (CHG-13).",
+        "ja": "2・4人時は一部の特殊ルームが無効になります（CHG-13）。",
+    },
+    "entry_restrictions": {
+        "en": "Some rooms need certain symbols to enter; normal difficulty only (CHG-16).",
+        "ja": "入室に特定のシンボルが必要なルーム。ノーマル難易度のみ（CHG-16）。",
+    },
+    "multi_die_checks": {
+        "en": "Checks may need several dice at or above the target (CHG-12).",
+        "ja": "目標値以上のダイスが複数必要な判定（CHG-12）。",
+    },
+    "pie_mode": {
+        "en": "Piety raises the ascension bonus, or boosts rolled dice past their maximum (CHG-17).",
+        "ja": "信仰はアセンションのボーナスを上げるか、振ったダイスを最大値を超えて増やします（CHG-17）。",
+    },
+    "agi_skill_level_option": {
+        "en": "A card placed on Agility may raise a skill's level instead of learning one (CHG-5).",
+        "ja": "敏捷にカードを置くとき、新しいスキルの代わりにスキルレベルを上げられます（CHG-5）。",
+    },
+    "familiar_evolution": {
+        "en": "A freed area's Arcana may give a familiar its ultimate skill (CHG-20).",
+        "ja": "エリア解放のアルカナで使い魔に奥義を与えられます（CHG-20）。",
+    },
+    "familiars_per_player": {
+        "en": "Familiars each player takes at 1, 2, 3 and 4 players, e.g. 1/1/1/1 (OQ-2).",
+        "ja": "1〜4人時に各プレイヤーが連れる従者の数。例: 1/1/1/1（OQ-2）。",
+    },
+    "ins_applies_to_room_deck": {
+        "en": "Inspiration's extra draws apply to room and quest cards too (OQ-10).",
+        "ja": "霊感による追加ドローをルーム・クエストカードにも適用します（OQ-10）。",
+    },
+    "boss_rooms_block_passage": {
+        "en": "A boss room cannot be passed through while its boss lives (OQ-7).",
+        "ja": "ボスが生きている間はボスルームを通過できません（OQ-7）。",
+    },
+    "allow_smaller_die": {
+        "en": "Dice smaller than Will's size may be rolled; for simulations (CHG-10).",
+        "ja": "意志のサイズより小さいダイスを振れます。検証用（CHG-10）。",
+    },
+    "slate_roll_restricted": {
+        "en": "A slate check rolls only the slate colour and white; for simulations (CHG-18).",
+        "ja": "スレート判定では色と白のダイスだけを振ります。検証用（CHG-18）。",
+    },
+    "base_target": {
+        "en": "The base target is the action markers (the rule) or the round number; for simulations (OQ-4).",
+        "ja": "基本目標値はアクションマーカー数（ルール）かラウンド数。検証用（OQ-4）。",
+    },
+    "event_log_size": {
+        "en": "Events the game screen's log keeps.",
+        "ja": "ゲーム画面のイベントログに残る件数。",
+    },
 }
 
 _DANGER_LEVEL: Text = {"en": "the danger level", "ja": "デンジャーレベル"}
@@ -241,10 +338,35 @@ def resolve(overrides: Mapping[str, Any]) -> Settings:
 
 
 def _check(s: Settings) -> None:
+    """The rules that tie two settings together, each with its words for people (``words``: the
+    pages show them after the setting's label, in the reader's language)."""
     if isinstance(s.start_player, int) and s.start_player >= s.players:
-        raise SettingsError("start_player", f"seat {s.start_player} does not exist in a {s.players}-player game")
+        seat = s.start_player + 1
+        raise SettingsError(
+            "start_player",
+            f"seat {s.start_player} does not exist in a {s.players}-player game",
+            expected="rule",
+            got=s.start_player,
+            words={
+                "en": f"seat {seat} does not exist in a {s.players}-player game: choose one of its seats, "
+                "random or chosen at the table, or more players.",
+                "ja": f"{s.players}人のゲームに席{seat}はありません。その人数の席、ランダム、卓で決めるのいずれかを"
+                "選ぶか、プレイ人数を増やしてください。",
+            },
+        )
     if s.entry_restrictions and s.difficulty == "easy":
-        raise SettingsError("entry_restrictions", "entry-restricted rooms are absent in easy difficulty (CHG-16)")
+        raise SettingsError(
+            "entry_restrictions",
+            "entry-restricted rooms are absent in easy difficulty (CHG-16)",
+            expected="rule",
+            got=s.entry_restrictions,
+            words={
+                "en": "entry-restricted rooms need normal difficulty: easy difficulty (the rulebook) has none "
+                "(CHG-16). Turn them off or choose normal difficulty.",
+                "ja": "入室制限ルームはノーマル難易度のものです：イージー難易度（ルールブック）にはありません"
+                "（CHG-16）。入室制限をなしにするか、ノーマル難易度を選んでください。",
+            },
+        )
 
 
 def familiars_per_player(s: Settings) -> int:
@@ -306,7 +428,7 @@ def choices(key: str) -> tuple[Choice, ...]:
 def describe(s: Settings) -> list[tuple[str, Text, str, Text]]:
     """(key, label, value as the settings write it, value for people per language) of every
     setting, game settings first."""
-    return [(key, LABELS[key], _value(getattr(s, key)), _shown(key, getattr(s, key))) for key in LABELS]
+    return [(key, LABELS[key], _value(getattr(s, key)), _shown(key, getattr(s, key))) for key in DESCRIBED]
 
 
 def as_dict(s: Settings) -> dict[str, Any]:

@@ -10,6 +10,8 @@ What is refused and why:
 
 - numbers: ASCII digits only (``"²"`` and ``"١"`` are digits to ``str.isdigit`` but not to us),
   at most :data:`INT_MAX` (a database's signed 64-bit integer), so nothing overflows later;
+  a JSON whole number outside :data:`INT_MIN`..:data:`INT_MAX` is refused as out of range,
+  quoted as it was sent (never as a float such as ``1.84467e+19``);
 - JSON: nested at most :data:`JSON_DEPTH` deep (a 5000-deep document is refused before it can
   exhaust the stack), no NUL character in any key or text, and no key twice in one object (the
   decoder would keep the last one);
@@ -30,6 +32,7 @@ from delve.kernel import DelveError
 from delve.server.games.errors import Rejected
 
 INT_MAX = 2**63 - 1
+INT_MIN = -(2**63)
 JSON_DEPTH = 16
 QUOTE_MAX = 32
 NUL = "\x00"
@@ -121,13 +124,23 @@ def comment_text(value: Any) -> Any:
 
 
 def check_json(value: Any, name: str, *, depth: int = JSON_DEPTH) -> Any:
-    """``value`` (decoded JSON) unchanged, if it is nested at most ``depth`` deep and no key or
-    text in it contains a NUL character. Iterative: a deep value cannot exhaust the stack here.
+    """``value`` (decoded JSON) unchanged, if it is nested at most ``depth`` deep, no key or
+    text in it contains a NUL character and every whole number in it fits 64 bits. Iterative: a
+    deep value cannot exhaust the stack here.
 
     :raises Rejected: 400 naming ``name``.
     """
     _check(value, name, depth)
     return value
+
+
+def out_of_range(name: str, number: int) -> Rejected:
+    """The refusal of a whole number beyond 64 bits, quoting its digits as sent (a short prefix
+    of a long one)."""
+    return malformed(
+        f"{name} has a whole number out of range: {quote(str(number))} "
+        f"(whole numbers from {INT_MIN} to {INT_MAX} are accepted)"
+    )
 
 
 def _check(value: Any, name: str, depth: int) -> int:
@@ -139,6 +152,9 @@ def _check(value: Any, name: str, depth: int) -> int:
         if isinstance(item, str):
             if NUL in item:
                 raise malformed(f"{name} contains a NUL character")
+        elif type(item) is int:  # not a bool
+            if not INT_MIN <= item <= INT_MAX:
+                raise out_of_range(name, item)
         elif isinstance(item, dict | list):
             if level > depth:
                 raise malformed(f"{name} is nested more than {depth} levels deep")
@@ -156,12 +172,17 @@ def json_text(raw: str | bytes, name: str, *, depth: int = JSON_DEPTH) -> Any:
     is refused too (a decoder keeps the last, so ``{"kind": "wait", "kind": "give_up"}`` would
     quietly be the second).
 
-    :raises Rejected: 400 for invalid JSON, too deep a document, a NUL character, or a key given
-        twice in one object.
+    :raises Rejected: 400 for invalid JSON, too deep a document, a NUL character, a whole number
+        beyond 64 bits (:func:`out_of_range`), or a key given twice in one object.
     """
     try:
         value = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
+        if str(exc).startswith("Integer value out of range"):  # thousands of digits: not even read
+            raise malformed(
+                f"{name} is not valid JSON here: it has a whole number out of range (whole numbers from "
+                f"{INT_MIN} to {INT_MAX} are accepted)"
+            ) from None
         raise malformed(f"{name} is not valid JSON ({clip(str(exc))})") from None
     except UnicodeEncodeError:  # a text with a lone surrogate
         raise malformed(f"{name} is not valid JSON (it is not Unicode text)") from None

@@ -12,7 +12,16 @@ from django import forms
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from delve.kernel import DelveError, Ruleset, SettingsError, durations, get_ruleset, registered_names
+from delve.kernel import (
+    DelveError,
+    Ruleset,
+    SettingHelp,
+    SettingsError,
+    durations,
+    get_ruleset,
+    number_text,
+    registered_names,
+)
 from delve.server import inputs
 from delve.server.games.engine import resolve_settings
 from delve.server.games.errors import Rejected
@@ -41,18 +50,42 @@ def setting_errors(ruleset_name: str, preset: str, overrides: dict[str, Any]) ->
             return errors
 
 
+def setting_help(ruleset: Ruleset[Any]) -> list[SettingHelp]:
+    """Every setting key the ruleset accepts with its label and help (its ``setting_help()``;
+    empty for a ruleset that has none)."""
+    listing = getattr(ruleset, "setting_help", None)
+    return list(listing()) if listing is not None else []
+
+
 def setting_labels(ruleset: Ruleset[Any], preset: str) -> dict[str, str]:
-    """The human label of each setting the ruleset describes, in the active language."""
+    """The human label of each setting key, in the active language: every key the ruleset lists
+    (:func:`setting_help`), else those it describes for the preset."""
+    labels = {item.key: text(item.label) for item in setting_help(ruleset)}
     try:
-        return {line.key: text(line.label) for line in ruleset.describe_settings({"preset": preset})}
+        described = {line.key: text(line.label) for line in ruleset.describe_settings({"preset": preset})}
     except DelveError:
-        return {}
+        described = {}
+    return {**described, **labels}
+
+
+def setting_reference() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """What the staff form lists under the overrides: for each ruleset (named with its presets),
+    every setting key with its label and help in the active language."""
+    out = []
+    for name in registered_names():
+        try:
+            ruleset = get_ruleset(name)
+            presets = ", ".join(text(choice.label) for choice in ruleset.presets())
+        except (KeyError, DelveError):
+            continue
+        rows = [(item.key, text(item.label), text(item.help)) for item in setting_help(ruleset)]
+        if rows:
+            out.append((f"{name} — {presets}", rows))
+    return out
 
 
 def _number(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return number_text(value)
 
 
 def _amount(value: Any, unit: str) -> str:
@@ -73,7 +106,10 @@ def _amount(value: Any, unit: str) -> str:
 
 def setting_error_text(exc: SettingsError, label: str) -> str:
     """What a person reads about an invalid setting, in their language: the setting's label and
-    what it accepts (a range in plain units: 1 s to 30 d, 1秒〜30日), never the API's wording."""
+    what it accepts (a range in plain units: 1 s to 30 d, 1秒〜30日), never the API's wording. A
+    rule that ties settings together says why in the ruleset's own words for the language."""
+    if exc.words:
+        return _("%(label)s: %(reason)s") % {"label": label, "reason": text(exc.words)}
     got = _amount(exc.got, exc.unit)
     low, high = _amount(exc.low, exc.unit), _amount(exc.high, exc.unit)
     values = {"label": label, "got": got, "low": low, "high": high}
@@ -171,13 +207,16 @@ def preset_choices() -> list[tuple[str, str]]:
 
 #: A JSON number (a ``key=value`` line's value written so must decode as a number, not as text).
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+#: A JSON whole number (out of range when it decodes to none this server takes).
+_WHOLE = re.compile(r"-?[0-9]+")
 
 
 def parse_overrides(raw: str) -> dict[str, Any]:
     """Setting overrides as a JSON object, or as ``key=value`` lines (values read as JSON when
     they are JSON - numbers, true/false - else as text). Decoded strictly
-    (:func:`delve.server.inputs.json_text`): nested at most ``JSON_DEPTH`` deep, numbers that fit
-    64 bits, no key twice, so a 5000-deep list or a 5000-digit number is a form error too.
+    (:func:`delve.server.inputs.json_text`): nested at most ``JSON_DEPTH`` deep, whole numbers that
+    fit 64 bits (one beyond is refused as out of range, quoted as typed), no key twice, so a
+    5000-deep list or a 5000-digit number is a form error too.
 
     :raises forms.ValidationError: quoting the line or the JSON error.
     """
@@ -214,6 +253,11 @@ def _line_value(text: str, number: int) -> Any:
     try:
         return inputs.json_text(text, "its value")
     except Rejected as exc:
+        if _WHOLE.fullmatch(text):
+            raise forms.ValidationError(
+                _("Line %(number)s: %(value)s is out of range: whole numbers from %(low)s to %(high)s are accepted.")
+                % {"number": number, "value": inputs.quote(text), "low": inputs.INT_MIN, "high": inputs.INT_MAX}
+            ) from None
         if _NUMBER.fullmatch(text):
             raise forms.ValidationError(
                 _("Line %(number)s: %(value)s is not a number this server can use.")
@@ -253,6 +297,9 @@ class CreateGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = preset_choices()
         self.fields["takeover_hours"] = takeover_field()
+
+    def setting_reference(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
+        return setting_reference()
 
     def clean_overrides(self) -> dict[str, Any]:
         return parse_overrides(self.cleaned_data.get("overrides") or "")
