@@ -217,3 +217,29 @@ def test_a_large_pool_shows_no_chance_on_uses_that_set_or_pair_dice_but_still_on
     assert reroll["odds"] is not None
     smaller = post_roll_view(faces[:8], bonus=1, target=12, slate=None)
     assert _skill_button(screen_of(smaller), {"kind": "use_arcana", "area": JUSTICE, "die": 0, "face": 6})["odds"]
+
+
+@pytest.mark.django_db
+def test_a_use_that_beats_every_ascension_is_the_suggestion_and_resolving_is_not_the_main_button(
+    clock: Any, player: Any
+) -> None:
+    """MV-ASC-9 with SUG-3 A21: after the roll no ascension reaches a target of 99, but Judgement
+    succeeds outright: the panel suggests it (it told the player to resolve at 0% while a skill
+    offered 100%) and the resolve button is not drawn as the main one."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None
+    current.check.target = 99
+    current.arcana = [a for a in current.arcana if a != JUDGEMENT]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+    assert "better than any ascension" not in html  # nothing at hand does better: no such suggestion
+    current.arcana = [*current.arcana, JUDGEMENT]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+    assert "Suggested: Arcana: Judgement" in html and "(100%), better than any ascension." in html, html
+    assert "Suggested: resolve without ascending." not in html
+    resolve = re.search(r'<button[^>]*class="[^"]*cmd-resolve[^"]*"', html)
+    assert resolve is not None and "primary" not in resolve.group(0)

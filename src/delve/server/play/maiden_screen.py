@@ -798,11 +798,35 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["boosts"] = [_button(screen, c) for c in legal if c["kind"] == "boost"]
     ctx["skills"] = uses(screen, "use_skill")
     ctx["arcana"] = uses(screen, "use_arcana")
+    if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
+        ctx["better_use"] = _better_use(ctx["after"], [*ctx["skills"], *ctx["arcana"]])
+        # resolving is the main button only when nothing at hand does better than resolving now
+        after = ctx["after"]
+        ctx["resolve_primary"] = ctx["better_use"] is None and after.success_now.p >= max(
+            [after.success_best.p, *(ch.success.p for ch in after.choices)]
+        )
     known = {"move", "stay", "roll", "die_size", "ascend", "resolve", "boost", "use_skill", "use_arcana"}
     buttons = [_button(screen, c) for c in legal if c["kind"] not in known]
     ctx["others"] = buttons
     ctx["lang"] = language
     return ctx
+
+
+def _better_use(after: maiden_odds.PostRoll, groups: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The skill or Arcana use with the best chance, when it beats every ascension (and resolving
+    now): the suggestion then names it instead of "resolve without ascending" (a player was told
+    to resolve at 0% while a skill offered 100%). None when no use does better."""
+    best_now = max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
+    found: tuple[Any, str] | None = None
+    for group in groups:
+        options = [(b["odds"], b["label"]) for b in group["buttons"]]
+        options += [(c["odds"], f"{group['name']}: {c['label']}") for c in group["choices"]]
+        if group.get("best"):
+            options.append((group["best"]["odds"], f"{group['name']}: {group['best']['dice']}"))
+        for odds_, label in options:
+            if odds_ is not None and odds_.p > best_now and (found is None or odds_.p > found[0].p):
+                found = (odds_, label)
+    return None if found is None else {"odds": found[0], "label": found[1]}
 
 
 def _with_size(view: dict[str, Any], size: int) -> dict[str, Any]:
