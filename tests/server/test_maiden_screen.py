@@ -371,6 +371,26 @@ def test_the_tab_says_when_a_decision_waits_for_the_player_MV_TURN_1(
     assert f'data-title="(1) あなたの番 — ゲーム{duo.pk} — 白き乙女 — Delve" data-alert="turn"' in status
 
 
+def test_an_ascended_die_has_a_short_mark_that_fits_under_it_in_japanese_MV_ASC_1(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """MV-ASC-1: an ascended pair leaves the pool; each die says so under it. The Japanese word
+    (アセンション済) was wider than a die and broke over the die size: the mark under the die is
+    the short 使用済, and the die's label for screen readers keeps the full word."""
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "post_roll")
+    current = state(duo)
+    assert current.check is not None
+    current.check.dice[0].removed = current.check.dice[1].removed = True
+    Game.objects.filter(pk=duo.pk).update(state=engine.ruleset_of(duo).encode(current).decode())
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    html = unescape(client.get(f"/games/{duo.pk}/maiden/panels/dice/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert html.count('<span class="gone" aria-hidden="true">使用済</span>') == 2
+    assert html.count("アセンション済") == 2  # in the two dice's labels
+    english = unescape(session_client(player).get(f"/games/{duo.pk}/maiden/panels/dice/").content.decode())
+    assert english.count('<span class="gone" aria-hidden="true">ascended</span>') == 2
+
+
 def test_the_screen_reads_in_japanese(duo: Game, player: Any) -> None:
     client = session_client(player)
     client.cookies["django_language"] = "ja"
@@ -465,3 +485,14 @@ def test_a_room_has_the_same_name_on_the_buttons_and_in_the_log() -> None:
     for lang in ("en", "ja"):
         assert maiden_screen.room_label(room.id, lang) == maiden_text.Names(lang, data).room(room.id)
     assert ", room " in maiden_screen.room_label(room.id, "en")
+
+
+def test_a_token_that_would_cover_a_boss_name_moves_below_its_room() -> None:
+    """The map drew the tokens of the room below Hod right on the name "Hod" (a playtest's
+    screenshot read "H④"): such a token moves below its own room; others stay above theirs."""
+    hod = {"x": "20", "y": "50", "label_y": "55.8", "boss": True, "short": "Hod", "life": None, "tokens": []}
+    below = {"x": "20", "y": "59", "boss": False, "tokens": [{"seat": 3, "n": 4, "x": "20", "y": "55.6"}]}
+    far = {"x": "60", "y": "59", "boss": False, "tokens": [{"seat": 0, "n": 1, "x": "60", "y": "55.6"}]}
+    maiden_screen._clear_labels([hod, below, far])
+    assert below["tokens"][0]["y"] == "62.4"  # under its room, off the name
+    assert far["tokens"][0]["y"] == "55.6"

@@ -500,6 +500,7 @@ def _map(screen: Screen) -> dict[str, Any]:
                 "requirement": "".join(room.get("entry_requirement") or []),
             }
         )
+    _clear_labels(out_rooms)
     return {
         "rooms": out_rooms,
         "edges": edges,
@@ -508,6 +509,27 @@ def _map(screen: Screen) -> dict[str, Any]:
         "moving": bool(destinations),
         "legend": [(kind, room_type_name(kind)) for kind in ("normal", "rest", "quest", "danger", "boss", "start")],
     }
+
+
+def _label_width(text: str) -> float:
+    """About how wide a boss label is in the map's units (2.3-unit type: a wide character for
+    Japanese, a narrower one for Latin letters)."""
+    return sum(2.3 if ord(c) > 0x2E80 else 1.35 for c in text)
+
+
+def _clear_labels(rooms: list[dict[str, Any]]) -> None:
+    """Move a maiden's token that would sit on a boss's name (the room below Hod puts its tokens
+    right on "Hod") to below its own room instead: both stay readable."""
+    boxes = []
+    for r in rooms:
+        if r["boss"]:
+            text = r["short"] + (f" ♥{r['life']}" if r["life"] else "")
+            boxes.append((float(r["x"]), float(r["label_y"]) - 0.8, _label_width(text) / 2))
+    for r in rooms:
+        for t in r["tokens"]:
+            tx, ty = float(t["x"]), float(t["y"])
+            if any(abs(tx - bx) < half + 1.9 and abs(ty - by) < 1.2 + 1.9 for bx, by, half in boxes):
+                t["y"] = f"{float(r['y']) + 3.4:g}"
 
 
 def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms: list[dict[str, Any]]) -> SafeString:
