@@ -48,7 +48,7 @@ def without_bot(monkeypatch: pytest.MonkeyPatch) -> None:
 def form_data(**settings: Any) -> dict[str, Any]:
     """The form as a browser sends it with every default (checkboxes unchecked are absent)."""
     form = lobby_maiden.MaidenGameForm()
-    data: dict[str, Any] = {"name": "Ann", "table": "open"}
+    data: dict[str, Any] = {"name": "Ann", "table": "open", "keep_record": "on"}
     for key in form.setting_keys:
         value = form.fields["s_" + key].initial
         if isinstance(value, bool):
@@ -305,3 +305,37 @@ def test_the_takeover_hint_names_what_white_maiden_has_the_turn_deadline(clock: 
         refused.content.decode()
     )
     assert not Game.objects.exists()
+
+
+def test_the_host_chooses_whether_the_game_enters_their_record_like_a_joining_player(
+    clock: Any, player: Any, opponent: Any
+) -> None:
+    """The form that opens a game had no "keep in my personal record" box (a joining player's has
+    one): the host's choice is now kept on their seat, ticked by default."""
+    session_client(player).post("/maiden/new/", form_data(s_players=2, keep_record=False))
+    game = Game.objects.get()
+    assert game.seats.get(user=player).keep_record is False
+    session_client(opponent).post("/maiden/new/", form_data(s_players=2))
+    assert Game.objects.exclude(pk=game.pk).get().seats.get(user=opponent).keep_record is True
+
+
+def test_the_forms_explain_each_variant_and_name_the_maiden_alike(clock: Any, player: Any, opponent: Any) -> None:
+    """Every setting on the new-game form says what it does (the ruleset's help, in the reader's
+    language), a box's sentence ends without a colon, and a joining player names "Your maiden"
+    as the host does (not "Character name", Fated Labyrinth's word)."""
+    form = lobby_maiden.MaidenGameForm()
+    for key in form.setting_keys:
+        assert form.fields["s_" + key].help_text, key
+    page = unescape(session_client(player).get("/maiden/new/").content.decode())
+    assert "Keep the result in my personal record" in page
+    for key in form.setting_keys:
+        field = form.fields["s_" + key]
+        if field.widget.input_type == "checkbox":
+            assert f"{field.label}:" not in page, key
+    japanese = session_client(player)
+    japanese.cookies["django_language"] = "ja"
+    page_ja = japanese.get("/maiden/new/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<small>" in page_ja and "Keep the result" not in page_ja
+    session_client(player).post("/maiden/new/", form_data(s_players=2))
+    lobby = unescape(session_client(opponent).get("/").content.decode())
+    assert "Your maiden's name" in lobby and "Character name" not in lobby

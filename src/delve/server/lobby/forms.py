@@ -20,8 +20,15 @@ class RegistrationForm(forms.Form):
     name = forms.CharField(label=_("Character name"), max_length=NAME_MAX)
     keep_record = forms.BooleanField(label=_("Keep the result in my personal record"), required=False, initial=True)
 
-    def __init__(self, seat_options: Sequence[SeatOption], *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, seat_options: Sequence[SeatOption], *args: Any, name_label: str | None = None, **kwargs: Any
+    ) -> None:
+        """``name_label``: the game's own word for the name field (a White Maiden player names
+        a maiden, as on the form that opens the game)."""
         super().__init__(*args, **kwargs)
+        if name_label:
+            self.fields["name"].label = name_label
+        self.fields["keep_record"].label_suffix = ""  # a box and its sentence: no colon after it
         seat_options = player_options(seat_options)
         for option in seat_options:
             self.fields[OPTION + option.key] = forms.ChoiceField(

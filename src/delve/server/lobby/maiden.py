@@ -31,6 +31,7 @@ from delve.server.games.errors import Rejected
 from delve.server.games.forms import (
     setting_error_text,
     setting_errors,
+    setting_help,
     takeover_error,
     takeover_field,
     takeover_seconds,
@@ -76,6 +77,9 @@ class MaidenGameForm(forms.Form):
         initial=TABLE_OPEN,
         widget=forms.RadioSelect,
     )
+    keep_record = forms.BooleanField(
+        label=gettext_lazy("Keep the result in my personal record"), required=False, initial=True
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -86,6 +90,7 @@ class MaidenGameForm(forms.Form):
             "deadline the autopilot plays the waiting decisions anyway."
         )
         rules = _ruleset()
+        helps = {item.key: present.text(item.help) for item in setting_help(rules)}
         self.defaults: dict[str, Any] = rules.validate_settings({"preset": PRESET})
         self.setting_keys: list[str] = []
         self.labels: dict[str, str] = {}
@@ -116,6 +121,9 @@ class MaidenGameForm(forms.Form):
                 field.widget.attrs.update({k: v for k, v in (("min", line.low), ("max", line.high)) if v is not None})
             else:
                 field = forms.CharField(label=label, initial=_shown(default), max_length=40)
+            field.help_text = helps.get(key, "")  # what the setting does, in the reader's language
+            if isinstance(field, forms.BooleanField):
+                field.label_suffix = ""  # a box and its sentence: no colon after it
             self.fields["s_" + key] = field
             self.setting_keys.append(key)
 
@@ -167,14 +175,21 @@ def table_user(host: Any, number: int) -> Any:
 
 
 def create_table_game(
-    host: Any, name: str, overrides: dict[str, Any], table: str, bot_takeover_after: int | None = None
+    host: Any,
+    name: str,
+    overrides: dict[str, Any],
+    table: str,
+    bot_takeover_after: int | None = None,
+    *,
+    keep_record: bool = True,
 ) -> Game:
     """Open a game, seat the host, and fill the other seats as asked (in one transaction, so a
     hot-seat or bot game is running when this returns). ``bot_takeover_after``: seconds after
-    which a bot plays a seat that keeps the game waiting (None: never)."""
+    which a bot plays a seat that keeps the game waiting (None: never); ``keep_record``: whether
+    the host's result enters their personal record (as a joining player chooses)."""
     with transaction.atomic():
         game = engine.create_game(MAIDEN, PRESET, overrides, created_by=host, bot_takeover_after=bot_takeover_after)
-        engine.register(game.pk, host, name)
+        engine.register(game.pk, host, name, keep_record=keep_record)
         if table == TABLE_HOTSEAT:
             for number in range(2, game.seat_count + 1):
                 seat = _register_table_seat(game, host, number)
@@ -241,6 +256,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 form.overrides(),
                 form.cleaned_data["table"],
                 form.cleaned_data.get("bot_takeover_after"),
+                keep_record=form.cleaned_data["keep_record"],
             )
         except DelveError as exc:
             form.add_error(None, exc.message)

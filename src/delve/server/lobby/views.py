@@ -25,6 +25,11 @@ from delve.server.lobby.forms import RegistrationForm
 ENDED_SHOWN = 10
 
 
+def _name_label(game: Game) -> str | None:
+    """The registration form's word for the name: a White Maiden player names a maiden."""
+    return _("Your maiden's name") if game.ruleset == "maiden" else None
+
+
 def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None) -> dict[str, Any]:
     seats = present.public_seats(game)
     present.label_choices(game, seats)
@@ -41,7 +46,7 @@ def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None
     }
     if game.status == Game.Status.OPEN and mine is None:
         card["form"] = form or RegistrationForm(
-            engine.ruleset_of(game).seat_options(game.settings), prefix=f"g{game.pk}"
+            engine.ruleset_of(game).seat_options(game.settings), prefix=f"g{game.pk}", name_label=_name_label(game)
         )
     card.update(maiden.card_extras(request, game, seats))
     if game.ruleset == "fated" and card["form"] is not None:
@@ -133,7 +138,12 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 def register(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    form = RegistrationForm(engine.ruleset_of(game).seat_options(game.settings), request.POST, prefix=f"g{game.pk}")
+    form = RegistrationForm(
+        engine.ruleset_of(game).seat_options(game.settings),
+        request.POST,
+        prefix=f"g{game.pk}",
+        name_label=_name_label(game),
+    )
     if not form.is_valid():
         return _index(request, {game.pk: form}, status=400)
     try:
