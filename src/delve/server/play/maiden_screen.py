@@ -194,6 +194,23 @@ def all_panels(screen: Screen) -> dict[str, SafeString]:
     return {name: mark_safe(render_panel(screen, name)[0]) for name in PANELS}
 
 
+#: The panels of a replay step: the board as the game screen showed it to a spectator (no
+#: decision, no log: the replay has its own words for the step's command and events; no decks).
+REPLAY_PANELS = ("status", "map", "dice", "maidens", "bosses")
+
+
+def replay_panels(game: Game, ruleset: Any, state: Any, at: int | None) -> dict[str, SafeString]:
+    """The board at one step of a finished game's replay (``state``: the game after that step,
+    ``at``: its time), drawn by the game screen's own panels from the state's public view, as a
+    spectator saw it then: round and danger, the map with the maidens on it, the check, the maidens
+    and the bosses; no hidden card, no passage nobody found, no command, no deadline, no "you"."""
+    seats = present.public_seats(game)
+    view = ruleset.view(state, None)
+    settings = ruleset.validate_settings(game.settings)
+    screen = Screen(game, seats, None, [], None, view, [], settings, lang(), extra={"replay": True, "at": at})
+    return {name: mark_safe(render_panel(screen, name)[0]) for name in REPLAY_PANELS}
+
+
 def panel_context(screen: Screen, name: str) -> dict[str, Any]:
     if screen.view is None:
         return {}
@@ -368,7 +385,7 @@ def _status(screen: Screen) -> dict[str, Any]:
         "ended": view["ended"],
         "result": view["result"],
         "sephirot": view.get("sephirot", 0),
-        "deadline": view.get("deadline"),
+        "deadline": None if screen.extra.get("replay") else view.get("deadline"),  # a replay's clock is gone
         "table": [{"index": s.index, "name": s.name, "acting": s == screen.acting} for s in screen.controlled]
         if screen.hot_seat
         else [],
@@ -1234,6 +1251,9 @@ def _bot_mark(screen: Screen, index: int) -> str:
     seat = next((s for s in screen.seats if s.index == index), None)
     if seat is None or not seat.is_bot:
         return ""
+    at = screen.extra.get("at")
+    if seat.bot_since is not None and isinstance(at, int) and at < seat.bot_since:
+        return ""  # a replay step before the bot took the seat over: its player played it then
     return "took_over" if seat.bot_since is not None else "bot"
 
 

@@ -167,6 +167,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     state_json = json.dumps(plain, ensure_ascii=False, indent=1, sort_keys=True)
     board = fated_map(plain) if game.ruleset == "fated" else []
     entry = found.entry
+    panels: dict[str, Any] = {}
+    if game.ruleset == "maiden":
+        # the board as the game screen showed it to a spectator at this step (its public view)
+        from delve.server.play.maiden_screen import replay_panels
+
+        panels = replay_panels(game, ruleset, found.state, entry.time if entry else game.started_at)
     context = {
         "game": game,
         "label": preset_label(game),
@@ -182,6 +188,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "events": [_event_line(game, event, lang, names) for event in found.events],
         "state_json": state_json,
         "board": "\n".join(board),
+        "panels": panels,
         "state_hash": state_hash(ruleset, found.state),
         "seed": game.seed,
         "seed_sha256": seed_hash(game.seed),
