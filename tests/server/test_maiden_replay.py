@@ -145,7 +145,7 @@ def test_the_replay_board_speaks_japanese(played: tuple[Game, list[dict[str, Any
     client = Client()
     client.cookies["django_language"] = "ja"
     shown = unescape(board(client.get(f"/games/{game.pk}/replay/?step={seen['step']}").content.decode()))
-    assert "この手番の盤面" in shown and "生命の樹" in shown and "乙女たち" in shown and "ボス" in shown
+    assert "このステップの盤面" in shown and "生命の樹" in shown and "乙女たち" in shown and "ボス" in shown
     assert f"ラウンド <strong>{seen['view']['round']}</strong>" in shown
     with translation.override("ja"):
         for maiden in seen["view"]["maidens"]:
@@ -159,3 +159,49 @@ def test_a_running_game_still_has_no_replay(clock: Any, player: Any, opponent: A
     play_until(game, [player, opponent], lambda v: v["phase"] == "move")
     page = Client().get(f"/games/{game.pk}/replay/?step=1")
     assert page.status_code == 404 and "replay-board" not in page.content.decode()
+
+
+def test_a_seat_a_bot_took_over_later_is_not_marked_a_bot_at_the_steps_before(
+    clock: Any, player: Any, opponent: Any
+) -> None:
+    """The maidens panel marks a seat "bot (took over)" only from the step the bot took it over:
+    before it, its player played it."""
+    from delve.server.games import bots
+    from delve.server.games.worker import Worker
+    from tests.server.maiden_kit import legal
+
+    users = [player, opponent]
+    game = maiden_game(users)
+    Game.objects.filter(pk=game.pk).update(bot_takeover_after=3600)
+    play_until(game, users, lambda v: v["phase"] == "move" and v["active_seat"] == 1)  # Bob keeps it waiting
+    before = game.commands.count()
+    clock.tick(2 * 3600)
+    assert bots.take_over_idle(clock()) == 1
+    took_over = game.commands.count()
+    assert game.seats.get(user=opponent).bot_since == clock()
+    current = state(game)  # to the end quickly: the last round (after the steps looked at)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    worker = Worker(name="replay-bots")
+    for _ in range(600):
+        game.refresh_from_db()
+        if game.status == Game.Status.ENDED:
+            break
+        commands = legal(game, 0)
+        if commands:
+            engine.submit(game.pk, player, first_choice(commands))
+        else:
+            clock.tick(60)
+            worker.run_once()
+            worker.run_bots()
+    assert game.status == Game.Status.ENDED
+
+    def bob(step: int) -> str:
+        page = Client().get(f"/games/{game.pk}/replay/?step={step}").content.decode()
+        card = re.search(r'<article class="maiden-card seat-1.*?</article>', board(page), re.S)
+        assert card is not None
+        return card[0]
+
+    assert "bot (took over)" not in bob(before)
+    assert "bot (took over)" in bob(took_over)
