@@ -30,8 +30,10 @@ def panel(html: str, name: str) -> str:
 
 
 def board(page: str) -> str:
-    """The replay page's board: from its region to the verifiable dice after it."""
-    found = re.search(r'<div class="maiden replay-board".*?(?=<section class="game">)', page, re.S)
+    """The replay page's board: from its region to the step buttons under it."""
+    found = re.search(
+        r'<div class="maiden replay-board".*?(?=<nav class="replay-steps"|<section class="game">)', page, re.S
+    )
     assert found is not None
     return found[0]
 
@@ -205,3 +207,15 @@ def test_a_seat_a_bot_took_over_later_is_not_marked_a_bot_at_the_steps_before(
 
     assert "bot (took over)" not in bob(before)
     assert "bot (took over)" in bob(took_over)
+
+
+def test_the_steps_are_offered_again_under_the_board(played: tuple[Game, list[dict[str, Any]]]) -> None:
+    """The board makes a step's page long (on a phone a whole scroll): the step buttons come again
+    under it, the same links, so the next step is a tap away wherever the reader is."""
+    game, moments = played
+    step = moments[1]["step"]
+    html = Client().get(f"/games/{game.pk}/replay/?step={step}").content.decode()
+    navs = re.findall(r'<nav class="replay-steps".*?</nav>', html, re.S)
+    assert len(navs) == 2 and navs[0] == navs[1]
+    assert f'href="?step={step + 1}" rel="next"' in navs[1]
+    assert html.index(navs[1], html.index('id="h-replay-board"')) > html.index('id="panel-maidens"')
