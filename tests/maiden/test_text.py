@@ -162,3 +162,74 @@ def test_an_event_of_a_room_card_or_a_boss_is_named_not_shown_by_its_id():
     assert card not in room and data.room_cards[card].name.en in room
     boss = text.sentence("check.event", {"seat": 0, "kind": "boss", "source": "kether", "on": "always"}, "ja")
     assert boss == "狂王ウルザの行動の効果が発生した（常時）。"
+
+
+def test_a_players_name_is_never_capitalised_only_the_templates_own_first_letter_is() -> None:
+    """MV-TURN-1 log: a maiden named "alma" stays "alma" at the start of a sentence and inside it,
+    in English and Japanese; a sentence that starts with the template's own words is capitalised
+    in English; no mark of the names is left in a sentence."""
+    names = ["alma", "bruno"]
+    used = text.sentence("arcana.used", {"seat": 0, "for_seat": 0, "area": "a13"}, "en", None, names)
+    assert used.startswith("alma used the Arcana of ") and used.endswith(" for alma.")
+    assert text.sentence("turn.started", {"seat": 0}, "ja", None, names) == "almaの手番。"
+    assert text.sentence("turn.started", {"seat": 0}, "en", None, names) == "alma's turn."
+    assert text.sentence("turn.ended", {"seat": 1}, "en", None, names) == "bruno's turn ended."
+    # the template's own words are capitalised; an unnamed seat too ("Player 3", "Someone")
+    assert text.sentence("deck.empty", {"deck": "quest"}, "en").startswith("The quest deck")
+    assert text.sentence("turn.ended", {"seat": None}, "en", None, names) == "Someone's turn ended."
+    for kind, data in (("turn.ended", {"seat": 0}), ("nothing.known", {"seat": 0})):
+        for lang in ("en", "ja"):
+            said = text.sentence(kind, data, lang, None, names)
+            assert text.NAME_OPEN not in said and text.NAME_CLOSE not in said and "alma" in said
+            assert "Alma" not in said
+
+
+def test_a_follow_up_quest_is_named_by_its_card_not_by_its_number_MV_QUEST_4() -> None:
+    """MV-QUEST-4: the numbered quest that joins the deck is named as players see it; the quest
+    cards' own texts name it too (a quest number is printed nowhere)."""
+    assert text.sentence("quest.added", {"number": 3}, "en") == (
+        "The quest “The Nurse's Keepsake” was shuffled into the quest deck."
+    )
+    assert text.sentence("quest.added", {"number": 3}, "ja") == "クエスト「乳母の形見」がクエストの山札に加えられた。"
+    from delve.maiden.content import load
+
+    content = load()
+    for quest in content.quests.values():
+        for lang in ("en", "ja"):
+            said = text.pick(quest.text, lang)
+            assert not re.search(r"quest \d|クエスト\d", said), said
+        for number in quest.follow_ups:
+            follow = content.quest_by_number(int(number))
+            assert text.pick(follow.name, "en") in quest.text.en and text.pick(follow.name, "ja") in quest.text.ja
+
+
+def test_a_death_reads_naturally_at_the_start_and_elsewhere_MV_DEATH_1() -> None:
+    names = ["alma"]
+    from delve.maiden.content import load
+
+    start = next(r.id for r in load().rooms.values() if r.type == "start")
+    at_start = {"seat": 0, "room": start, "deaths": 1}
+    assert text.sentence("maiden.died", at_start, "en", None, names) == (
+        "alma fell at the start (S) and rose again there with 1 life."
+    )
+    assert text.sentence("maiden.died", at_start, "ja", None, names) == (
+        "almaはスタート（S）で倒れ、その場でライフ1で復活した。"
+    )
+    room = {"seat": 0, "room": "a03_1", "deaths": 1}
+    assert text.sentence("maiden.died", room, "en", None, names) == (
+        "alma fell in The High Priestess, room 1 and was revived at the start (S) with 1 life."
+    )
+    assert "Start" not in text.sentence("maiden.died", room, "en", None, names)
+
+
+def test_the_familiar_is_called_juusha_everywhere_in_japanese() -> None:
+    """The familiar is 従者 in every Japanese text (the settings, the causes, the catalogue)."""
+    from delve.maiden import settings
+
+    root = Path(text.__file__).parents[1]
+    sources = [*root.glob("maiden/**/*.py"), *root.glob("maiden/content/*.toml"), *root.glob("server/**/*.po")]
+    sources += [*root.glob("server/**/*.py"), *root.glob("server/templates/**/*.html")]
+    assert [str(p) for p in sources if "使い魔" in p.read_text(encoding="utf-8")] == []
+    assert settings.LABELS["familiar_evolution"]["ja"] == "従者の進化"
+    healed = text.sentence("maiden.healed", {"seat": 0, "cause": "evolution", "amount": 1, "life": 2}, "ja")
+    assert "従者の進化" in healed

@@ -41,7 +41,7 @@ LABELS: dict[str, dict[str, str]] = {
     "multi_die_checks": {"en": "Checks needing several dice", "ja": "複数ダイス判定"},
     "pie_mode": {"en": "Piety mode", "ja": "信仰の効果"},
     "agi_skill_level_option": {"en": "Agility may level a skill", "ja": "敏捷でスキルレベル上昇を選択可"},
-    "familiar_evolution": {"en": "Familiar evolution", "ja": "使い魔進化"},
+    "familiar_evolution": {"en": "Familiar evolution", "ja": "従者の進化"},
     "familiars_per_player": {"en": "Familiars per player (1p/2p/3p/4p)", "ja": "従者の数（1〜4人）"},
     "ins_applies_to_room_deck": {
         "en": "Inspiration applies to room and quest draws",

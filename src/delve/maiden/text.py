@@ -14,6 +14,10 @@ from typing import Any
 
 LANGS = ("en", "ja")
 
+#: Around a player's name inside a sentence being written (private-use characters): the name is
+#: the player's own spelling, never capitalised; capital() removes the marks.
+NAME_OPEN, NAME_CLOSE = "\ue000", "\ue001"
+
 STAT_NAMES: dict[str, dict[str, str]] = {
     "pie": {"en": "Piety", "ja": "信仰"},
     "wil": {"en": "Will", "ja": "意思"},
@@ -75,10 +79,15 @@ def pick(texts: Any, lang: str) -> str:
 class Names:
     """Content names in one language (``content`` defaults to the shipped content)."""
 
-    def __init__(self, lang: str, content: Any = None, players: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, lang: str, content: Any = None, players: Sequence[str] | None = None, *, mark: bool = False
+    ) -> None:
         self.lang = _lang(lang)
         self.content = content if content is not None else _content()
         self.players = list(players or [])
+        # sentence() marks the players' names so that capital() leaves them as their players
+        # wrote them ("alma used ..." stays "alma"); the marks never leave sentence()
+        self.mark = mark
 
     def say(self, en: str, ja: str) -> str:
         return ja if self.lang == "ja" else en
@@ -86,7 +95,8 @@ class Names:
     def player(self, seat: Any) -> str:
         if isinstance(seat, int) and not isinstance(seat, bool):
             if 0 <= seat < len(self.players) and self.players[seat]:
-                return self.players[seat]
+                name = self.players[seat]
+                return f"{NAME_OPEN}{name}{NAME_CLOSE}" if self.mark else name
             return self.say(f"Player {seat + 1}", f"プレイヤー{seat + 1}")
         return self.say("someone", "誰か")
 
@@ -194,7 +204,7 @@ class Names:
             "check": ("a successful check", "判定の成功"),
             "agi": ("a card on Agility", "敏捷へのカード"),
             "familiar": ("the familiar", "従者"),
-            "evolution": ("the familiar's evolution", "使い魔進化"),
+            "evolution": ("the familiar's evolution", "従者の進化"),
             "learn": ("learning", "習得"),
             "death": ("revival", "復活"),
         }
@@ -351,9 +361,14 @@ def _healed(e: Mapping[str, Any], n: Names) -> str:
 def _died(e: Mapping[str, Any], n: Names) -> str:
     who = n.player(e.get("seat"))
     where = n.room(e.get("room"))
+    if n.content.rooms.get(e.get("room")) is not None and n.content.rooms[e.get("room")].type == "start":
+        return n.say(
+            f"{who} fell at the start (S) and rose again there with 1 life.",
+            f"{who}はスタート（S）で倒れ、その場でライフ1で復活した。",
+        )
     return n.say(
-        f"{who} fell in {where} and revived at the start with 1 life.",
-        f"{who}は{where}で倒れ、ライフ1でスタートに復活した。",
+        f"{who} fell in {where} and was revived at the start (S) with 1 life.",
+        f"{who}は{where}で倒れ、スタート（S）でライフ1で復活した。",
     )
 
 
@@ -407,6 +422,19 @@ def _check_modified(e: Mapping[str, Any], n: Names) -> str:
     }
     en, ja = texts.get(str(field), (f"{field} = {value}", f"{field} = {value}"))
     return n.say(f"{n.cause(e.get('source'))} for {who}: {en}.", f"{who}に{n.cause(e.get('source'))}：{ja}。")
+
+
+def _quest_added(e: Mapping[str, Any], n: Names) -> str:
+    """A follow-up quest joins the quest deck: named by its card, found by its number (the event
+    keeps the number only, as games recorded earlier do; a number is printed nowhere a player sees)."""
+    number = e.get("number")
+    quest_id = next((q.id for q in n.content.quests.values() if number and q.number == number), None)
+    if quest_id is None:
+        return n.say("A quest was shuffled into the quest deck.", "クエストが1枚、クエストの山札に加えられた。")
+    name = n.quest(quest_id)
+    return n.say(
+        f"The quest “{name}” was shuffled into the quest deck.", f"クエスト「{name}」がクエストの山札に加えられた。"
+    )
 
 
 def _game_end(won: bool) -> Sentence:
@@ -633,9 +661,7 @@ SENTENCES: dict[str, Sentence] = {
         "{seat} readied {count} exhausted skill(s) ({cause}).", "{seat}の消耗したスキル{count}枚が回復した（{cause}）。"
     ),
     "quest.drawn": _simple("{seat} took up the quest {quest}.", "{seat}はクエスト「{quest}」を受けた。"),
-    "quest.added": _simple(
-        "Quest no. {number} was shuffled into the quest deck.", "クエスト{number}番がクエストの山札に加えられた。"
-    ),
+    "quest.added": _quest_added,
     "rooms.looked": _simple(
         "{seat} looks at the top {count} room card(s).", "{seat}はルーム山の上から{count}枚を見る。"
     ),
@@ -682,14 +708,14 @@ def sentence(
     """
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}")
-    named = Names(lang, content, names)
+    named = Names(lang, content, names, mark=True)
     writer = SENTENCES.get(kind)
     if writer is not None:
         try:
-            return capital(writer(data, named))
+            return capital(writer(data, named), lang)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             pass  # unexpected data: the generic sentence rather than a broken screen
-    return capital(_generic(kind, data, named))
+    return capital(_generic(kind, data, named), lang)
 
 
 def _generic(kind: str, data: Mapping[str, Any], n: Names) -> str:
@@ -701,5 +727,10 @@ def _generic(kind: str, data: Mapping[str, Any], n: Names) -> str:
     return n.say(f"Event “{kind}”.", f"出来事「{kind}」。")
 
 
-def capital(sentence: str) -> str:
-    return sentence[:1].upper() + sentence[1:] if sentence else sentence
+def capital(sentence: str, lang: str = "en") -> str:
+    """The sentence with its first letter capitalised when that letter is the template's own
+    (English only): a player's name (between NAME_OPEN and NAME_CLOSE) stays as its player wrote
+    it, and Japanese is never changed. The name marks are removed."""
+    if sentence and _lang(lang) == "en" and not sentence.startswith(NAME_OPEN):
+        sentence = sentence[:1].upper() + sentence[1:]
+    return sentence.replace(NAME_OPEN, "").replace(NAME_CLOSE, "")
