@@ -4,9 +4,12 @@ keep records; a records page and API."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.test import Client
 
 from delve.kernel import GameOutcome
 from delve.server.games import engine
@@ -183,7 +186,39 @@ def test_white_maiden_records_show_the_games_summary_and_every_record_links_its_
     assert f'<a href="/games/{practice_game.pk}/">' in maiden
     assert "<a href" not in fated.split("<tbody>")[1]  # a record whose game is gone has no link
     ja = re.sub(r' data-label="[^"]*"', "", client.get("/records/ann/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
-    assert "<h2>白き乙女</h2>" in ja and "死亡数（うちあなた）" in ja and "<td>敗北</td>" in ja
+    assert "<h2>白き乙女</h2>" in ja and "死亡数（うちann）" in ja and "<td>敗北</td>" in ja
+
+
+def test_the_deaths_column_names_whose_deaths_are_in_brackets(client, player, opponent):
+    """MV-END-3, FL-REC-4: the bracketed number is the page owner's deaths: "yours" on one's own
+    page, the owner's name on anyone else's (also for a visitor), in English and Japanese."""
+    from django.utils import timezone
+
+    Record.objects.create(
+        user=player,
+        ruleset="maiden",
+        preset="white-maiden",
+        character_name="Ann",
+        result="lost",
+        stats={"rounds": 24, "deaths": 5, "deaths_own": 2},
+        ended_at=timezone.now(),
+    )
+
+    def heading(viewer: Any, lang: str) -> str:
+        page = viewer.get("/records/ann/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        found = re.findall(r"<th>(死亡数[^<]*|Deaths[^<]*)</th>", page)
+        assert len(found) == 1, found
+        return unescape(found[0])
+
+    assert heading(client, "en") == "Deaths (ann's)" and heading(client, "ja") == "死亡数（うちann）"
+    own = Client()
+    own.force_login(player)
+    assert heading(own, "en") == "Deaths (yours)" and heading(own, "ja") == "死亡数（うちあなた）"
+    mine = own.get("/records/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<th>Deaths (yours)</th>" in mine
+    other = Client()
+    other.force_login(opponent)
+    assert heading(other, "en") == "Deaths (ann's)" and heading(other, "ja") == "死亡数（うちann）"
 
 
 def test_on_a_phone_every_record_cell_names_its_column(client, player):

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from delve.server.records.models import Record
@@ -98,11 +99,16 @@ def _stat(stats: dict[str, Any], key: str) -> int | None:
 def _page(request: HttpRequest, name: str, records: list[Record]) -> HttpResponse:
     wins = sum(record.won for record in records)
     rows = [shown(record) for record in records]
+    # the deaths column counts the page owner's deaths in brackets: "yours" on one's own page
+    user = request.user
+    own = bool(user.is_authenticated) and user.get_username() == name
+    deaths = _("Deaths (yours)") if own else _("Deaths (%(name)s's)") % {"name": name}
     return render(
         request,
         "records/records.html",
         {
             "owner_name": name,
+            "deaths_heading": deaths,
             "records": rows,
             "wins": wins,
             # each game's own columns: Fated Labyrinth and Level D (and any other ruleset) count
