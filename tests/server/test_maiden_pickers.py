@@ -120,7 +120,7 @@ def test_a_partner_during_another_maidens_check_is_told_whose_turn_it_is(
     partner = unescape(raw)
     heading = re.search(r'<h2 id="h-decide">([^<]*)', partner)
     assert heading is not None and heading[1] == "Ann's turn"
-    assert "It is Ann's turn and she makes its choices; what is listed here you may use for her." in partner
+    assert "It is Ann's turn, and she makes the turn's choices. You may use what is listed here to help her." in partner
     offered = [json.loads(unescape(v)) for v in re.findall(r'<option value="([^"]*)"', raw)]
     assert sorted(map(key, offered)) == sorted(key(c) for c in legal(game, 1) if c["kind"] == "use_arcana")
     assert "Suggested: resolve" not in partner and 'data-key="e"' not in partner

@@ -269,8 +269,12 @@ def test_the_replay_speaks_japanese(ended):
     client = Client()
     client.cookies["django_language"] = "ja"
     move = next(c.sequence for c in ended.commands.order_by("sequence") if c.command and c.command["kind"] == "move")
-    html = client.get(f"/games/{ended.pk}/replay/?step={move}").content.decode()
-    assert "移動" in html
+    page = html.unescape(client.get(f"/games/{ended.pk}/replay/?step={move}").content.decode())
+    assert "移動" in page
+    # the heading is one Japanese sentence: the name as written, the full-width colon
+    heading = re.search(r"<h2>([^<]*)</h2>", page.split('class="game replay-step"')[1])
+    assert heading is not None and re.fullmatch(r"\S+の行動：\S.*", heading[1]), heading
+    assert "の行動:" not in page and " の行動" not in page
 
 
 @pytest.mark.parametrize("step", ["-1", "x", "99999", "1.5"])
