@@ -87,3 +87,15 @@ def test_the_screen_the_new_game_page_the_lobby_and_fated_help_link_to_it(clock:
     waiting = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0})
     assert f'href="/games/{waiting.pk}/help/"' in page(client, "/")  # a game open for registration
     assert 'href="?preset=white-maiden"' in page(Client(), "/help/")
+
+
+def test_MV_STAT_2_the_help_explains_the_letters_under_a_stat_in_both_languages(client: Client) -> None:
+    """The letters the Maidens panel shows under a stat (D, J, P, G; ダ, ジ, プ, ガ) are explained
+    on the help page, each with its action card's name from the content."""
+    symbols = load().symbols
+    en, ja = page(client, URL, "en"), page(client, URL, "ja")
+    assert "the letters under a stat's level are the action cards placed on it, from bottom to top" in en
+    for letter, name in symbols.items():
+        assert f"{letter} {name.en}" in en
+        assert f"{name.ja[0]}＝{name.ja}" in ja
+    assert "能力値のレベルの下に並ぶ文字は" in ja

@@ -115,10 +115,7 @@ def build_many(
         "quest_area": list(state.quest_area),
         "sephirot": state.sephirot,
         "check": _check(ctx, active),
-        "pending": [
-            {"seat": d.seat, "kind": d.kind, "options": _options(d.kind, d.options), "data": _decision_data(d.data)}
-            for d in state.pending[:1]
-        ],
+        "pending": [_pending(d) for d in state.pending[:1]],
     }
     tail = {
         "ended": state.ended,
@@ -220,6 +217,19 @@ def _bosses_key(state: Game) -> bytes:
 def _options(kind: str, options: list[Any]) -> list[Any]:
     # keep_card candidates are drawn cards shown to the table (MV-DECK-5 makes the rest public).
     return list(options)
+
+
+def _pending(d: Any) -> dict[str, Any]:
+    """The head decision as every seat sees it; an effect's choice also says where the effect
+    comes from (``source``: "quest:<id>", "skill:<id>", "arcana:<area>"...) and which effect
+    waits for it (``effect``: the op's name), so that a screen can name the card and what choosing
+    does."""
+    out = {"seat": d.seat, "kind": d.kind, "options": _options(d.kind, d.options), "data": _decision_data(d.data)}
+    if d.source:
+        out["source"] = d.source
+    if d.ops and isinstance(d.ops[0], dict) and d.ops[0].get("op"):
+        out["effect"] = str(d.ops[0]["op"])
+    return out
 
 
 def _decision_data(data: dict[str, Any]) -> dict[str, Any]:

@@ -169,6 +169,18 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 "最初のレベルアップ1回分。ボスを倒すたびに乙女全員がレベルアップし、アクションカードを1枚引いて"
                 "能力値のどれかに置きます。",
             },
+            {
+                "en": "On the Maidens panel, the letters under a stat's level are the action cards placed on "
+                "it, from bottom to top: D Dash, J Jump, P Pray, G Guard (point at a letter to read its name). "
+                "\u201cDGP\u201d under Piety means three cards, Dash at the bottom and Pray on top: Piety is 3 "
+                "and Pray is one of your symbols for skill conditions. Keeping an action card at a level-up "
+                "chooses which symbol you will place.",
+                "ja": "乙女パネルで能力値のレベルの下に並ぶ文字は、その能力値に置かれたアクションカードです"
+                "（下から上の順）：ダ＝ダッシュ、ジ＝ジャンプ、プ＝プレイ（祈り）、ガ＝ガード（文字にポインターを"
+                "合わせると名前が出ます）。信仰の下に「ダガプ」とあれば、カードは3枚でいちばん下がダッシュ、"
+                "いちばん上がプレイ。信仰は3で、プレイがスキルの条件に使えるシンボルの1つになります。"
+                "レベルアップでアクションカードを選んで残すことは、どのシンボルを置くかを選ぶことです。",
+            },
             [
                 {
                     "en": "Piety: one more white die per level, and each ascension adds 1 + Piety.",

@@ -238,6 +238,16 @@ def symbol_name(symbol: str, language: str) -> str:
     return pick(symbols.get(symbol), language) or symbol
 
 
+def symbol_letter(symbol: str, language: str) -> str:
+    """The one letter of an action symbol under a stat (D, J, P, G; ダ, ジ, プ, ガ)."""
+    return symbol_name(symbol, language)[:1]
+
+
+def symbol_legend(language: str) -> list[dict[str, str]]:
+    """Every action symbol's letter and name, in the content's order."""
+    return [{"letter": symbol_letter(s, language), "name": symbol_name(s, language)} for s in content().symbols]
+
+
 def colour_name(colour: str | None) -> str:
     return {
         "red": _("red"),
@@ -1099,7 +1109,14 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
                         "symbols": ", ".join(symbol_name(s, language) for s in skill.condition) or "—"
                     }
             elif deck == "action":
-                entry["detail"] = card_id
+                symbol = symbol_name(card_id, language)
+                entry["detail"] = _("Action card, shown as %(letter)s under a stat") % {
+                    "letter": symbol_letter(card_id, language)
+                }
+                entry["text"] = _(
+                    "Place it on a stat: that stat rises by 1. While it is the top card there, "
+                    "its symbol %(symbol)s counts for the skills that need %(symbol)s."
+                ) % {"symbol": symbol}
             out["options"].append(entry)
     elif kind == "place_card":
         card = str(data.get("card", ""))
@@ -1116,7 +1133,55 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
         if len(legal) > PICK_BUTTONS * 2:
             out["select"] = out["options"]
             out["options"] = []
+        if data.get("for") == "effect" or pending.get("source"):
+            out["source"] = effect_source(str(pending.get("source") or ""), language)
+            out["does"] = effect_does(pending)
     return out
+
+
+def effect_source(source: str, language: str) -> dict[str, str]:
+    """The card or ability an effect comes from ("quest:<id>", "skill:<id>", "arcana:<area>",
+    "room:<card>", "boss:<id>", "familiar"...): its name and its own text from the content."""
+    data = content()
+    head, _sep, rest = source.partition(":")
+    name = maiden_text.Names(language, data).cause(source) if source else ""
+    text = ""
+    if head == "quest" and rest in data.quests:
+        text = pick(data.quests[rest].text, language)
+    elif head == "skill" and rest in data.skills:
+        text = pick(data.skills[rest].text, language)
+    elif head == "arcana" and rest in data.areas:
+        name = _("Arcana: %(name)s") % {"name": area_name(rest, language)}
+        text = pick(data.areas[rest].arcana_text, language)
+    elif head == "room" and rest in data.room_cards:
+        event = data.room_cards[rest].event
+        text = pick(event.text, language) if event is not None else ""
+    return {"name": name, "text": text}
+
+
+def effect_does(pending: dict[str, Any]) -> str:
+    """What choosing does, in one line, by the effect that waits for the choice."""
+    options = pending.get("options") or []
+    if options and all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+        return _("Choose the maiden the effect applies to.")
+    effect = str(pending.get("effect") or "")
+    return {
+        "boss_disable_action": _(
+            "Choose one of the boss's actions to strike off: from now on the boss's pointer skips it."
+        ),
+        "boss_damage": _("Choose the boss that takes the damage."),
+        "exhaust_skill": _("Choose the skill to exhaust."),
+        "skill_level": _("Choose the skill that gains a level."),
+        "level_skill": _("Choose the skill that gains a level."),
+        "room_type": _("Choose the room whose kind changes."),
+        "warp": _("Choose the room to move to."),
+        "look_rooms": _("Choose the room card to put back on the room deck next: the first one chosen ends up on top."),
+        "reroll": _("Choose the dice the effect applies to."),
+        "die_adjust": _("Choose the die the effect applies to."),
+        "set_die": _("Choose the die the effect applies to."),
+        "swap_colours": _("Choose the dice the effect applies to."),
+        "near_pair": _("Choose the dice the effect applies to."),
+    }.get(effect, _("Choose what the effect applies to."))
 
 
 def _mods_at(view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -1290,8 +1355,13 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                 "name": stat_name(s),
                 "short": stat_short(s),
                 "level": m["levels"][s],
-                "cards": [symbol_name(c, language)[:1] for c in m["stats"][s]],
-                "cards_full": ", ".join(symbol_name(c, language) for c in m["stats"][s]),
+                "cards": [
+                    {"letter": symbol_letter(c, language), "name": symbol_name(c, language)} for c in m["stats"][s]
+                ],
+                "cards_full": _("%(stat)s: action cards from bottom to top: %(cards)s")
+                % {"stat": stat_name(s), "cards": ", ".join(symbol_name(c, language) for c in m["stats"][s])}
+                if m["stats"][s]
+                else stat_name(s),
             }
             for s in STATS
         ]
@@ -1318,7 +1388,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                 "bot": _bot_mark(screen, int(m["seat"])),
             }
         )
-    return {"maidens": out}
+    return {"maidens": out, "legend": symbol_legend(language)}
 
 
 def _bosses(screen: Screen) -> dict[str, Any]:
