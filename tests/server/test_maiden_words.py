@@ -87,6 +87,9 @@ def test_MV_QUEST_5_an_effects_choice_names_its_card_and_what_choosing_does(nurs
     ja = panel(client, nurse, "decide", "ja")
     assert "王子の老乳母" in ja and "無効にするボスアクションを1つ選んでください。" in ja
     assert "ボスアクション1つを選んで無効にする" in ja
+    # Japanese punctuation: the full-width colon after the card, a boss's action in brackets
+    assert "王子の老乳母</strong>：無効にする" in ja and "金色の王子アウレルの「黄金の眼光」" in ja
+    assert "The Prince's Old Nurse</strong>: Choose" in en and "Prince Aurel, the Gilded Heir: Gilded Glare" in en
 
 
 def test_a_decision_other_than_an_effects_choice_names_no_card(clock: Any, player: Any, opponent: Any) -> None:

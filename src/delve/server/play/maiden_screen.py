@@ -734,7 +734,11 @@ def pick_words(screen: Screen, params: dict[str, Any]) -> str:
         boss = boss_name(str(params["boss"]), language)
         if params.get("action") is not None:
             action = _boss_action_name(str(params["boss"]), int(params["action"]), language)
-            boss = f"{boss}: {action}" if action else boss
+            boss = (
+                pgettext("a boss and one of its actions", "%(boss)s: %(action)s") % {"boss": boss, "action": action}
+                if action
+                else boss
+            )
         parts.append("→ " + boss)
     for key in ("room", "to"):
         if params.get(key) and isinstance(params[key], str):
@@ -1136,6 +1140,7 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
         if data.get("for") == "effect" or pending.get("source"):
             out["source"] = effect_source(str(pending.get("source") or ""), language)
             out["does"] = effect_does(pending)
+            out["colon"] = pgettext("after the name of a card, before what it does", ": ")
     return out
 
 
