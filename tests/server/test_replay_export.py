@@ -268,7 +268,9 @@ def test_the_replay_steps_through_the_log_with_everything_revealed(ended):
 def test_the_replay_speaks_japanese(ended):
     client = Client()
     client.cookies["django_language"] = "ja"
-    move = next(c.sequence for c in ended.commands.order_by("sequence") if c.command and c.command["kind"] == "move")
+    entries = list(ended.commands.order_by("sequence"))
+    # step N shows the game after N log entries: the first move's own step is its place + 1
+    move = next(n for n, c in enumerate(entries, start=1) if c.command and c.command["kind"] == "move")
     page = html.unescape(client.get(f"/games/{ended.pk}/replay/?step={move}").content.decode())
     assert "移動" in page
     # the heading is one Japanese sentence: the name as written, the full-width colon

@@ -121,7 +121,7 @@ HELP: dict[str, dict[str, str]] = {
     },
     "familiar_evolution": {
         "en": "A freed area's Arcana may give a familiar its ultimate skill (CHG-20).",
-        "ja": "エリア解放のアルカナで使い魔に奥義を与えられます（CHG-20）。",
+        "ja": "エリア解放のアルカナで従者に奥義を与えられます（CHG-20）。",
     },
     "familiars_per_player": {
         "en": "Familiars each player takes at 1, 2, 3 and 4 players, e.g. 1/1/1/1 (OQ-2).",
