@@ -890,3 +890,11 @@ def test_a_dead_player_is_not_told_of_stored_turns_FL_UI_5(fated, player):
     html = panel(session_client(player), fated, "commands")
     assert "You are out of the game." in html
     assert "stored turn" not in html
+
+
+def test_the_screen_prints_no_template_comment(fated, player, clock):
+    """A template note spread over two lines ({# ... #} ends with its line) was printed under the
+    title of every Fated and Level D game, to players and spectators, in both languages."""
+    html = page(session_client(player), fated)
+    assert "{#" not in html and "#}" not in html and "is lifted here" not in html
+    assert "{#" not in page(Client(), fated)

@@ -183,6 +183,12 @@ def test_a_turn_time_under_a_minute_is_allowed_with_a_plain_warning(client, staf
     page = unescape(response.content.decode())
     assert '<li class="warning">Turns come every 5 s: bots and monsters act at that pace' in page
     assert "Too fast for people to play — for testing only." in page
+    # when the stored turns are full, said from the game's own cap (it said "within a minute" for
+    # 24 turns of 20 s: about 8 minutes)
+    capped = client.post(
+        "/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=20s\nmax_stored_turns=24"}, follow=True
+    )
+    assert "a player away for 8 min has stored the most turns they can (24)" in unescape(capped.content.decode())
     ja = client.post(
         "/games/new/", {"preset": "fated:level-d", "overrides": "wait_time=30"}, HTTP_ACCEPT_LANGUAGE="ja", follow=True
     )
@@ -233,3 +239,21 @@ def test_a_whole_number_setting_refuses_what_int_cannot_read_with_a_settings_err
         rules.validate_settings({"players": value})
     assert "expected an integer" in str(info.value) and len(str(info.value)) < 160
     assert setting_int("players", " -12 ") == -12 and setting_int("players", 8) == 8
+
+
+def test_games_address_leads_to_the_list_of_games(client):
+    """The header's "Games" link is the front page; a typed /games/ answered 404."""
+    response = client.get("/games/")
+    assert response.status_code == 302 and response["Location"] == "/"
+
+
+def test_a_player_learns_who_opens_fated_labyrinth_games_and_staff_get_the_button(client, player, staff):
+    """A new player saw only "New White Maiden game" and nothing saying how the other games come
+    to be (the reason was only on a 403 page reached by guessing /games/new/)."""
+    client.force_login(player)
+    page = unescape(client.get("/").content.decode())
+    assert "Fated Labyrinth and Level D games are opened by the operators of this server" in page
+    assert 'href="/games/new/"' not in page
+    client.force_login(staff)
+    page = unescape(client.get("/").content.decode())
+    assert 'href="/games/new/"' in page and "New Fated Labyrinth or Level D game" in page

@@ -168,10 +168,15 @@ def fast_turn_warning(settings: dict[str, Any]) -> str:
     if not isinstance(seconds, int) or seconds >= FAST_TURN:
         return ""
     lang = (get_language() or "en")[:2]
+    cap = settings.get("max_stored_turns")
+    if not isinstance(cap, int) or cap < 1:
+        cap = 1
+    # a player away that long has the most turns they can store: more are lost (said exactly:
+    # it once said "within a minute" for a cap of 24 turns of 20 s, about 8 minutes)
     return _(
-        "Turns come every %(time)s: bots and monsters act at that pace and stored turns pile up "
-        "within a minute. Too fast for people to play — for testing only."
-    ) % {"time": durations.say(seconds, lang)}
+        "Turns come every %(time)s: bots and monsters act at that pace, and a player away for %(full)s "
+        "has stored the most turns they can (%(cap)s). Too fast for people to play — for testing only."
+    ) % {"time": durations.say(seconds, lang), "full": durations.say(seconds * cap, lang), "cap": cap}
 
 
 def takeover_field() -> forms.DecimalField:

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 import delve.server.converters  # noqa: F401 - registers <id:...>
 from delve.server.lobby import maiden, views
@@ -7,6 +8,8 @@ app_name = "lobby"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    # the games are listed on the front page (the header's "Games" link): a typed /games/ goes there
+    path("games/", RedirectView.as_view(pattern_name="lobby:index", permanent=False)),
     path("games/new/", views.create_game, name="create_game"),
     path("games/<id:game_id>/register/", views.register, name="register"),
     path("games/<id:game_id>/withdraw/", views.withdraw, name="withdraw"),
