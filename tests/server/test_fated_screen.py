@@ -898,3 +898,31 @@ def test_the_screen_prints_no_template_comment(fated, player, clock):
     html = page(session_client(player), fated)
     assert "{#" not in html and "#}" not in html and "is lifted here" not in html
     assert "{#" not in page(Client(), fated)
+
+
+def test_the_full_log_tells_the_end_once_and_how_it_was_won_FL_WIN_6(fated, player):
+    """FL-WIN-6: the last survivor wins. The engine's event says so, and the server adds its own
+    outcome event for every game: the full log printed "The game ended: Player 02 won." above
+    "The game ended: Player 02 won as the last survivor.". It tells it once, the engine's way."""
+    from delve.server.games.models import EventEntry
+
+    last = EventEntry.objects.filter(game=fated).order_by("-sequence").first()
+    assert last is not None
+    for offset, (kind, data) in enumerate(
+        [
+            ("game.ended", {"winner": 1, "kind": "survivor"}),  # the engine's
+            ("game.ended", {"winners": [1], "results": {"1": "won"}}),  # the server's, just after
+        ],
+        start=1,
+    ):
+        EventEntry.objects.create(
+            game=fated,
+            sequence=last.sequence + offset,
+            time=last.time,
+            kind=kind,
+            data=data,
+            visibility=EventEntry.visibility_for(None),
+        )
+    log = unescape(session_client(player).get(f"/games/{fated.pk}/log/").content.decode())
+    assert log.count("The game ended") == 1
+    assert "The game ended: Player 02 won as the last survivor." in log

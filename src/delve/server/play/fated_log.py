@@ -114,16 +114,22 @@ def lines(game: Game, seat: int | None, lang: str, shown: str) -> list[dict[str,
             continue
         sentence = _sentence(body, lang, game.preset, seat)
         if out and out[-1]["text"] == sentence and out[-1]["private"] == private:
-            continue  # the same news twice (the server's and the engine's "game ended")
-        out.append(
-            {
-                "time": dt.datetime.fromtimestamp(entry.time, tz=dt.UTC),
-                "text": sentence,
-                "private": private,
-                "noise": entry.kind in NOISE,
-                "attack": is_attack(body),
-            }
-        )
+            continue  # the same news twice
+        line = {
+            "time": dt.datetime.fromtimestamp(entry.time, tz=dt.UTC),
+            "text": sentence,
+            "private": private,
+            "noise": entry.kind in NOISE,
+            "attack": is_attack(body),
+            "kind": entry.kind,
+        }
+        if entry.kind == "game.ended" and out and out[-1]["kind"] == "game.ended":
+            # the end told twice: the server's event (every game's outcome) and the engine's own,
+            # which says how it was won ("as the last survivor"): the engine's one is kept
+            if "win_kind" in body:
+                out[-1] = line
+            continue
+        out.append(line)
     return out
 
 
