@@ -255,3 +255,69 @@ def test_a_malformed_address_gets_one_message(game, four):
     data = {"email": "on", "address": "not-an-address", "mode": "instant", "cap_hours": "6", "digest_hour": "8"}
     html = session_client(four[0]).post("/me/notifications/", {**data, "language": "en"}).content.decode()
     assert "Enter a valid email address." in html and "Give an e-mail address, or turn e-mail off." not in html
+
+
+def _box(html: str, name: str) -> str:
+    box = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+    assert box is not None
+    return box.group(0)
+
+
+def test_without_push_on_the_server_the_push_box_is_off_and_cannot_be_ticked(game, four, settings):
+    """A server without VAPID keys sends no push: the box is shown unticked and disabled (in both
+    languages), a posted tick is ignored and the preference is stored off; with keys it is a
+    normal box, ticked by default."""
+    settings.DELVE_VAPID_PUBLIC_KEY = settings.DELVE_VAPID_PRIVATE_KEY = ""
+    client = session_client(four[0])
+    for lang in ("en", "ja"):
+        client.cookies["django_language"] = lang
+        html = client.get("/me/notifications/").content.decode()
+        box = _box(html, "push")
+        assert "checked" not in box and "disabled" in box
+    assert "Browser push is not set up on this server." not in html  # Japanese page
+    data = {"email": "on", "push": "on", "address": "ann@example.org", "mode": "instant"}
+    client.post("/me/notifications/", {**data, "cap_hours": "6", "digest_hour": "8", "language": "en"})
+    assert Preference.objects.get(user=four[0]).push is False
+    settings.DELVE_VAPID_PUBLIC_KEY, settings.DELVE_VAPID_PRIVATE_KEY = "pub", "priv"
+    fresh = session_client(four[1])
+    box = _box(fresh.get("/me/notifications/").content.decode(), "push")
+    assert "checked" in box and "disabled" not in box
+
+
+def test_giving_an_address_to_an_account_without_one_turns_mail_on_and_says_so(game, four, make_user):
+    """The mail box is unticked only for want of an address (e-mail is on by default): giving
+    the address turns it on, and the page says so."""
+    nobody = make_user("noaddress")
+    nobody.email = ""
+    nobody.save()
+    client = session_client(nobody)
+    data = {"address": "no@example.org", "mode": "instant", "cap_hours": "6", "digest_hour": "8", "language": "en"}
+    html = client.post("/me/notifications/", data, follow=True).content.decode()
+    assert "E-mail is on now that you gave an address." in html
+    assert Preference.objects.get(user=nobody).email is True
+    assert "checked" in _box(html, "email")
+
+
+def test_an_address_without_the_mail_box_says_mail_stays_off(game, four):
+    """A player who turned e-mail off and saves with an address is told plainly that e-mail
+    stays off until the box is ticked; nothing turns it on behind their back."""
+    client = session_client(four[0])
+    data = {"address": "ann@example.org", "mode": "instant", "cap_hours": "6", "digest_hour": "8", "language": "en"}
+    html = client.post("/me/notifications/", data, follow=True).content.decode()
+    assert "Your notification preferences are saved." in html
+    assert "E-mail stays off until you tick “By e-mail”." in html
+    assert Preference.objects.get(user=four[0]).email is False
+    client.cookies["django_language"] = "ja"
+    html = client.post("/me/notifications/", data, follow=True).content.decode()
+    assert "「メールで」にチェックを入れるまで、メールは届きません。" in html
+
+
+def test_the_first_calendar_link_is_not_said_to_replace_an_old_one(game, four):
+    client = session_client(four[0])
+    first = client.post("/me/notifications/calendar/", {"action": "new"}, follow=True).content.decode()
+    assert "Your calendar link is made" in first and "the old one no longer works" not in first
+    again = client.post("/me/notifications/calendar/", {"action": "new"}, follow=True).content.decode()
+    assert "Your calendar has a new secret link; the old one no longer works." in again
+    client.post("/me/notifications/calendar/", {"action": "off"})
+    after_off = client.post("/me/notifications/calendar/", {"action": "new"}, follow=True).content.decode()
+    assert "Your calendar link is made" in after_off

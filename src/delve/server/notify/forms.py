@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from delve.server.notify import channels
 from delve.server.notify.models import KINDS, Preference
 
 
@@ -28,15 +29,37 @@ class PreferenceForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.user = user
         self.fields["address"].initial = user.email
+        # the box was shown unticked only for want of an address while the choice itself is "on"
+        # (the default): giving the address turns e-mail on (see clean)
+        self.mail_waits_for_address = not user.email and self.instance.email
+        self.mail_turned_on = False
         if not user.email and not self.is_bound:
             # nothing can be mailed without an address: the box is not shown ticked until one is given
             self.initial["email"] = False
+        self.push_available = channels.push_enabled()
+        if not self.push_available:
+            # nothing can be pushed on a server without push: the box is off and cannot be ticked,
+            # and saving stores it off (a disabled field takes its initial value)
+            self.fields["push"].disabled = True
+            self.initial["push"] = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("email") and not data.get("address") and "address" not in self.errors:
             self.add_error("address", _("Give an e-mail address, or turn e-mail off."))
+        if not data.get("email") and data.get("address") and self.mail_waits_for_address:
+            data["email"] = True
+            self.mail_turned_on = True
         return data
+
+    def mail_note(self) -> str:
+        """What the save did to e-mail, when the page alone would not make it plain."""
+        data = self.cleaned_data
+        if self.mail_turned_on:
+            return str(_("E-mail is on now that you gave an address."))
+        if data.get("address") and not data.get("email"):
+            return str(_("E-mail stays off until you tick “By e-mail”."))
+        return ""
 
     def save(self, commit: bool = True) -> Preference:
         pref = super().save(commit=False)

@@ -58,6 +58,9 @@ def preferences(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             form.save()
             messages.success(request, _("Your notification preferences are saved."))
+            note = form.mail_note()
+            if note:
+                messages.info(request, note)
             return redirect("notify:preferences")
     else:
         if pref.pk is None:
@@ -70,7 +73,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             "form": form,
             "calendar_url": _calendar_url(request, pref),
             "push_key": settings.DELVE_VAPID_PUBLIC_KEY if channels.push_enabled() else "",
-            "push_count": PushSubscription.objects.filter(user=request.user).count(),
+            "push_count": PushSubscription.objects.filter(user=request.user).count() if channels.push_enabled() else 0,
         },
     )
 
@@ -85,8 +88,12 @@ def calendar_link(request: HttpRequest) -> HttpResponse:
         return redirect("notify:preferences")
     pref = preference(request.user)
     if action == "new":
+        had_link = bool(pref.calendar_token)
         pref.new_calendar_token()
-        messages.success(request, _("Your calendar has a new secret link; the old one no longer works."))
+        if had_link:
+            messages.success(request, _("Your calendar has a new secret link; the old one no longer works."))
+        else:
+            messages.success(request, _("Your calendar link is made: subscribe to it in your calendar application."))
     else:
         pref.calendar_token = None
         messages.success(request, _("Your calendar feed is off; its link no longer works."))
