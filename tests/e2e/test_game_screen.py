@@ -239,13 +239,15 @@ def test_a_new_question_scrolls_into_view_on_a_phone(
 # ---------------------------------------------------------------- a game played to its end
 
 
-def logged_in(browser: Any, base: str, user: Any, *, viewport: dict[str, int], lang: str = "en") -> Any:
+def logged_in(
+    browser: Any, base: str, user: Any, *, viewport: dict[str, int], lang: str = "en", touch: bool = False
+) -> Any:
     """A browser context with ``user``'s session (the login form is covered above)."""
     from django.test import Client
 
     client = Client()
     client.force_login(user)
-    mobile = viewport == PHONE
+    mobile = touch or viewport == PHONE
     context = browser.new_context(
         viewport=viewport, locale="ja-JP" if lang == "ja" else "en-GB", is_mobile=mobile, has_touch=mobile
     )
@@ -370,3 +372,56 @@ def test_a_game_played_to_its_end_through_the_screen(
     shot(aki, shots, "25-full-log-desktop")
     for page in (aki, ben, chie, dan):
         page.context.close()
+
+
+def test_a_phone_shows_no_keyboard_hint_and_keeps_stay_on_one_line_and_a_watcher_no_seat_panels(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """On a 390 px touch phone in Japanese the arrow-key hint is left out and 動かない stays on one
+    line in its button; a desktop keeps the hint. A spectator's screen has no tile, status, quick
+    move or comment panel, and its refreshes keep working."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    watcher = django_user_model.objects.create_user(username="eve", password=PASSWORD)
+    game = fated_game(users)
+    arrange(game, ready=[0])
+    phone = {"width": 390, "height": 844}
+    aki = logged_in(browser, base, users[0], viewport=phone, lang="ja", touch=True)
+    aki.context.set_extra_http_headers({"Accept-Language": "ja"})
+    aki.goto(f"{base}/games/{game.pk}/")
+    expect(aki.locator("#qm-stay")).to_be_enabled()
+    expect(aki.locator(".keys-hint")).to_be_hidden()
+    stay = aki.locator("#qm-stay")
+    assert "動かない" in stay.inner_text()
+    lines = aki.evaluate(
+        "() => { const r = document.createRange(); r.selectNodeContents(document.getElementById('qm-stay'));"
+        " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }"
+    )
+    assert lines == 1, lines
+    fits = "() => { const b = document.getElementById('qm-stay'); return b.scrollWidth <= b.clientWidth + 1; }"
+    assert aki.evaluate(fits)
+    aki.locator("#panel-quickmove").screenshot(path=str(shots / "07a-phone-ja-stay-one-line.png"))
+    aki.context.close()
+    desk = logged_in(browser, base, users[0], viewport=DESKTOP)
+    desk.goto(f"{base}/games/{game.pk}/")
+    expect(desk.locator(".keys-hint")).to_be_visible()
+    desk.context.close()
+    eve = logged_in(browser, base, watcher, viewport=DESKTOP)
+    eve.goto(f"{base}/games/{game.pk}/")
+    expect(eve.locator("#panel-commands")).to_contain_text("You are watching")
+    for name in ("tile", "status", "quickmove", "comment"):
+        expect(eve.locator(f"#panel-{name}")).to_be_hidden()
+    expect(eve.locator("#panel-events")).to_be_visible()
+    expect(eve.locator(".panel-say")).to_have_count(0)
+    eve.locator("#refresher").evaluate("el => document.body.dispatchEvent(new Event('delve:refresh'))")
+    eve.wait_for_timeout(500)
+    expect(eve.locator("#panel-status")).to_be_hidden()
+    full(eve, shots, "07b-spectator-running")
+    eve.context.close()

@@ -926,3 +926,66 @@ def test_the_full_log_tells_the_end_once_and_how_it_was_won_FL_WIN_6(fated, play
     log = unescape(session_client(player).get(f"/games/{fated.pk}/log/").content.decode())
     assert log.count("The game ended") == 1
     assert "The game ended: Player 02 won as the last survivor." in log
+
+
+# ---------------------------------------------------------------- what a spectator is shown
+
+
+def section(html: str, name: str) -> str:
+    found = re.search(rf'<section id="panel-{name}"[^>]*>(.*?)</section>', html, re.S)
+    assert found is not None, name
+    return found.group(1)
+
+
+def test_a_spectator_is_not_shown_the_panels_about_a_seat_of_their_own_FL_UI_1(fated, player, spectator):
+    """A watcher has no seat: no tile in sight while the game runs, no status, no quick move, no
+    comment. Their sections stay in the page, empty (hidden by the stylesheet), so the refreshes
+    still find them; the player's screen keeps them all; the poll sends the spectator the same
+    empty panels."""
+    for lang in ("en", "ja"):
+        watcher = page(session_client(spectator), fated, HTTP_ACCEPT_LANGUAGE=lang)
+        for name in ("tile", "status", "quickmove", "comment"):
+            assert section(watcher, name) == "", name
+            assert re.search(
+                rf'<section id="panel-{name}"[^>]*></section>', panel(session_client(spectator), fated, name)
+            )
+        assert 'class="panel panel-say"' not in watcher and 'id="comment-input"' not in watcher
+        for gone in ("Select a tile in sight", "You are not playing", "Only players", "Spectators cannot move"):
+            assert gone not in watcher
+    assert "You are watching this game." in page(session_client(spectator), fated)
+    seat = page(session_client(player), fated)
+    assert "Tile details" in section(seat, "tile") and "Your status" in section(seat, "status")
+    assert 'id="qm-stay"' in section(seat, "quickmove") and 'id="comment-input"' in seat
+    polled = session_client(spectator).get(f"/games/{fated.pk}/poll/", {"version": "0", "force": "1"}, **HTMX)
+    assert polled.status_code == 200
+    assert re.search(r'<section id="panel-status"[^>]*hx-swap-oob="true"[^>]*></section>', polled.content.decode())
+
+
+def test_after_the_end_a_spectator_can_read_the_tiles_of_the_revealed_maze(fated, spectator):
+    """The whole maze is in sight for everyone once the game has ended: the tile panel comes
+    back for a watcher (the status panel stays out)."""
+    escape_with_seat_0(fated)
+    watcher = page(session_client(spectator), fated)
+    assert "Select a tile in sight on the map" in section(watcher, "tile")
+    assert section(watcher, "status") == ""
+    details = section(panel(session_client(spectator), fated, "tile", tile="4,3"), "tile")
+    assert "Tile details" in details and "(5,4)" in details and "out of sight" not in details
+
+
+def test_the_stylesheet_hides_empty_seat_panels_the_keyboard_hint_on_touch_and_keeps_stay_on_one_line():
+    """The empty panels of a spectator are hidden; the arrow-key hint is left out on a device
+    without a fine pointer; the Stay button's label (動かない) does not wrap."""
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[2] / "src/delve/server/static/delve/fated.css").read_text()
+    assert (
+        ".panel-tile:empty, .panel-status:empty, .panel-quickmove:empty, .panel-comment:empty { display: none; }" in css
+    )
+    assert "@media (hover: none), (pointer: coarse) { .keys-hint { display: none; } }" in css
+    stay = re.search(r"#qm-stay \{[^}]*\}", css)
+    assert stay is not None and "white-space: nowrap" in stay.group(0)
+
+
+def test_the_keyboard_hint_is_marked_for_the_touch_rule(fated, player):
+    html = page(session_client(player), fated)
+    assert re.search(r'<p class="hint keys-hint">Arrow keys or W A S D move too\.</p>', section(html, "quickmove"))

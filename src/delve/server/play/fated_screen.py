@@ -297,6 +297,10 @@ def _token(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tile(screen: Screen) -> dict[str, Any]:
+    if screen.you is None and not (screen.view is not None and screen.view["game"].get("ended")):
+        # a spectator sees no tile of a running game: the panel stays empty (hidden by the CSS);
+        # after the end the whole maze is in sight for everyone and the panel works as for a seat
+        return {"state": "hidden"}
     if screen.view is None or screen.selected is None:
         return {"state": "none"}
     x, y = screen.selected
