@@ -564,18 +564,21 @@ def _use_chance(
     return None if best is None else Chance(best[0])
 
 
+def _check_args(table: _Table, rules: Variant, target: int | None, view: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments every question to the odds module asks about this table."""
+    return {
+        "slate": table.slate,
+        "target": target,
+        "agi": table.agi,
+        "danger_level": max(1, int(view["danger_level"])),
+        "variant": rules,
+        "removed": table.removed,
+        "ap_bonus": table.ap_bonus,
+    }
+
+
 def _plans(table: _Table, bonus: int, rules: Variant, target: int | None, view: dict[str, Any]) -> list[odds.Plan]:
-    return odds.ascension_plans(
-        table.dice,
-        bonus,
-        slate=table.slate,  # type: ignore[arg-type]
-        target=target,
-        agi=table.agi,
-        danger_level=max(1, int(view["danger_level"])),
-        variant=rules,
-        removed=table.removed,
-        ap_bonus=table.ap_bonus,
-    )
+    return odds.ascension_plans(table.dice, bonus, **_check_args(table, rules, target, view))
 
 
 def _amount(op: dict[str, Any], view: dict[str, Any]) -> int:
@@ -625,13 +628,7 @@ def _best_after(
             table.reroll,
             bonus,
             size=table.sizes[table.reroll[0]],
-            slate=table.slate,  # type: ignore[arg-type]
-            target=target,
-            agi=table.agi,
-            danger_level=max(1, int(view["danger_level"])),
-            variant=rules,
-            removed=table.removed,
-            ap_bonus=table.ap_bonus,
+            **_check_args(table, rules, target, view),
         )
         assert result.p_success is not None and result.damage is not None
         return result.p_success, -result.damage.mean()
