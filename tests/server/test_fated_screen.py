@@ -670,6 +670,33 @@ def test_the_end_of_the_game_shows_a_banner_and_the_standings(fated, player, opp
     assert "t-unknown" not in grid and "t-floor lit" in grid  # the whole maze revealed
 
 
+def test_the_standings_say_how_the_losers_are_listed_FL_WIN_7(fated, player, spectator):
+    """FL-WIN-7: everyone but the winner loses; the rules give the losers no places among
+    themselves, so the standings say in one line how they are listed (how they ended, then
+    treasures, kills and player number), not the order of death: Player 03 died after Player 04
+    yet is listed after it, as Player 04 has a kill."""
+
+    def deaths(s: Any) -> None:
+        for seat, before, kills in ((2, 100, 0), (3, 200, 1)):  # Player 04 died first
+            p = s.p(seat)
+            p.alive, p.hp, p.fate, p.died_at, p.kills = False, 0, "died", s.now - before, kills
+
+    rewrite(fated, deaths)
+    escape_with_seat_0(fated)
+    watcher = unescape(page(session_client(spectator), fated))
+    ending = watcher.split('id="panel-ending"')[1]
+    assert (
+        "Everyone but the winner lost; the others are listed by how they ended, then by treasures, kills "
+        "and player number." in ending
+    )
+    standings = ending.split('class="standings"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", standings, re.S)
+    numbers = [re.search(r'<span class="num">(\d+)</span>', row)[1] for row in rows]  # type: ignore[index]
+    assert numbers == ["01", "02", "04", "03"]  # escaped, still inside, then the dead: the kill first
+    japanese = unescape(page(session_client(player), fated, HTTP_ACCEPT_LANGUAGE="ja"))
+    assert "勝者以外は全員敗北です。ほかのプレイヤーは結末、財宝、撃破、プレイヤー番号の順に並んでいます。" in japanese
+
+
 def test_the_ending_banner_in_japanese(fated, player):
     escape_with_seat_0(fated)
     html = unescape(page(session_client(player), fated, HTTP_ACCEPT_LANGUAGE="ja"))

@@ -1021,6 +1021,13 @@ def _ending(screen: Screen) -> dict[str, Any]:
         "words": {
             "title": _t(screen, "Game over", "ゲーム終了"),
             "standings": _t(screen, "Final standings", "最終結果"),
+            # FL-WIN-7: the losers have no places among themselves; the line says how they are listed
+            "order": _t(
+                screen,
+                "Everyone but the winner lost; the others are listed by how they ended, "
+                "then by treasures, kills and player number.",
+                "勝者以外は全員敗北です。ほかのプレイヤーは結末、財宝、撃破、プレイヤー番号の順に並んでいます。",
+            ),
             "player": _t(screen, "Player", "プレイヤー"),
             "ended_how": _t(screen, "How it ended", "結末"),
             "treasures": _t(screen, "Treasures", "財宝"),
