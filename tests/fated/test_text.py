@@ -189,3 +189,76 @@ def test_every_english_text_of_the_module_has_its_japanese():
     here, whether or not a game reaches it."""
     assert len(re.findall(r"\bsay\(|\{\"en\":", (SOURCE / "text.py").read_text(encoding="utf-8"))) > 100
     assert not untranslated_pairs(SOURCE / "text.py")
+
+
+# ---------------------------------------------------------------- a message read by someone else
+
+NAMES = ("Grimble", "Nyx", "Aldo", "Wanderer")
+
+
+def test_every_second_person_message_has_a_third_person_form_FL_INFO_5():
+    """FL-INFO-5: a private message is written to its seat ("You drew 1 card."); a reader who is
+    not that seat (a replay shows every message) reads every kind told about that seat."""
+    from delve.fated import disclosure
+
+    about_monsters = {"monster.poisoned", "monster.made_fake", "monster.set_trap"}
+    assert set(disclosure.PRIVATE) - about_monsters <= set(text.OBSERVED)
+    for kind in disclosure.PRIVATE:
+        for lang in ("en", "ja"):
+            sentence = text.describe({"kind": kind, "time": 0}, lang, "fated", None, to=(0,), names=NAMES)
+            assert "あなた" not in sentence and not re.search(r"\b(you|your|You|Your)\b", sentence), sentence
+            if kind not in about_monsters and kind not in {"steal.failed", "steal.empty"}:
+                assert "Grimble" in sentence, (kind, lang, sentence)
+
+
+@pytest.mark.parametrize(
+    ("entry", "to", "own", "en", "ja"),
+    [
+        (
+            {"kind": "status.gained", "status": "insight"},
+            (0,),
+            "You are now affected by Insight.",
+            "Grimble is now affected by Insight.",
+            "Grimbleは見破りの状態になった。",
+        ),
+        (
+            {"kind": "cards.drawn", "cards": [7]},
+            (0,),
+            "You drew 1 card.",
+            "Grimble drew 1 card.",
+            "Grimbleがカードを1枚引いた。",
+        ),
+        (
+            {"kind": "steal.card", "target": 1, "card": 4, "card_kind": "potion"},
+            (0, 1),
+            "You stole Potion from Player 02.",
+            "Grimble stole Potion from Nyx.",
+            "GrimbleがNyxから傷薬を盗んだ。",
+        ),
+        (
+            {"kind": "cp.siphoned", "amount": 5, "by": 2},
+            (0,),
+            "Player 03 siphoned 5 CP from you.",
+            "Aldo siphoned 5 CP from Grimble.",
+            "AldoがGrimbleからCPを5吸い取った。",
+        ),
+        (
+            {"kind": "checkpoint.visited", "corner": 1},
+            (0,),
+            "You visited the top-left checkpoint.",
+            "Grimble visited the top-left checkpoint.",
+            "Grimbleが左上のチェックポイントを踏破した。",
+        ),
+    ],
+)
+def test_a_message_read_by_another_tells_of_its_seat_by_name_FL_INFO_5(entry, to, own, en, ja):
+    """FL-INFO-5: the seat the message was written for still reads it in the second person; any
+    other reader (no seat, another seat) reads it in the third person, in both languages."""
+    body = {**entry, "time": 0}
+    assert text.describe(body, "en", "fated", 0) == own
+    assert text.describe(body, "en", "fated", 0, to=to, names=NAMES) == own.replace("Player 02", "Nyx").replace(
+        "Player 03", "Aldo"
+    )
+    assert text.describe(body, "en", "fated", None, to=to, names=NAMES) == en
+    assert text.describe(body, "ja", "fated", None, to=to, names=NAMES) == ja
+    assert text.describe(body, "en", "fated", 3, to=to, names=NAMES) == en  # another seat reads it too

@@ -265,6 +265,34 @@ def test_the_replay_steps_through_the_log_with_everything_revealed(ended):
     assert "gg" in last and f'value="{len(log)}"' in last, "the comment after the end is the last step"
 
 
+def test_the_replay_tells_private_messages_in_the_third_person_FL_INFO_5(ended):
+    """FL-INFO-5: a private message is written to its seat ("You drew 1 card."); the replay's
+    reader is not that seat, so it reads the message about the seat by name ("Bot drew 1 card.",
+    "Botがカードを1枚引いた。"), marked with who saw it, in English and Japanese."""
+    ruleset = engine.ruleset_of(ended)
+    seats = list(ended.seats.filter(index__isnull=False).order_by("index"))
+    names = [seat.name for seat in seats]
+    log = list(ended.commands.order_by("sequence"))
+    entries = [LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source) for c in log]
+    replayed = steps(ruleset, ended.settings, engine.seat_infos(seats), ended.seed, ended.started_at, entries)
+    step, drawn = next(
+        (step.index, event) for step in replayed for event in step.events if event.kind == "cards.drawn" and event.to
+    )
+    who = names[drawn.to[0]]
+    count = len(drawn.data["cards"])
+    lines_of = {}
+    for lang in ("en", "ja"):
+        client = Client()
+        client.cookies["django_language"] = lang
+        page = html.unescape(client.get(f"/games/{ended.pk}/replay/?step={step}").content.decode())
+        lines_of[lang] = re.findall(r"<li>(.*?)</li>", page.split('<ol class="events">')[1].split("</ol>")[0], re.S)
+    english = " ".join(lines_of["en"])
+    assert f"{who} drew {count} card{'s' if count != 1 else ''}." in english
+    assert not re.search(r"\b(You|Your|you|your)\b", english), english
+    japanese = " ".join(lines_of["ja"])
+    assert f"{who}がカードを{count}枚引いた。" in japanese and "あなた" not in japanese, japanese
+
+
 def test_the_replay_speaks_japanese(ended):
     client = Client()
     client.cookies["django_language"] = "ja"

@@ -243,15 +243,19 @@ def join(items: Sequence[str], lang: str) -> str:
 class _T:
     """Helpers bound to one language, preset and viewer."""
 
-    def __init__(self, lang: str, preset: str, viewer: int | None) -> None:
+    def __init__(self, lang: str, preset: str, viewer: int | None, names: Sequence[str] | None = None) -> None:
         self.lang = _lang(lang)
         self.preset = preset
         self.viewer = viewer
+        self.names = names
 
     def say(self, en: str, ja: str) -> str:
         return ja if self.lang == "ja" else en
 
     def p(self, seat: Any) -> str:
+        """ "Player 03", "you" for the viewer; the player's name when the names are given."""
+        if isinstance(seat, int) and seat != self.viewer and self.names and 0 <= seat < len(self.names):
+            return self.names[seat]
         return player_name(seat if isinstance(seat, int) else None, self.lang, self.viewer)
 
     def poss(self, seat: Any) -> str:
@@ -502,14 +506,16 @@ def _status_lost(e: Mapping[str, Any], t: _T) -> str:
     return t.say(f"Misfortune: you lost {names}.", f"不幸：{names}が消えた。")
 
 
+_CORNERS = {
+    1: ("top-left", "左上"),
+    2: ("top-right", "右上"),
+    4: ("bottom-left", "左下"),
+    8: ("bottom-right", "右下"),
+}
+
+
 def _checkpoint(e: Mapping[str, Any], t: _T) -> str:
-    corners = {
-        1: ("top-left", "左上"),
-        2: ("top-right", "右上"),
-        4: ("bottom-left", "左下"),
-        8: ("bottom-right", "右下"),
-    }
-    en, ja = corners.get(int(e.get("corner") or 0), ("a", ""))
+    en, ja = _CORNERS.get(int(e.get("corner") or 0), ("a", ""))
     return t.say(f"You visited the {en} checkpoint.", f"{ja}のチェックポイントを踏破した。")
 
 
@@ -564,25 +570,30 @@ def _simple(en: str, ja: str) -> Callable[[Mapping[str, Any], _T], str]:
     """A sentence with {player} (the ``player`` field), {card}, {amount}, {status} slots."""
 
     def sentence(e: Mapping[str, Any], t: _T) -> str:
-        values = {
-            "player": t.p(e.get("player")),
-            "card": t.card(e.get("card")),
-            "amount": e.get("amount", ""),
-            "status": t.status(e.get("status", "")),
-            "cards": t.cards(e),
-            "thief": t.p(e.get("thief")),
-            "target": t.p(e.get("target")),
-            "victim": t.p(e.get("victim")),
-            "attacker": t.p(e.get("attacker")),
-            "damage": e.get("damage", ""),
-            "monster": t.owned(e.get("owner"), e.get("monster")),
-            "owner": t.p(e.get("owner")),
-            "trap": t.trap() if t.lang == "ja" else t.trap().lower(),
-            "by": t.p(e.get("by")),
-        }
+        values = _values(e, t)
         return t.say(en.format(**values), ja.format(**values))
 
     return sentence
+
+
+def _values(e: Mapping[str, Any], t: _T) -> dict[str, Any]:
+    """The slots of a simple sentence filled from an event's fields."""
+    return {
+        "player": t.p(e.get("player")),
+        "card": t.card(e.get("card")),
+        "amount": e.get("amount", ""),
+        "status": t.status(e.get("status", "")),
+        "cards": t.cards(e),
+        "thief": t.p(e.get("thief")),
+        "target": t.p(e.get("target")),
+        "victim": t.p(e.get("victim")),
+        "attacker": t.p(e.get("attacker")),
+        "damage": e.get("damage", ""),
+        "monster": t.owned(e.get("owner"), e.get("monster")),
+        "owner": t.p(e.get("owner")),
+        "trap": t.trap() if t.lang == "ja" else t.trap().lower(),
+        "by": t.p(e.get("by")),
+    }
 
 
 def _monster_breath(e: Mapping[str, Any], t: _T) -> str:
@@ -624,13 +635,17 @@ _TERRAINS: dict[str, dict[str, str]] = {
 }
 
 
-def _stat_raised(e: Mapping[str, Any], t: _T) -> str:
+def _stat_name(e: Mapping[str, Any], t: _T) -> str:
     stat = str(e.get("stat"))
-    name = (
+    return (
         word(stat, t.lang, t.preset)
         if stat in {"attack", "defense", "magic", "evasion"}
         else pick(_STATS.get(stat, {"en": stat}), t.lang)
     )
+
+
+def _stat_raised(e: Mapping[str, Any], t: _T) -> str:
+    name = _stat_name(e, t)
     amount = e.get("amount", 0)
     return t.say(f"Your {name[:1].lower() + name[1:]} rose by {amount}.", f"{name}が{amount}上がった。")
 
@@ -822,17 +837,223 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
 }
 
 
+# ---------------------------------------------------------------- private messages seen by others
+
+#: A private message as told about its seat, for a reader who is not that seat (a replay shows
+#: every message): "Grimble drew 1 card." for the "You drew 1 card." written to Grimble. The
+#: function gets the event, the helpers and the seats it was written for.
+Observed = Callable[[Mapping[str, Any], _T, Sequence[int]], str]
+
+
+def _about(en: str, ja: str) -> Observed:
+    """A third-person sentence with the slots of :func:`_simple` and {who} (the seat the message
+    was written for) and {whose} ("Grimble's")."""
+
+    def sentence(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+        who = seats[0] if seats else None
+        values = {**_values(e, t), "who": t.p(who), "whose": t.poss(who)}
+        return t.say(en.format(**values), ja.format(**values))
+
+    return sentence
+
+
+def _thief(e: Mapping[str, Any], seats: Sequence[int]) -> int | None:
+    """The thief of a steal message, written for the victim (``target``) and the thief."""
+    return next((seat for seat in seats if seat != e.get("target")), None)
+
+
+def _observed_checkpoint(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    en, ja = _CORNERS.get(int(e.get("corner") or 0), ("a", ""))
+    who = t.p(seats[0] if seats else None)
+    return t.say(f"{who} visited the {en} checkpoint.", f"{who}が{ja}のチェックポイントを踏破した。")
+
+
+def _observed_trap_sprung(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    trap = t.trap() if t.lang == "ja" else t.trap().lower()
+    setter = seats[0] if seats else None
+    who, card, whose = t.p(e.get("defender")), t.card(e.get("card")), t.poss(setter)
+    if e.get("outcome") == "hit":
+        damage = int(e.get("damage") or 0)
+        return t.say(
+            f"{who} stepped on {whose} {trap} ({card}): {damage} damage.",
+            f"{who}が{whose}{trap}（{card}）を踏んだ：{damage}ダメージ。",
+        )
+    return t.say(
+        f"{who} stepped on {whose} {trap} ({card}) but blocked it.",
+        f"{who}が{whose}{trap}（{card}）を踏んだが、防がれた。",
+    )
+
+
+def _observed_cp_siphoned(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    amount, who = e.get("amount", 0), t.p(seats[0] if seats else None)
+    if "by" in e:
+        by = t.p(e["by"])
+        return t.say(f"{by} siphoned {amount} CP from {who}.", f"{by}が{who}からCPを{amount}吸い取った。")
+    other = t.p(e.get("target"))
+    return t.say(f"{who} siphoned {amount} CP from {other}.", f"{who}が{other}からCPを{amount}吸い取った。")
+
+
+def _observed_stat_raised(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    seat = seats[0] if seats else None
+    name, amount = _stat_name(e, t), e.get("amount", 0)
+    return t.say(
+        f"{t.poss(seat)} {name[:1].lower() + name[1:]} rose by {amount}.", f"{t.p(seat)}の{name}が{amount}上がった。"
+    )
+
+
+def _observed_traps_cleared(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    count, who = int(e.get("count") or 0), t.p(seats[0] if seats else None)
+    return t.say(
+        f"{who} cleared {count} {t.trap().lower()}{'s' if count != 1 else ''} around them.",
+        f"{who}が周囲の{t.trap()}を{count}個取り除いた。",
+    )
+
+
+def _observed_fake_made(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    who = t.p(seats[0] if seats else None)
+    exit_ = e.get("fake") == "exit"
+    return t.say(
+        f"{who} made a fake {'exit' if exit_ else 'treasure'} on their tile.",
+        f"{who}が自分のマスにニセ物の{'出口' if exit_ else '財宝'}を作った。",
+    )
+
+
+def _observed_hand_seen(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    who, other = t.p(seats[0] if seats else None), t.p(e.get("target"))
+    kinds = [t.card(k) for k in e.get("kinds") or []]
+    if not kinds:
+        return t.say(f"{who} saw that {other}'s hand was empty.", f"{who}が{other}の手札を見た：空だった。")
+    return t.say(f"{who} saw {other}'s hand: {', '.join(kinds)}.", f"{who}が{other}の手札を見た：{'、'.join(kinds)}。")
+
+
+def _observed_treasure_sensed(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    who = t.p(seats[0] if seats else None)
+    if not e.get("found"):
+        return t.say(f"{who} sensed no treasure anywhere.", f"{who}は財宝の気配をどこにも感じなかった。")
+    x, y = int(e.get("x") or 0) + 1, int(e.get("y") or 0) + 1
+    return t.say(f"{who} sensed a treasure at {x},{y}.", f"{who}は{x},{y}に財宝の気配を感じた。")
+
+
+def _observed_steal(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
+    thief, target = t.p(_thief(e, seats)), t.p(e.get("target"))
+    kind = e.get("kind")
+    if kind == "steal.card":
+        card = t.card(e.get("card_kind") or e.get("card"))
+        return t.say(f"{thief} stole {card} from {target}.", f"{thief}が{target}から{card}を盗んだ。")
+    if kind == "steal.empty":
+        return t.say(
+            f"{target} had no card for {thief} to steal.",
+            f"{thief}が盗もうとしたが、{target}は盗めるカードを持っていなかった。",
+        )
+    return t.say(f"{thief}'s attempt to steal from {target} failed.", f"{thief}は{target}から盗もうとして失敗した。")
+
+
+OBSERVED: dict[str, Observed] = {
+    "turn.ready": _about("{whose} turn was ready.", "{who}のターンが回ってきた。"),
+    "turn.lost": _about(
+        "{who} lost a turn: they already held the most turns that can be stored.",
+        "蓄積できるターンが上限に達していたため、{who}のターンが1つ失われた。",
+    ),
+    "cards.drawn": _about("{who} drew {cards}.", "{who}がカードを{cards}引いた。"),
+    "cards.none_left": _about("There was no card left for {who} to draw.", "{who}が引けるカードは残っていなかった。"),
+    "cards.over_limit": _about(
+        "{who} had too many cards: {cards} went to the discard pile.",
+        "{who}の手札が上限を超えたので{cards}捨てられた。",
+    ),
+    "cards.lost": _about("Loss: {cards} fell from {whose} hand.", "紛失：{who}は手札から{cards}失った。"),
+    "cp.drained": _about("CP Drain: {who} lost {amount} CP.", "ＣＰ減少：{who}のCPが{amount}減った。"),
+    "poison.hp": _about("HP Poison: {who} lost {amount} HP.", "ＨＰ毒：{who}のHPが{amount}減った。"),
+    "poison.cp": _about("CP Poison: {who} lost {amount} CP.", "ＣＰ毒：{who}のCPが{amount}減った。"),
+    "status.gained": _about("{who} is now affected by {status}.", "{who}は{status}の状態になった。"),
+    "status.expired": _about("{whose} {status} wore off.", "{who}の{status}の効果が切れた。"),
+    "status.lost": lambda e, t, seats: t.say(
+        f"Misfortune: {t.p(seats[0] if seats else None)} lost {_names(e, t)}.",
+        f"不幸：{t.p(seats[0] if seats else None)}の{_names(e, t)}が消えた。",
+    ),
+    "status.cured": lambda e, t, seats: t.say(
+        f"{t.p(seats[0] if seats else None)} was cured: {_names(e, t)}.",
+        f"{t.p(seats[0] if seats else None)}の{_names(e, t)}が治った。",
+    ),
+    "move.slipped": _about("{who} slipped on the ice.", "{who}が凍結した床で滑った。"),
+    "trap.set": _about(
+        "{who} set {card} as a {trap} on their tile.", "{who}が自分のいるマスに{card}の{trap}を仕掛けた。"
+    ),
+    "trap.triggered": _about("{who} stepped on a {trap}!", "{who}が{trap}を踏んでしまった！"),
+    "trap.evaded": _about(
+        "{who} barely avoided a {trap} ({card}). It is still there.",
+        "{who}は{trap}（{card}）をかろうじて避けた。{trap}はまだ残っている。",
+    ),
+    "trap.disarmed": _about("{who} disarmed a {trap} ({card}).", "{who}が{trap}（{card}）を解除した。"),
+    "trap.cancelled": _about(
+        "{who} was moved away: the {trap} they stepped on did not go off.",
+        "{who}は強制的に移動したので、踏んだ{trap}は発動しなかった。",
+    ),
+    "trap.seized": _about(
+        "{who} took over the {trap} ({card}): it is theirs now.", "{who}が{trap}（{card}）を奪い、自分のものにした。"
+    ),
+    "trap.sprung": _observed_trap_sprung,
+    "traps.cleared": _observed_traps_cleared,
+    "checkpoint.visited": _observed_checkpoint,
+    "steal.card": _observed_steal,
+    "steal.failed": _observed_steal,
+    "steal.empty": _observed_steal,
+    "hp.recovered": _about("{who} recovered {amount} HP.", "{who}のHPが{amount}回復した。"),
+    "cp.recovered": _about("{who} recovered {amount} CP.", "{who}のCPが{amount}回復した。"),
+    "cp.siphoned": _observed_cp_siphoned,
+    "stat.raised": _observed_stat_raised,
+    "moved.pushed": _about("{by} pushed {who} away.", "{who}は{by}に押し出された。"),
+    "moved.swapped": _about("{by} swapped places with {who}.", "{who}は{by}と位置が入れ替わった。"),
+    "moved.teleported": _about("{who} was whisked away to another place.", "{who}は別の場所へ飛ばされた。"),
+    "fake.made": _observed_fake_made,
+    "hand.peeked": _about("{by} looked at {whose} hand.", "{who}は{by}に手札を見られた。"),
+    "hand.seen": _observed_hand_seen,
+    "barter.done": lambda e, t, seats: t.say(
+        f"{t.p(seats[0] if seats else None)} traded their {t.card(e.get('gave'))} for "
+        f"{t.poss(e.get('target'))} {t.card(e.get('got'))}.",
+        f"{t.p(seats[0] if seats else None)}が{t.p(e.get('target'))}と取引し、"
+        f"{t.card(e.get('gave'))}を渡して{t.card(e.get('got'))}を得た。",
+    ),
+    "barter.nothing": _about(
+        "{whose} trade with {target} came to nothing: a hand was empty.",
+        "{who}と{target}の取引は成立しなかった（手札が空）。",
+    ),
+    "map.revealed": _about("The map around {who} was revealed to them.", "{who}の周囲のマップが明らかになった。"),
+    "treasure.sensed": _observed_treasure_sensed,
+}
+"""Every private message written in the second person, told about its seat (the monsters'
+messages already name the monster and need no other form)."""
+
+
 def has_sentence(kind: str) -> bool:
     return kind in SENTENCES
 
 
-def describe(entry: Mapping[str, Any], lang: str, preset: str, viewer: int | None = None) -> str:
+def describe(
+    entry: Mapping[str, Any],
+    lang: str,
+    preset: str,
+    viewer: int | None = None,
+    *,
+    to: Sequence[int] | None = None,
+    names: Sequence[str] | None = None,
+) -> str:
     """One event or message of a view (``{"kind": ..., "time": ..., **data}``) as a sentence.
+
+    ``to``: the seats a private message was written for; a reader who is not one of them (a
+    replay's) reads it in the third person about them ("Grimble drew 1 card.", not "You drew 1
+    card."). ``names``: the players' names, to name them by instead of their numbers.
 
     Unknown kinds give a generic sentence naming the kind and its players, cards and monsters,
     so the page keeps working when the engine learns a new kind before this module does."""
-    t = _T(lang, preset, viewer)
+    t = _T(lang, preset, viewer, names)
     kind = str(entry.get("kind", ""))
+    observed = OBSERVED.get(kind) if to and viewer not in to else None
+    if observed is not None:
+        try:
+            return capital(observed(entry, t, tuple(to or ())))
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # unexpected data: fall back to the generic sentence rather than break the page
+        return capital(_generic(entry, t))
     sentence = SENTENCES.get(kind)
     if sentence is not None:
         try:

@@ -46,8 +46,18 @@ def _not_yet(request: HttpRequest, game: Game) -> HttpResponse:
     return render(request, "records/replay_pending.html", {"game": game}, status=404)
 
 
-def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, names: Sequence[str]) -> str:
-    """An event as a sentence in ``lang`` with everything revealed (no viewer)."""
+def describe(
+    game: Game,
+    kind: str,
+    data: dict[str, Any],
+    time: int,
+    lang: str,
+    names: Sequence[str],
+    to: Sequence[int] | None = None,
+) -> str:
+    """An event as a sentence in ``lang`` with everything revealed (no viewer): the players named
+    by their names, a private message (``to``: the seats it was written for) told about them in
+    the third person, as the reader is not the one it was written for."""
     if kind == "game.started":
         return _("The game started: %(seats)s.") % {"seats": ", ".join(names)}
     if kind == "game.ended":
@@ -66,7 +76,7 @@ def describe(game: Game, kind: str, data: dict[str, Any], time: int, lang: str, 
     if game.ruleset == "fated":
         from delve.fated import text as fated_text
 
-        return fated_text.describe({"kind": kind, "time": time, **data}, lang, game.preset, None)
+        return fated_text.describe({"kind": kind, "time": time, **data}, lang, game.preset, None, to=to, names=names)
     if game.ruleset == "maiden":
         from delve.maiden import text as maiden_text
 
@@ -202,7 +212,7 @@ def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> di
     return {
         "time": event.time,
         "kind": event.kind,
-        "text": describe(game, event.kind, data, event.time, (get_language() or "en")[:2], names),
+        "text": describe(game, event.kind, data, event.time, lang, names, event.to),
         "seen_by": seen_by,
     }
 
