@@ -1188,36 +1188,32 @@ def reroll_odds(
 ) -> RerollOdds:
     """Reroll die ``index`` (a d``size``), then ascend optimally: P(success) and distributions.
 
-    ``keep`` is the best plan without the reroll, for comparison.
+    ``keep`` is the best plan without the reroll, for comparison. The one-die case of
+    :func:`reroll_dice_odds` (one counting for both).
     """
-    table = _table(
-        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
-    )
-    if not isinstance(index, int) or not 0 <= index < len(table.dice) or index in table.removed:
+    if isinstance(index, bool) or not isinstance(index, int):
         raise OddsError("index", f"{index!r} is not a die still on the table")
-    if size not in DIE_SIZES:
-        raise OddsError("size", f"{size!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
-    ap: Counter[int] = Counter()
-    hurt: Counter[int] = Counter()
-    total: Counter[int] = Counter()
-    for face in range(1, size + 1):
-        rolled = list(table.dice)
-        rolled[index] = rolled[index]._replace(value=face)
-        plan = _plans(replace(table, dice=tuple(rolled)))[0]
-        ap[plan.ap] += 1
-        hurt[plan.slate_damage] += 1
-        if plan.damage is not None:
-            total[plan.damage] += 1
-    ap_dist = Distribution.from_counts(ap, size)
-    return RerollOdds(
-        index=index,
-        p_success=None if target is None else ap_dist.at_least(target),
-        ap=ap_dist,
-        slate_damage=Distribution.from_counts(hurt, size),
-        damage=Distribution.from_counts(total, size) if target is not None else None,
-        keep=_plans(table)[0],
-        indices=(index,),
-    )
+    try:
+        return reroll_dice_odds(
+            dice,
+            (index,),
+            pie,
+            size=size,
+            slate=slate,
+            target=target,
+            agi=agi,
+            danger_level=danger_level,
+            required_count=required_count,
+            variant=variant,
+            removed=removed,
+            bonus=bonus,
+            points=points,
+            ap_bonus=ap_bonus,
+        )
+    except OddsError as exc:
+        if exc.argument == "indices":
+            raise OddsError("index", f"{index!r} is not a die still on the table") from None
+        raise
 
 
 def best_reroll(
