@@ -243,3 +243,33 @@ def test_a_use_that_beats_every_ascension_is_the_suggestion_and_resolving_is_not
     assert "Suggested: resolve without ascending." not in html
     resolve = re.search(r'<button[^>]*class="[^"]*cmd-resolve[^"]*"', html)
     assert resolve is not None and "primary" not in resolve.group(0)
+
+
+@pytest.mark.django_db
+def test_a_use_on_a_check_that_already_succeeds_says_it_is_not_needed(clock: Any, player: Any) -> None:
+    """MV-ASC-9 with SUG-3 A21: when resolving or ascending already succeeds for certain, Judgement
+    (and every other use that changes the check) still shows its 100% but says it is not needed, so
+    an Arcana is not spent for nothing; on a check that can fail it says no such thing (both
+    languages)."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None
+    current.arcana = [*[a for a in current.arcana if a != JUDGEMENT], JUDGEMENT]
+    client = session_client(player)
+    needless = "not needed: succeeds without it"
+
+    def panel(target: int, language: str = "en") -> str:
+        assert current.check is not None
+        current.check.target = target
+        Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+        url = f"/games/{game.pk}/maiden/panels/decide/"
+        return unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+
+    html = panel(1)  # every roll reaches 1
+    judgement = re.search(r"<button[^>]*>[^<]*Arcana: Judgement.*?</button>", html, re.S)
+    assert judgement is not None and needless in judgement.group(0), html
+    assert "Suggested: Arcana: Judgement" not in html
+    assert "不要：使わなくても成功" in panel(1, "ja")
+    html = panel(99)  # nothing but Judgement reaches 99
+    assert needless not in html and "Suggested: Arcana: Judgement" in html

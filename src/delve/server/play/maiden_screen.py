@@ -851,6 +851,8 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["boosts"] = [_button(screen, c) for c in legal if c["kind"] == "boost"]
     ctx["skills"] = uses(screen, "use_skill")
     ctx["arcana"] = uses(screen, "use_arcana")
+    if _certain_without_uses(ctx, phase):
+        _mark_needless([*ctx["skills"], *ctx["arcana"]])
     if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
         ctx["better_use"] = _better_use(ctx["after"], [*ctx["skills"], *ctx["arcana"]])
         # resolving is the main button only when nothing at hand does better than resolving now
@@ -863,6 +865,30 @@ def _decide(screen: Screen) -> dict[str, Any]:
     ctx["others"] = buttons
     ctx["lang"] = language
     return ctx
+
+
+def _certain_without_uses(ctx: dict[str, Any], phase: str) -> bool:
+    """Whether the check succeeds for certain with what the player has without any skill or
+    Arcana: before the roll its chance is 100%; after it, resolving now or ascending is."""
+    if phase == "pre_roll":
+        before = (ctx.get("roll") or {}).get("odds")
+        return before is not None and before.success.p == 1
+    after = ctx.get("after")
+    if phase != "post_roll" or after is None:
+        return False
+    return max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)]) == 1
+
+
+def _mark_needless(groups: list[dict[str, Any]]) -> None:
+    """Marks every use that changes the check (those with a chance shown) as not needed when the
+    check already succeeds without it: Judgement's 100% beside an ascension's 100% was offered
+    with nothing saying it would be spent for no gain."""
+    for group in groups:
+        for entry in [*group["buttons"], *group["choices"]]:
+            if entry.get("odds") is not None:
+                entry["needless"] = True
+        if group.get("best"):
+            group["best"]["needless"] = True
 
 
 def _better_use(after: maiden_odds.PostRoll, groups: list[dict[str, Any]]) -> dict[str, Any] | None:
