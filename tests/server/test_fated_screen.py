@@ -518,6 +518,17 @@ def test_level_d_uses_its_own_names(db, clock, player, opponent, others, make_us
     assert "移動ターン" in html and "投了" in html
 
 
+def test_level_d_names_its_dungeon_in_the_settings_it_shows(db, client, fated):
+    """FL-CFG-5, P-25: the game's settings speak the preset's words: Level D's maze size is
+    ダンジョンの広さ / "Dungeon size", Fated Labyrinth's stays 迷宮の広さ / "Maze size"."""
+    level_d = engine.create_game("fated", "level-d", {"maze_size": 9})
+    for game, ja, en in ((level_d, "ダンジョンの広さ", "Dungeon size"), (fated, "迷宮の広さ", "Maze size")):
+        html = client.get(f"/games/{game.pk}/help/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+        assert ja in html and ("迷宮の広さ" in html) == (game is fated)
+        html = client.get(f"/games/{game.pk}/help/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert en in html and ("Maze size" in html) == (game is fated)
+
+
 # ---------------------------------------------------------------- help pages
 
 

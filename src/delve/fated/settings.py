@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from delve.fated import content, maze
+from delve.fated import content, maze, text
 from delve.fated.state import Settings
 from delve.kernel import SettingsError, Text, durations, number_text, setting_int
 
@@ -385,12 +385,25 @@ def describe(s: Settings) -> list[tuple[str, Text, str, Text]]:
     lines = []
     for key in BASIC_RULES:
         value = getattr(s, key)
+        label = preset_label(key, s.preset)
         if key in TIME_KEYS:
-            lines.append((key, LABELS[key], format_duration(value), durations.text(value)))
+            lines.append((key, label, format_duration(value), durations.text(value)))
             continue
         shown = f"{value:g}%" if key in PERCENT_KEYS else str(value)
-        lines.append((key, LABELS[key], shown, {lang: shown for lang in durations.LANGS}))
+        lines.append((key, label, shown, {lang: shown for lang in durations.LANGS}))
     return lines
+
+
+def preset_label(key: str, preset: str) -> Text:
+    """A setting's label in the preset's words (FL-CFG-5): Level D's table says "Dungeon size" /
+    ダンジョンの広さ where Fated Labyrinth's says "Maze size" / 迷宮の広さ."""
+    label = LABELS[key]
+    if key != "maze_size" or preset == DEFAULT_PRESET:
+        return label
+    return {
+        "en": f"{text.word('maze', 'en', preset).capitalize()} size (tiles per side)",
+        "ja": f"{text.word('maze', 'ja', preset)}の広さ",
+    }
 
 
 def as_dict(s: Settings) -> dict[str, Any]:
