@@ -379,7 +379,7 @@ def test_a_phone_shows_no_keyboard_hint_and_keeps_stay_on_one_line_and_a_watcher
 ) -> None:
     """On a 390 px touch phone in Japanese the arrow-key hint is left out and 動かない stays on one
     line in its button; a desktop keeps the hint. A spectator's screen has no tile, status, quick
-    move or comment panel, and its refreshes keep working."""
+    move, comment or command help panel (FL-UI-8), and its refreshes keep working."""
     from playwright.sync_api import expect
 
     from tests.server.fated_kit import fated_game
@@ -420,6 +420,8 @@ def test_a_phone_shows_no_keyboard_hint_and_keeps_stay_on_one_line_and_a_watcher
         expect(eve.locator(f"#panel-{name}")).to_be_hidden()
     expect(eve.locator("#panel-events")).to_be_visible()
     expect(eve.locator(".panel-say")).to_have_count(0)
+    # FL-UI-8: no command help for a watcher, who has no command to point at
+    expect(eve.locator("#panel-help")).to_have_count(0)
     eve.locator("#refresher").evaluate("el => document.body.dispatchEvent(new Event('delve:refresh'))")
     eve.wait_for_timeout(500)
     expect(eve.locator("#panel-status")).to_be_hidden()

@@ -125,7 +125,8 @@ def test_every_panel_renders_for_every_persona(fated, player, opponent, spectato
     for name in fated_screen.PANELS:
         assert f'id="panel-{name}"' in html
         assert f'id="panel-{name}"' in panel(client, fated, name)
-    assert 'id="panel-help"' in html
+    # FL-UI-8: the command help explains the seat's own controls: a seat gets it, a watcher does not
+    assert ('id="panel-help"' in html) is (who in {"player", "opponent"})
 
 
 # ---------------------------------------------------------------- no hidden information leaks
@@ -997,6 +998,24 @@ def test_a_spectator_is_not_shown_the_panels_about_a_seat_of_their_own_FL_UI_1(f
     polled = session_client(spectator).get(f"/games/{fated.pk}/poll/", {"version": "0", "force": "1"}, **HTMX)
     assert polled.status_code == 200
     assert re.search(r'<section id="panel-status"[^>]*hx-swap-oob="true"[^>]*></section>', polled.content.decode())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_spectator_gets_no_command_help_a_seat_does_FL_UI_8(fated, player, spectator, lang):
+    """FL-UI-8: the command help tells what the control under the pointer or the focus does; a
+    watcher (logged in or anonymous) has no control to ask about, so the panel and its keyboard
+    hint are left out (no refresh swaps it), before and after the end; a seat keeps it."""
+    heading = "各コマンドの説明" if lang == "ja" else "Command help"
+    for watcher in (session_client(spectator), Client()):
+        html = page(watcher, fated, HTTP_ACCEPT_LANGUAGE=lang)
+        assert 'id="panel-help"' not in html and 'id="help-text"' not in html
+        assert heading not in html
+        assert "Point at a command" not in html and "フォーカスを移すと" not in html
+    seat = page(session_client(player), fated, HTTP_ACCEPT_LANGUAGE=lang)
+    assert 'id="panel-help"' in seat and 'id="help-text"' in seat and heading in seat
+    escape_with_seat_0(fated)
+    assert 'id="panel-help"' not in page(session_client(spectator), fated, HTTP_ACCEPT_LANGUAGE=lang)
+    assert 'id="panel-help"' in page(session_client(player), fated, HTTP_ACCEPT_LANGUAGE=lang)
 
 
 def test_after_the_end_a_spectator_can_read_the_tiles_of_the_revealed_maze(fated, spectator):
