@@ -104,12 +104,17 @@ def test_four_players_move_attack_defend_and_comment(
     expect(aki.locator(".map .tok.you")).to_have_count(1)
     expect(aki.locator(".map .tok.monster.enemy")).to_have_count(1)
     expect(aki.locator(".map .tok.monster.own")).to_have_count(1)
+    # FL-VIS-7: English monster glyphs (S the Slime, I the Imp), the same in the map legend
+    expect(aki.locator(".map .tok.monster.enemy")).to_have_text("S")
+    expect(aki.locator(".map .tok.monster.own")).to_have_text("I")
+    expect(aki.locator(".legend-monster[data-monster=slime]")).to_have_text(re.compile(r"^\s*S\s+Slime\s*$"))
     expect(aki.locator(".map .t-enemy-trap")).to_have_count(1)
     shot(aki, shots, "03-move-phase-desktop")
 
     # FL-UI-2: a click on a tile in sight shows its details
     aki.locator(".map button.cell[data-x='4'][data-y='4']").click()
     expect(aki.locator("#panel-tile")).to_contain_text("Slime")
+    expect(aki.locator("#panel-tile .tok.monster")).to_have_text("S")
 
     # FL-UI-6, FL-MOVE-8: a quick-move button, then the keyboard (arrow key and WASD)
     aki.click("#qm-right")
@@ -196,9 +201,12 @@ def test_four_players_move_attack_defend_and_comment(
     # -- the help page, generated from the content ------------------------------------------
     aki.goto(f"{base}/games/{game.pk}/help/")
     expect(aki.locator("#classes")).to_contain_text("Warrior")
+    expect(aki.locator("#monsters tbody tr").first).to_contain_text("S")
+    expect(aki.locator("#monsters")).not_to_contain_text("粘")
     shot(aki, shots, "10-help-desktop")
     ben.goto(f"{base}/help/?preset=level-d")
     expect(ben.locator("#classes")).to_contain_text("忍者")
+    expect(ben.locator("#monsters tbody tr", has_text="ミノタウロス").locator(".tok")).to_have_text("牛")
     shot(ben, shots, "11-help-level-d-japanese-phone")
 
     for context in [*desktop, phone]:

@@ -90,6 +90,62 @@ def test_each_preset_has_its_roster_as_content_data(preset, table):
     assert specials == {"imp": "imp", "necromancer": "necromancer", breather: "breath"}
 
 
+ENGLISH_GLYPHS = {  # the English screen's map glyphs: the first letter(s) of the English name
+    "fated-labyrinth": {"slime": "S", "zombie": "Z", "ghost": "Gh", "imp": "I", "necromancer": "N", "golem": "Go",
+                        "dragon": "D"},
+    "level-d": {"slime": "S", "mimic": "Mi", "wisp": "W", "imp": "I", "necromancer": "N", "ogre": "O",
+                "gargoyle": "G", "minotaur": "Mn"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
+def test_each_roster_has_unique_glyphs_in_both_languages_FL_VIS_7(preset):
+    """FL-VIS-7, AMB-67: a glyph tells one kind of the roster apart on the map, in Japanese (the
+    kanji) and in English (one or two letters the English name starts with: S, Gh, Go, Mi, Mn);
+    ``text.monster_glyph`` gives the screen's."""
+    from delve.fated import text
+
+    data = content.load()
+    roster = data.presets[preset].settings["monster_roster"]
+    english = {kind: data.monsters[kind].glyph_en for kind in roster}
+    assert english == ENGLISH_GLYPHS[preset]
+    for kind, letters in english.items():
+        name = data.monsters[kind].name["en"]
+        assert letters[0] == name[0] and letters[1:] in name[1:], (kind, letters)  # "Mn": M…n of Minotaur
+        assert text.monster_glyph(kind, "en") == letters and text.monster_glyph(kind, "en-gb") == letters
+        assert text.monster_glyph(kind, "ja") == data.monsters[kind].glyph
+    for lang in ("en", "ja"):
+        glyphs = [text.monster_glyph(kind, lang) for kind in roster]
+        assert len(set(glyphs)) == len(roster), (lang, glyphs)
+    assert text.monster_glyph(None, "en") == "?" and text.monster_glyph("basilisk", "ja", default="蛇") == "蛇"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "reason"),
+    [
+        ('glyph_en = "Gh"', 'glyph_en = "Go"', "fated-labyrinth", "share the glyph_en ['Go']"),
+        ('glyph = "牛"', 'glyph = "箱"', "level-d", "share the glyph ['箱']"),
+        ('glyph_en = "Mn"', 'glyph_en = "牛"', "minotaur", "one or two Latin letters"),
+        ('glyph_en = "Mn"', 'glyph_en = "Min"', "minotaur", "one or two Latin letters"),
+    ],
+)
+def test_a_roster_with_a_shared_or_bad_glyph_does_not_load_FL_VIS_7(tmp_path, old, new, key, reason):
+    """FL-VIS-7: two kinds of one roster with the same glyph (either language), or an English
+    glyph that is not one or two Latin letters, fail when the content loads."""
+    import shutil
+
+    root = tmp_path / "content"
+    shutil.copytree(str(resources.files("delve.fated") / "content"), root)
+    path = root / "monsters.toml"
+    source = path.read_text(encoding="utf-8")
+    assert old in source
+    path.write_text(source.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(ContentError) as error:
+        content.load_from(root)
+    assert error.value.key == key
+    assert reason in error.value.reason
+
+
 def test_imp_and_necromancer_options_name_the_spec_cards():
     """FL-MON-24 (13 options), FL-MON-28 (10 magic effects): the named cards exist."""
     data = content.load()

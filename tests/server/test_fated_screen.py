@@ -182,17 +182,90 @@ def _cell(html: str, x: int, y: int) -> str:
 def test_the_map_draws_terrain_characters_and_known_traps(fated, player):
     """FL-UI-1, FL-VIS-2..4, FL-VIS-7, FL-VIS-9/10, FL-VIS-11, AMB-67: bright tiles in sight,
     black unexplored; ● for oneself, 02 for the other player, the enemy Slime orange and the
-    own Imp blue; the own trap violet, the known enemy trap red."""
+    own Imp blue (S and I in English, 粘 and 妖 in Japanese); the own trap violet, the known
+    enemy trap red."""
     html = panel(session_client(player), fated, "map")
     assert html.count('<span class="tok you" aria-hidden="true">●</span>') == 1
     assert '<span class="tok player" aria-hidden="true">02</span>' in html
-    assert '<span class="tok monster enemy" aria-hidden="true">粘</span>' in html
-    assert '<span class="tok monster own" aria-hidden="true">妖</span>' in html
+    assert '<span class="tok monster enemy" aria-hidden="true">S</span>' in html
+    assert '<span class="tok monster own" aria-hidden="true">I</span>' in html
+    japanese = session_client(player).get(f"/games/{fated.pk}/panels/map/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert '<span class="tok monster enemy" aria-hidden="true">粘</span>' in japanese.content.decode()
+    assert '<span class="tok monster own" aria-hidden="true">妖</span>' in japanese.content.decode()
     assert "t-own-trap lit" in _cell(html, 0, 2)
     assert "t-enemy-trap lit" in _cell(html, 1, 4)
     assert "t-floor lit" in _cell(html, 4, 3)  # the unknown trap looks like floor (FL-VIS-8)
     assert 'class="cell t-unknown dark"' in html
     assert "t-checkpoint lit" in _cell(html, 0, 0)
+
+
+GLYPHS = {  # FL-VIS-7, AMB-67: the map glyph of each kind in the screen's language
+    "en": {"slime": "S", "zombie": "Z", "ghost": "Gh", "imp": "I", "necromancer": "N", "golem": "Go", "dragon": "D",
+           "mimic": "Mi", "wisp": "W", "ogre": "O", "gargoyle": "G", "minotaur": "Mn"},
+    "ja": {"slime": "粘", "zombie": "腐", "ghost": "霊", "imp": "妖", "necromancer": "術", "golem": "像",
+           "dragon": "龍", "mimic": "箱", "wisp": "灯", "ogre": "鬼", "gargoyle": "像", "minotaur": "牛"},
+}  # fmt: skip
+
+
+def legend_monsters(html: str) -> list[tuple[str, str, str]]:
+    """(kind, glyph, name) of each monster line of the map legend."""
+    return re.findall(
+        r'<li class="legend-monster" data-monster="([a-z]+)"><span class="cell t-floor lit">'
+        r'<span class="tok monster enemy">([^<]+)</span></span> ([^<]+)</li>',
+        html,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_monster_glyphs_follow_the_language_on_map_legend_tile_and_help_FL_VIS_7(fated, player, lang):
+    """FL-VIS-7: a monster is drawn with a glyph of the screen's language: Latin letters in English
+    (S for the Slime, I for the Imp), the kanji in Japanese (粘, 妖). The map legend lists every
+    monster of the roster with the glyph the map draws; the tile details and the help page show
+    the same glyph; the cell's label names the monster. No kanji glyph is left on an English
+    screen."""
+    browser = session_client(player)
+    glyphs = GLYPHS[lang]
+    other = GLYPHS["ja" if lang == "en" else "en"]
+    screen = unescape(page(browser, fated, HTTP_ACCEPT_LANGUAGE=lang))
+    game_map = section(screen, "map")
+    slime = f'<span class="tok monster enemy" aria-hidden="true">{glyphs["slime"]}</span>'
+    assert slime in game_map and f'<span class="tok monster own" aria-hidden="true">{glyphs["imp"]}</span>' in game_map
+    label = "Slime of Player 03" if lang == "en" else "プレイヤー03のスライム"
+    assert re.search(rf'aria-label="5,5, [^"]*{label}" title="5,5, [^"]*{label}"', game_map)
+    roster = ["slime", "zombie", "ghost", "imp", "necromancer", "golem", "dragon"]
+    names = [text.monster_name(kind, lang) for kind in roster]
+    assert legend_monsters(game_map) == [(k, glyphs[k], n) for k, n in zip(roster, names, strict=True)]
+    assert f'<span class="tok monster own">{glyphs["slime"]}</span>' in game_map  # the colour examples
+    if lang == "en":
+        assert not set(other.values()) & set(re.findall(r"[\u3400-\u9fff]", game_map))
+    details = unescape(
+        browser.get(f"/games/{fated.pk}/panels/tile/", {"tile": "4,4"}, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    )
+    assert f'<span class="tok monster enemy">{glyphs["slime"]}</span> <strong>{names[0]}</strong>' in details
+    help_page = unescape(browser.get(f"/games/{fated.pk}/help/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    shown = re.findall(
+        r'<td><span class="tok monster enemy">([^<]+)</span></td><th scope="row">([^<]+)</th>', help_page
+    )
+    assert shown == [(glyphs[k], n) for k, n in zip(roster, names, strict=True)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_level_d_help_and_legend_draw_its_roster_with_the_minotaur_FL_VIS_7(
+    client, db, clock, player, opponent, others, lang
+):
+    """FL-VIS-7, AMB-65, AMB-67: Level D's eight kinds, the Minotaur included, with unique glyphs
+    in both languages (Mi the Mimic, Mn the Minotaur, G the Gargoyle in English)."""
+    glyphs = GLYPHS[lang]
+    roster = ["slime", "mimic", "wisp", "imp", "necromancer", "ogre", "gargoyle", "minotaur"]
+    help_page = unescape(client.get("/help/?preset=level-d", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    shown = re.findall(
+        r'<td><span class="tok monster enemy">([^<]+)</span></td><th scope="row">([^<]+)</th>', help_page
+    )
+    assert shown == [(glyphs[k], text.monster_name(k, lang)) for k in roster]
+    assert len({g for g, _ in shown}) == len(roster)
+    game = fated_game([player, opponent, *others], preset="level-d")
+    legend = legend_monsters(unescape(page(session_client(player), game, HTTP_ACCEPT_LANGUAGE=lang)))
+    assert [(k, g) for k, g, _ in legend] == [(k, glyphs[k]) for k in roster]
 
 
 def test_remembered_tiles_are_dark(fated, player):

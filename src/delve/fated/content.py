@@ -73,6 +73,9 @@ class MonsterDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: str
     name: Text
     glyph: str
+    """The map glyph (FL-VIS-7), a kanji: the Japanese screen's and the views'."""
+    glyph_en: str
+    """The English screen's map glyph: one or two Latin letters, the first letter(s) of the name."""
     hp: int
     attack: int
     defense: int
@@ -261,6 +264,12 @@ def _validate_monsters(label: str, monsters: dict[str, MonsterDef]) -> None:
             raise ContentError(label, key, f"actions must be [min, max] with 1 <= min <= max, got {list(m.actions)}")
         if len(m.glyph) != 1:
             raise ContentError(label, key, f"glyph must be one character, got {m.glyph!r}")
+        if not (
+            1 <= len(m.glyph_en) <= 2 and m.glyph_en.isascii() and m.glyph_en.isalpha() and m.glyph_en[0].isupper()
+        ):
+            raise ContentError(
+                label, key, f"glyph_en must be one or two Latin letters, a capital first, got {m.glyph_en!r}"
+            )
 
 
 def _validate_cards(
@@ -369,6 +378,11 @@ def _validate_presets(label: str, presets: dict[str, PresetDef], classes: dict[s
         unknown = [m for m in roster if m not in monsters]
         if unknown:
             raise ContentError(label, key, f"monster_roster names unknown monsters {unknown}")
+        for field in ("glyph", "glyph_en"):  # FL-VIS-7: a glyph tells one kind of the roster
+            glyphs = [getattr(monsters[m], field) for m in roster]
+            shared = sorted({g for g in glyphs if glyphs.count(g) > 1})
+            if shared:
+                raise ContentError(label, key, f"monster_roster: two kinds share the {field} {shared}")
 
 
 _DEFAULT_ROOT: Traversable = resources.files("delve.fated") / "content"

@@ -149,6 +149,16 @@ def monster_name(kind: str | None, lang: str) -> str:
     return pick(monsters[kind].name, lang) if kind in monsters else kind
 
 
+def monster_glyph(kind: str | None, lang: str, default: str = "?") -> str:
+    """A monster's map glyph in the language of the screen (FL-VIS-7): the kanji (粘, 術...) in
+    Japanese, the first letter(s) of the English name (S, N...) in English; unique within a
+    roster in either language (checked when the content loads)."""
+    monsters = content.load().monsters
+    if kind not in monsters:
+        return default
+    return monsters[kind].glyph if _lang(lang) == "ja" else monsters[kind].glyph_en
+
+
 def status_name(status_id: str, lang: str) -> str:
     statuses = content.load().statuses
     if status_id in statuses:

@@ -272,7 +272,15 @@ def _map(screen: Screen) -> dict[str, Any]:
         if stale
         else ""
     )
-    return {"cells": mark_safe("".join(cells)), "size": n, "legend": legend, "stale_legend": stale_legend}
+    monsters = roster(preset, screen.lang)
+    return {
+        "cells": mark_safe("".join(cells)),
+        "size": n,
+        "legend": legend,
+        "stale_legend": stale_legend,
+        "monsters": monsters,
+        "example": monsters[0]["glyph"] if monsters else "?",
+    }
 
 
 def _token(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
@@ -290,7 +298,27 @@ def _token(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
         label = _t(screen, f"your {name}", f"あなたの{name}")
     else:
         label = _t(screen, f"{name} of Player {text.number(owner)}", f"プレイヤー{text.number(owner)}の{name}")
-    return {"css": "monster own" if char.get("own") else "monster enemy", "text": char["glyph"], "label": label}
+    shown = glyph(char, lang_)
+    css = ("monster own" if char.get("own") else "monster enemy") + (" wide" if len(shown) > 1 else "")
+    return {"css": css, "text": shown, "label": label}
+
+
+def glyph(char: dict[str, Any], lang_: str) -> str:
+    """A monster's map glyph in the screen's language (FL-VIS-7): 粘 in Japanese, S in English
+    (``text.monster_glyph``); the view's own glyph for a kind the content does not know."""
+    return text.monster_glyph(char.get("monster"), lang_, default=str(char.get("glyph") or "?"))
+
+
+def roster(preset: str, lang_: str) -> list[dict[str, str]]:
+    """The preset's monsters as the map draws them, in the roster's order: glyph and name, for the
+    map legend and the help page (the same glyphs as the map's tokens)."""
+    data = content.load()
+    kinds = data.presets[preset].settings.get("monster_roster", []) if preset in data.presets else []
+    return [
+        {"id": kind, "glyph": text.monster_glyph(kind, lang_), "name": text.monster_name(kind, lang_)}
+        for kind in kinds
+        if kind in data.monsters
+    ]
 
 
 # ---------------------------------------------------------------- (2) tile details
@@ -346,7 +374,7 @@ def _monster(screen: Screen, char: dict[str, Any]) -> dict[str, Any]:
     owner = char.get("owner")
     return {
         "name": text.monster_name(char["monster"], screen.lang),
-        "glyph": char["glyph"],
+        "glyph": glyph(char, screen.lang),
         "own": bool(char.get("own")),
         "owner": text.player_name(owner, screen.lang, screen.seat) if isinstance(owner, int) else "",
         "hp": char.get("hp"),

@@ -64,7 +64,7 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
     roster = definition.settings.get("monster_roster", [])
     monsters = [
         {
-            "glyph": m.glyph,
+            "glyph": text.monster_glyph(key, lang_),
             "name": text.pick(m.name, lang_),
             "hp": m.hp,
             "attack": m.attack,
