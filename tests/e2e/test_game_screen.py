@@ -53,6 +53,28 @@ def full(page: Any, shots: Path, name: str) -> None:
     page.screenshot(path=str(shots / f"{name}-full.png"), full_page=True)
 
 
+COVERED = """(what) => {
+  const toast = document.querySelector('#just-now-host .just-now');
+  if (!toast) return ['no toast'];
+  const box = toast.getBoundingClientRect();
+  const controls = what === 'cards' ? 'li.card' : 'a[href], button, input:not([type=hidden]), select, textarea, '
+    + 'summary, [tabindex]:not([tabindex="-1"])';
+  return [...document.querySelectorAll(controls)].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width && r.height && r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top;
+  }).map(el => `${el.tagName} ${el.id || el.className} ${el.textContent.trim().slice(0, 30)}`);
+}"""
+
+
+def toast_covers_no_control(page: Any, *, cards: bool = False) -> None:
+    """The "just now" toast lies over no button, link, field or map tile in the window (with
+    ``cards``, over no card of the hand either) and never takes a click."""
+    page.wait_for_timeout(300)  # the placement after a scroll settles
+    covered = page.evaluate(COVERED, "controls") + (page.evaluate(COVERED, "cards") if cards else [])
+    assert covered == [], covered
+    assert page.locator("#just-now-host .just-now").evaluate("el => getComputedStyle(el).pointerEvents") == "none"
+
+
 def test_four_players_move_attack_defend_and_comment(
     live_server: Any, browser: Any, shots: Path, frozen: Frozen
 ) -> None:
@@ -144,6 +166,7 @@ def test_four_players_move_attack_defend_and_comment(
     aki.locator(".map .cell.aim-target").click()
     expect(aki.locator("#panel-commands h2")).to_contain_text("Wait phase")
     expect(aki.locator(".just-now")).to_contain_text("You used Attack 10 《Adjacent》 on Player 02.")
+    toast_covers_no_control(aki)
     expect(aki.locator("time.countdown").first).to_have_text(re.compile(r"^\d+:\d\d(:\d\d)?$"))
     expect(aki).not_to_have_title(re.compile(r"Your turn"))
     shot(aki, shots, "04c-result-banner-desktop")
@@ -172,6 +195,7 @@ def test_four_players_move_attack_defend_and_comment(
         ben.evaluate("document.body.dispatchEvent(new Event('delve:refresh'))")
     ben.wait_for_timeout(300)
     expect(toast).to_be_visible()
+    toast_covers_no_control(ben)
     box = toast.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert box["width"] > 0.55 * PHONE["width"] or box["height"] < 60, box
@@ -435,3 +459,34 @@ def test_a_phone_shows_no_keyboard_hint_and_keeps_stay_on_one_line_and_a_watcher
     expect(eve.locator("#panel-status")).to_be_hidden()
     full(eve, shots, "07b-spectator-running")
     eve.context.close()
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_just_now_toast_covers_no_control_or_card(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any, device: str
+) -> None:
+    """FL-UI-5: after an action the "just now" toast tells what it did without lying over what the
+    player may click or read next: on a 1280x800 desktop and a 390x844 phone it covers no button,
+    link or map tile (on the desktop no card of the hand either), and never takes a click."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, hands={0: ["attack-10", "defense-10", "potion", "stripped", "attack-20"]}, ready=[0])
+    aki = logged_in(browser, base, users[0], viewport=DESKTOP if device == "desktop" else PHONE)
+    aki.goto(f"{base}/games/{game.pk}/")
+    expect(aki.locator("#panel-commands h2")).to_contain_text("Move phase")
+    aki.locator("#panel-commands button", has_text="Pass the turn: take cards").click()
+    toast = aki.locator("#just-now-host .just-now")
+    expect(toast).to_contain_text("You passed the turn and took 1 card.")
+    aki.wait_for_timeout(300)
+    shot(aki, shots, f"26-just-now-toast-{device}")
+    toast_covers_no_control(aki, cards=device == "desktop")
+    expect(toast).to_be_in_viewport()
+    aki.context.close()

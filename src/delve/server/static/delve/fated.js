@@ -143,6 +143,67 @@
       host.appendChild(toast);
     });
   }
+  /* The toast is fixed in the window but over no control: it takes the first place, at the top,
+   * at the bottom, then anywhere from the top down (centred, then at the right or left edge),
+   * where it covers no button, link, field or map tile, and preferably no card of the hand;
+   * else the place covering least (it never takes a click: pointer-events: none). It looks again
+   * after the page scrolled or the window changed size, until it has faded. */
+  var CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, summary, " +
+    "[tabindex]:not([tabindex='-1']), [data-help]";
+  function obstacles(height) {
+    var found = [];
+    function add(el, weight) {
+      if (el.closest(".just-now")) return;
+      var r = el.getBoundingClientRect();
+      if (r.width && r.height && r.bottom > 0 && r.top < height) found.push({ r: r, w: weight });
+    }
+    document.querySelectorAll(CONTROLS).forEach(function (el) { if (!el.matches("li.card")) add(el, 100); });
+    document.querySelectorAll("li.card").forEach(function (el) { add(el, 1); });
+    return found;
+  }
+  function cost(found, left, top, width, height) {
+    var right = left + width, bottom = top + height, total = 0;
+    for (var i = 0; i < found.length; i++) {
+      var r = found[i].r;
+      if (r.bottom <= top || r.top >= bottom || r.right <= left || r.left >= right) continue;
+      total += found[i].w * (Math.min(r.right, right) - Math.max(r.left, left)) * (Math.min(r.bottom, bottom) - Math.max(r.top, top));
+    }
+    return total;
+  }
+  function placeToast() {
+    var toast = document.querySelector("#just-now-host .just-now");
+    if (!toast || toast.classList.contains("faded")) return;
+    toast.classList.remove("at-left", "at-right");
+    toast.style.top = "";
+    var box = toast.getBoundingClientRect();
+    var vw = document.documentElement.clientWidth, vh = window.innerHeight, gap = 8;
+    var found = obstacles(vh);
+    var lowest = Math.max(gap, vh - box.height - gap);
+    var tops = [gap, lowest];
+    for (var y = gap + 8; y < lowest; y += 8) tops.push(y);
+    var sides = [["", (vw - box.width) / 2], ["at-right", vw - gap - box.width], ["at-left", gap]];
+    var best = null;
+    for (var i = 0; i < tops.length && !(best && best.cost === 0); i++) {
+      for (var j = 0; j < sides.length; j++) {
+        var c = cost(found, sides[j][1], tops[i], box.width, box.height);
+        if (!best || c < best.cost) best = { cost: c, top: tops[i], side: sides[j][0] };
+        if (c === 0) break;
+      }
+    }
+    if (best.side) toast.classList.add(best.side);
+    toast.style.top = best.top + "px";
+  }
+  var placing = null;
+  function placeSoon() {
+    if (placing) clearTimeout(placing);
+    placing = setTimeout(function () { placing = null; placeToast(); }, 120);
+  }
+  window.addEventListener("scroll", placeSoon, { passive: true });
+  window.addEventListener("resize", placeSoon);
+  document.addEventListener("animationend", function (event) {
+    if (event.target.classList && event.target.classList.contains("just-now")) event.target.classList.add("faded");
+  });
+
   /* When the phase changes (a defense comes in, a turn starts) and the commands panel is out of
    * sight, as on a phone after playing a card from the hand further down, it is scrolled into
    * view: the new question is where the player looks. Polls that change nothing else never scroll. */
@@ -165,6 +226,7 @@
     liftToast();
     markPhase();
     followPhase();
+    placeToast();
     if (aiming) showAim();
   });
 
@@ -174,5 +236,6 @@
     markPhase();
     liftToast();
     followPhase();
+    placeToast();
   });
 })();
