@@ -517,6 +517,39 @@ def _signed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def _within(minimum: int | None, maximum: int, why: str) -> Callable[[str], int]:
+    """A whole number from ``minimum`` (None: any) to ``maximum``; above it, the message says
+    the bound and ``why`` it is there."""
+
+    def parse(text: str) -> int:
+        value = _signed(text) if minimum is None else _at_least(text, minimum)
+        if minimum is None and value < -maximum:
+            raise argparse.ArgumentTypeError(f"{value} is below {-maximum}, the lab's limit ({why})")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"{value} is above {maximum}, the lab's limit ({why})")
+        return value
+
+    return parse
+
+
+# The bounds of ``delve lab odds``: what a game can reach, with a margin for designers exploring,
+# and small enough that every answer comes within about two seconds (docs/maiden-odds.md).
+#: A maiden holds at most 12 stat cards: her familiar's card, the first level-up and 10 bosses.
+LAB_MAX_STAT = 12
+#: Pie up to 13: a pool of at most 16 dice (3 + Pie).
+LAB_MAX_PIE = 13
+#: With --required N > 1 (multi_die_checks) the count is slower: Pie up to 8, at most 11 dice.
+LAB_MAX_PIE_MULTI = 8
+#: CHG-12: N is normally 1, "at most about 3".
+LAB_MAX_REQUIRED = 4
+#: Targets in play are the action markers (1-12, MV-CHECK-3) plus a room's or a boss action's difficulty.
+LAB_MAX_TARGET = 60
+LAB_MAX_BASE = 40
+LAB_MAX_DIFFICULTY = 40
+#: The danger level is uncapped (MV-SPEC-9) but stays small in play; BQ-3 and BQ-9 ask about DL 1-5.
+LAB_MAX_DL = 12
+
+
 # The odds module names its arguments; the command line names its options.
 _LAB_OPTION = {
     "wil": "--wil",
@@ -562,6 +595,12 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
         return fail(
             "--required", "a slate check needs exactly one die, the slate's (CHG-12): drop --required or --slate"
         )
+    if required > 1 and args.pie > LAB_MAX_PIE_MULTI:
+        return fail(
+            "--pie",
+            f"{args.pie} is above {LAB_MAX_PIE_MULTI} with --required {required}, the lab's limit "
+            f"(a multi-die check counts slower: at most {3 + LAB_MAX_PIE_MULTI} dice)",
+        )
     if required > 3 + args.pie:
         return fail(
             "--required",
@@ -589,7 +628,16 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
         )
     except OddsError as exc:
         return fail(_LAB_OPTION.get(exc.argument, f"--{exc.argument.replace('_', '-')}"), exc.reason)
-    print(render(odds, wil=args.wil, pie=args.pie, agi=args.agi or 0, danger_level=args.dl, variant=variant))
+    text = render(
+        odds,
+        wil=args.wil,
+        pie=args.pie,
+        agi=args.agi or 0,
+        danger_level=args.dl,
+        variant=variant,
+        fractions=args.fractions,
+    )
+    print(text)
     return 0
 
 
@@ -637,14 +685,46 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="The exact odds of one White Maiden check under optimal ascension (MV-ASC-9): "
         "P(success) as a fraction and a percentage, the AP distribution and, with a slate, the slate damage.",
     )
-    odds.add_argument("--wil", type=_count, required=True, help="Will: the die size (0 d4 … 4+ d20)")
-    odds.add_argument("--pie", type=_count, required=True, help="Piety: white dice and ascension bonus")
-    odds.add_argument("--target", type=_positive, help="the check's target number")
-    odds.add_argument("--base", type=_count, help="action markers (with --difficulty instead of --target)")
-    odds.add_argument("--difficulty", type=_signed, help="room difficulty; target = max(1, base + difficulty)")
+    stat = f"a maiden holds at most {LAB_MAX_STAT} stat cards"
+    odds.add_argument(
+        "--wil",
+        type=_within(0, LAB_MAX_STAT, f"{stat}; Wil 4 and more roll d20"),
+        required=True,
+        help=f"Will: the die size (0 d4 … 4+ d20; up to {LAB_MAX_STAT})",
+    )
+    odds.add_argument(
+        "--pie",
+        type=_within(0, LAB_MAX_PIE, f"at most {3 + LAB_MAX_PIE} dice, 3 + Pie; {stat}"),
+        required=True,
+        help=f"Piety: white dice and ascension bonus (up to {LAB_MAX_PIE}; {LAB_MAX_PIE_MULTI} with --required)",
+    )
+    odds.add_argument(
+        "--target",
+        type=_within(1, LAB_MAX_TARGET, "targets in play are action markers 1-12 plus a difficulty"),
+        help=f"the check's target number (1 to {LAB_MAX_TARGET})",
+    )
+    odds.add_argument(
+        "--base",
+        type=_within(0, LAB_MAX_BASE, "action markers are 1-12 a round"),
+        help=f"action markers (with --difficulty instead of --target; up to {LAB_MAX_BASE})",
+    )
+    odds.add_argument(
+        "--difficulty",
+        type=_within(None, LAB_MAX_DIFFICULTY, "room and boss difficulties are a few points"),
+        help=f"room difficulty ({-LAB_MAX_DIFFICULTY} to {LAB_MAX_DIFFICULTY}); target = max(1, base + difficulty)",
+    )
     odds.add_argument("--slate", choices=("red", "blue", "black"), help="the slate colour, if any")
-    odds.add_argument("--agi", type=_count, help="with --slate: Agility, dice ignored by slate damage (default 0)")
-    odds.add_argument("--dl", type=_positive, default=1, help="danger level: failure damage (default 1)")
+    odds.add_argument(
+        "--agi",
+        type=_within(0, LAB_MAX_STAT, stat),
+        help=f"with --slate: Agility, dice ignored by slate damage (default 0, up to {LAB_MAX_STAT})",
+    )
+    odds.add_argument(
+        "--dl",
+        type=_within(1, LAB_MAX_DL, "BQ-3 and BQ-9 ask about DL 1-5"),
+        default=1,
+        help=f"danger level: failure damage (default 1, up to {LAB_MAX_DL})",
+    )
     odds.add_argument("--bonus", choices=("one_plus_pie", "pie"), default="one_plus_pie", help="ascension_bonus")
     odds.add_argument("--pie-mode", choices=("ascension", "boost"), default="ascension", help="pie_mode (CHG-17)")
     odds.add_argument(
@@ -652,8 +732,9 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     odds.add_argument(
         "--required",
-        type=_positive,
-        help="dice that must reach the target (multi_die_checks, CHG-12; default 1; not with --slate)",
+        type=_within(1, LAB_MAX_REQUIRED, "CHG-12: at most about 3"),
+        help=f"dice that must reach the target (multi_die_checks, CHG-12; default 1, up to {LAB_MAX_REQUIRED}; "
+        "not with --slate)",
     )
     odds.add_argument("--smaller-die", action="store_true", help="allow_smaller_die: best size up to Wil's")
     odds.add_argument(
@@ -665,6 +746,11 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--restricted-slate",
         action="store_true",
         help="with --slate: slate_roll_restricted, roll only the slate die and whites",
+    )
+    odds.add_argument(
+        "--fractions",
+        action="store_true",
+        help="print every exact fraction (by default one longer than 20 characters is shown as a percentage only)",
     )
     odds.set_defaults(func=cmd_lab_odds)
     report = lab_sub.add_parser(

@@ -175,11 +175,11 @@ def test_required_dice_with_a_slate_are_refused_as_the_spec_forces_one(capsys):
 
 def test_more_required_dice_than_the_check_rolls_are_refused(capsys):
     """CHG-12: N of n dice must reach the target; n is 3 + Pie, so N > 3 + Pie can never succeed."""
-    code, out, err = run(capsys, *BASE, "--required", "9")
+    code, out, err = run(capsys, "--wil", "2", "--pie", "0", "--target", "7", "--required", "4")
     assert (code, out) == (2, "")
     assert err == (
-        "delve lab odds: error: argument --required: 9 dice must reach the target but the check rolls only 4 "
-        "(3 + Pie 1)\n"
+        "delve lab odds: error: argument --required: 4 dice must reach the target but the check rolls only 3 "
+        "(3 + Pie 0)\n"
     )
     code, out, _ = run(capsys, *BASE, "--required", "4")
     assert code == 0 and "4 remaining dice must each reach the target" in out
@@ -190,3 +190,61 @@ def test_lab_without_a_command_names_the_choices(capsys):
     _, err = capsys.readouterr()
     assert code == 2
     assert err.strip() == "delve lab: error: argument command: choose one of: odds, report"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--wil", "4", "--pie", "100", "--target", "30"], "argument --pie: 100 is above 13, the lab's limit"),
+        (["--wil", "13", "--pie", "1", "--target", "7"], "argument --wil: 13 is above 12, the lab's limit"),
+        ([*BASE, "--slate", "red", "--agi", "13"], "argument --agi: 13 is above 12, the lab's limit"),
+        ([*BASE, "--dl", "13"], "argument --dl: 13 is above 12, the lab's limit"),
+        (["--wil", "2", "--pie", "1", "--target", "61"], "argument --target: 61 is above 60, the lab's limit"),
+        (["--wil", "2", "--pie", "1", "--base", "41", "--difficulty", "0"], "argument --base: 41 is above 40"),
+        (["--wil", "2", "--pie", "1", "--base", "3", "--difficulty", "41"], "argument --difficulty: 41 is above 40"),
+        (["--wil", "2", "--pie", "1", "--base", "3", "--difficulty", "-41"], "argument --difficulty: -41 is below -40"),
+        (["--wil", "2", "--pie", "4", "--target", "7", "--required", "5"], "argument --required: 5 is above 4"),
+        (
+            ["--wil", "4", "--pie", "9", "--target", "7", "--required", "2"],
+            "argument --pie: 9 is above 8 with --required 2",
+        ),
+    ],
+)
+def test_every_numeric_option_has_an_upper_limit_refused_in_one_line(capsys, argv, message):
+    """MV-LVL-7 (at most 12 stat cards: familiar, first level-up, 10 bosses), CHG-12 (N at most about 3),
+    MV-SPEC-9 (DL uncapped, but BQ-3/BQ-9 ask about DL 1-5), MV-CHECK-3: a huge input is refused at once,
+    in one line naming the option, its limit and why, exit status 2 (it used to count silently for minutes)."""
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"delve lab odds: error: {message}"), err
+    assert err.count("\n") == 1 and "(" in err
+
+
+def test_the_largest_pool_allowed_answers_quickly_with_percentages_for_long_fractions(capsys):
+    """MV-CHECK-9, MV-ASC-9: Pie 13 (16 d20 dice, the lab's limit) answers in well under two seconds of
+    counting; its 40-digit fractions are shown as percentages only, --fractions prints them exactly."""
+    import time
+
+    started = time.process_time()
+    code, out, err = run(capsys, "--wil", "4", "--pie", "13", "--target", "30")
+    assert (code, err) == (0, "")
+    assert time.process_time() - started < 2.0
+    expected = check_odds(4, 13, 30)
+    assert len(str(expected.p_success)) > 20
+    assert f"P(success) = {float(expected.p_success) * 100:.2f}%\n" in out
+    assert str(expected.p_success) not in out
+    assert max(len(line) for line in out.splitlines()) < 200
+    assert "--fractions prints them" in out
+    code, out, _ = run(capsys, "--wil", "4", "--pie", "13", "--target", "30", "--fractions")
+    assert code == 0 and f"P(success) = {expected.p_success} = " in out
+    assert all(str(p) in out for _, p in expected.ap.outcomes)
+    assert "--fractions prints them" not in out
+
+
+def test_short_fractions_stay_and_tiny_probabilities_never_read_as_zero(capsys):
+    """MV-CHECK-9: a probability that is neither 0 nor 1 is never printed as 0.00% or 100.00%."""
+    code, out, _ = run(capsys, "--wil", "4", "--pie", "6", "--target", "48")
+    assert code == 0
+    assert "<0.01%" in out and "0.00%" not in out.replace("100.00%", "")
+    code, out, _ = run(capsys, *BASE)
+    assert "P(success) = 105/128 = 82.03%" in out and "--fractions" not in out

@@ -6,14 +6,36 @@ from fractions import Fraction
 
 from delve.maiden.odds import CheckOdds, Distribution, Variant, ascension_bonus, die_size, pool_colours
 
+#: An exact fraction longer than this many characters is shown as a percentage only, unless asked
+#: for (``--fractions``): a nine-die d20 pool's fractions still fit, a sixteen-die pool's 40 digits do not.
+FRACTION_WIDTH = 20
 
-def fraction_and_percent(p: Fraction) -> str:
-    """``105/128 = 82.03%`` (``0`` and ``1`` stay whole numbers)."""
-    return f"{p} = {float(p) * 100:.2f}%"
+
+def percent(p: Fraction) -> str:
+    """``82.03%``; a probability that is neither 0 nor 1 never reads as ``0.00%`` or ``100.00%``."""
+    if 0 < p < Fraction(1, 10_000):
+        return "<0.01%"
+    if Fraction(9_999, 10_000) < p < 1:
+        return ">99.99%"
+    return f"{float(p) * 100:.2f}%"
 
 
-def render(odds: CheckOdds, *, wil: int, pie: int, agi: int, danger_level: int, variant: Variant) -> str:
-    """The answer to one question: P(success) first, then the distributions behind it."""
+def short(p: Fraction, *, exact: bool = False) -> bool:
+    """Whether ``p``'s fraction is short enough to print (or every fraction is asked for)."""
+    return exact or len(str(p)) <= FRACTION_WIDTH
+
+
+def fraction_and_percent(p: Fraction, *, exact: bool = False) -> str:
+    """``105/128 = 82.03%`` (``0`` and ``1`` stay whole numbers); a long fraction is left out
+    (``72.45%``) unless ``exact``."""
+    return f"{p} = {percent(p)}" if short(p, exact=exact) else percent(p)
+
+
+def render(
+    odds: CheckOdds, *, wil: int, pie: int, agi: int, danger_level: int, variant: Variant, fractions: bool = False
+) -> str:
+    """The answer to one question: P(success) first, then the distributions behind it. Exact
+    fractions longer than :data:`FRACTION_WIDTH` are shown as percentages only, unless ``fractions``."""
     colours = pool_colours(pie, odds.slate, restricted=variant.slate_roll_restricted and odds.slate is not None)
     if variant.pie_mode == "boost":
         bonus = f"ascension bonus {variant.bonus(pie)} (Pie counted as 0), then +{pie} onto the dice (pie_mode boost)"
@@ -36,39 +58,52 @@ def render(odds: CheckOdds, *, wil: int, pie: int, agi: int, danger_level: int, 
             f"Slate {odds.slate}: AP is the {odds.slate} die + bonuses; damage per remaining non-slate die "
             f"beyond Agi {agi}: {per_die} (DL {danger_level})"
         )
-    lines.append(f"P(success) = {fraction_and_percent(odds.p_success)}")
+    lines.append(f"P(success) = {fraction_and_percent(odds.p_success, exact=fractions)}")
     if len(odds.alternatives) > 1:
         lines.append("Die sizes compared (allow_smaller_die):")
         for alt in odds.alternatives:
             mark = "  ← chosen" if alt.die_size == odds.die_size else ""
             lines.append(
-                f"  d{alt.die_size:<3} P(success) {float(alt.p_success) * 100:6.2f}%   "
+                f"  d{alt.die_size:<3} P(success) {percent(alt.p_success):>7}   "
                 f"expected damage {float(alt.expected_damage):.3f}{mark}"
             )
     label = "AP (highest target reached by the required dice)" if odds.required_count > 1 else "AP"
     lines.append(f"{label} distribution:")
-    lines.extend(_table(odds.ap, "AP", cumulative=True))
+    lines.extend(_table(odds.ap, "AP", cumulative=True, exact=fractions))
     if odds.slate is not None:
         lines.append(f"Slate damage (expected {_decimal(odds.slate_damage.mean())}):")
-        lines.extend(_table(odds.slate_damage, "damage", cumulative=False))
-    lines.append(
-        f"Expected damage (slate + DL {danger_level} on a failure): {odds.expected_damage} "
-        f"≈ {_decimal(odds.expected_damage)}"
-    )
+        lines.extend(_table(odds.slate_damage, "damage", cumulative=False, exact=fractions))
+    expected = odds.expected_damage
+    exact = f"{expected} ≈ " if short(expected, exact=fractions) else "≈ "
+    lines.append(f"Expected damage (slate + DL {danger_level} on a failure): {exact}{_decimal(expected)}")
+    if not fractions and _shortened(odds):
+        lines.append(
+            f"(Fractions longer than {FRACTION_WIDTH} characters are shown as percentages: --fractions prints them.)"
+        )
     return "\n".join(lines)
+
+
+def _shortened(odds: CheckOdds) -> bool:
+    """Whether some exact fraction of the answer was left out."""
+    values = [odds.p_success, odds.expected_damage, *(p for _, p in odds.ap.outcomes)]
+    values.extend(p for _, p in odds.slate_damage.outcomes if odds.slate is not None)
+    return not all(short(p) for p in values)
 
 
 def _decimal(p: Fraction) -> str:
     return f"{float(p):.3f}"
 
 
-def _table(dist: Distribution, name: str, *, cumulative: bool) -> list[str]:
-    width = max(len(str(p)) for _, p in dist.outcomes)
-    head = f"  {name:>6}  {'P':<{width}}  {'%':>7}" + ("  P(≥)" if cumulative else "")
-    rows = [head]
+def _table(dist: Distribution, name: str, *, cumulative: bool, exact: bool) -> list[str]:
+    """One row per value: the exact fraction (when every one of the table is short, or ``exact``),
+    the percentage and, if ``cumulative``, P(≥ value)."""
+    with_fraction = all(short(p, exact=exact) for _, p in dist.outcomes)
+    width = max(len(str(p)) for _, p in dist.outcomes) if with_fraction else 0
+    head = f"  {name:>6}  " + (f"{'P':<{width}}  " if with_fraction else "") + f"{'%':>7}"
+    rows = [head + ("  P(≥)" if cumulative else "")]
     for value, p in dist.outcomes:
-        row = f"  {value:>6}  {p!s:<{width}}  {float(p) * 100:6.2f}%"
+        row = f"  {value:>6}  " + (f"{p!s:<{width}}  " if with_fraction else "") + f"{percent(p):>7}"
         if cumulative:
-            row += f"  {float(dist.at_least(value)) * 100:6.2f}%"
+            row += f"  {percent(dist.at_least(value)):>7}"
         rows.append(row)
     return rows
