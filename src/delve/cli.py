@@ -24,7 +24,8 @@
                   invariants, refusals and every view for hidden facts (docs/testing.md)
 
 Configuration errors, and bad arguments of ``delve lab``, ``delve maiden`` and ``delve simulate``, are printed
-as one clear line and exit with status 2.
+as one clear line and exit with status 2. A command whose output is cut short by its reader
+(``delve lab odds ... | head``) stops quietly with status 141, as a shell reports for SIGPIPE.
 """
 
 from __future__ import annotations
@@ -1014,12 +1015,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         result: int = args.func(args)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at the interpreter's exit
     except ConfigurationFailed as exc:
         print(f"delve: configuration error: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _pipe_closed()
     return result
+
+
+#: The exit status of a command whose reader went away (``delve lab odds ... | head``): 128 + SIGPIPE,
+#: as a shell reports for a program the closed pipe stopped.
+EXIT_PIPE = 141
+
+
+def _pipe_closed() -> int:
+    """Stdout's reader closed the pipe: stop quietly (no traceback). Stdout is pointed at the null
+    device so that Python's own last flush at exit does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # a stdout without a file descriptor (a test's capture)
+        pass
+    return EXIT_PIPE
 
 
 if __name__ == "__main__":

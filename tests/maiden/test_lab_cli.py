@@ -248,3 +248,39 @@ def test_short_fractions_stay_and_tiny_probabilities_never_read_as_zero(capsys):
     assert "<0.01%" in out and "0.00%" not in out.replace("100.00%", "")
     code, out, _ = run(capsys, *BASE)
     assert "P(success) = 105/128 = 82.03%" in out and "--fractions" not in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lab", "odds", "--wil", "4", "--pie", "13", "--target", "30", "--fractions"],
+        ["lab", "odds", *BASE],
+        ["cards"],
+        ["maiden", "play", "--players", "1", "--seed", "3"],
+    ],
+)
+def test_a_closed_stdout_stops_quietly_without_a_traceback(argv):
+    """Quality rule: ``delve ... | head`` stops quietly (exit status 141, as a shell reports for
+    SIGPIPE), without a BrokenPipeError traceback, whether the pipe closes on a write or on the
+    last flush."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the first line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "delve.cli", *argv],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(src)},
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert done.stderr.decode() == ""
+    assert done.returncode == 141
