@@ -637,6 +637,8 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
         danger_level=args.dl,
         variant=variant,
         fractions=args.fractions,
+        target_from=None if args.target is not None else (args.base or 0, args.difficulty),
+        objective=args.objective or "success",
     )
     print(text)
     return 0

@@ -52,16 +52,42 @@ def test_slate_options_print_the_slate_damage_and_the_total(capsys):
     assert code == 0
     assert f"P(success) = {expected.p_success} = " in out
     assert "Slate red" in out and "ascension bonus Pie = 1" in out
-    assert f"Expected damage (slate + DL 2 on a failure): {expected.expected_damage}" in out
+    assert f"Expected total damage (slate damage + DL 2 on a failure, MV-SLATE-7): {expected.expected_damage}" in out
     for damage, p in expected.slate_damage.outcomes:
         assert any(line.split()[:2] == [str(damage), str(p)] for line in out.splitlines() if line.strip())
 
 
 def test_target_from_base_and_difficulty_is_at_least_one(capsys):
-    """MV-CHECK-3, OQ-36: --base 2 --difficulty -5 gives target 1: a sure success."""
+    """MV-CHECK-3, OQ-36: --base 2 --difficulty -5 gives target 1: a sure success; the answer says the
+    sum was raised to the minimum of 1, and shows the sum when it was not."""
     code, out, _ = run(capsys, "--wil", "0", "--pie", "0", "--base", "2", "--difficulty", "-5")
     assert code == 0
-    assert "target 1" in out and "P(success) = 1 = 100.00%" in out
+    assert "target 1 (base 2 + difficulty -5 = -3, raised to the minimum of 1: OQ-36)\n" in out
+    assert "P(success) = 1 = 100.00%" in out
+    code, out, _ = run(capsys, "--wil", "0", "--pie", "0", "--base", "3", "--difficulty", "2")
+    assert code == 0 and "target 5 (base 3 + difficulty 2)\n" in out and "OQ-36" not in out
+    code, out, _ = run(capsys, "--wil", "0", "--pie", "0", "--target", "5")
+    assert code == 0 and "target 5\n" in out
+
+
+def test_labels_say_only_what_applies_and_explain_optimal_ascension(capsys):
+    """MV-ASC-9, MV-SLATE-7, CHG-12, CHG-10: an ordinary check's damage is DL on a failure (no slate
+    named); a slate check's is the total; every answer says in plain words what optimal ascension is
+    (docs/maiden-odds.md, "The objective"), and allow_smaller_die how the size is chosen."""
+    code, out, _ = run(capsys, *BASE, "--dl", "2")
+    assert code == 0
+    assert "Expected damage (DL 2 on a failure): " in out and "slate" not in out.lower()
+    assert "Optimal ascension (MV-ASC-9): after the roll, the pairs of equal faces ascended are those giving " in out
+    assert "highest AP (one die must remain)" in out
+    code, out, _ = run(capsys, *BASE, "--slate", "red")
+    assert "every pair of equal non-slate dice is ascended" in out
+    assert "Expected total damage (slate damage + DL 1 on a failure, MV-SLATE-7): " in out
+    code, out, _ = run(capsys, "--wil", "2", "--pie", "2", "--target", "6", "--required", "2")
+    assert "their bonuses placed so that 2 remaining dice reach the highest target they can" in out
+    code, out, _ = run(capsys, *BASE, "--smaller-die")
+    assert "chosen before the roll for the highest P(success), then the least expected damage" in out
+    code, out, _ = run(capsys, *BASE, "--smaller-die", "--objective", "damage")
+    assert "chosen before the roll for the least expected damage, then the highest P(success)" in out
 
 
 def test_variants_on_the_command_line(capsys):

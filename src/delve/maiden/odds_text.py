@@ -32,10 +32,20 @@ def fraction_and_percent(p: Fraction, *, exact: bool = False) -> str:
 
 
 def render(
-    odds: CheckOdds, *, wil: int, pie: int, agi: int, danger_level: int, variant: Variant, fractions: bool = False
+    odds: CheckOdds,
+    *,
+    wil: int,
+    pie: int,
+    agi: int,
+    danger_level: int,
+    variant: Variant,
+    fractions: bool = False,
+    target_from: tuple[int, int] | None = None,
+    objective: str = "success",
 ) -> str:
     """The answer to one question: P(success) first, then the distributions behind it. Exact
-    fractions longer than :data:`FRACTION_WIDTH` are shown as percentages only, unless ``fractions``."""
+    fractions longer than :data:`FRACTION_WIDTH` are shown as percentages only, unless ``fractions``.
+    ``target_from`` is (base, difficulty) when the target was given that way (MV-CHECK-3)."""
     colours = pool_colours(pie, odds.slate, restricted=variant.slate_roll_restricted and odds.slate is not None)
     if variant.pie_mode == "boost":
         bonus = f"ascension bonus {variant.bonus(pie)} (Pie counted as 0), then +{pie} onto the dice (pie_mode boost)"
@@ -47,8 +57,8 @@ def render(
         dice += f", rolling d{odds.die_size} (allow_smaller_die)"
     lines = [
         f"White Maiden check: Wil {wil} → {dice}, Pie {pie} → {odds.dice} dice ({', '.join(colours)}), "
-        f"target {odds.target}",
-        f"Rules: {bonus}; optimal ascension (MV-ASC-9)",
+        f"target {odds.target}{_target_note(odds.target, target_from)}",
+        f"Rules: {bonus}",
     ]
     if odds.required_count > 1:
         lines.append(f"Multi-die check: {odds.required_count} remaining dice must each reach the target (CHG-12)")
@@ -58,6 +68,12 @@ def render(
             f"Slate {odds.slate}: AP is the {odds.slate} die + bonuses; damage per remaining non-slate die "
             f"beyond Agi {agi}: {per_die} (DL {danger_level})"
         )
+    lines.append(_optimal(odds))
+    if odds.alternatives:
+        first, then = ("the highest P(success)", "the least expected damage")
+        if objective == "damage":
+            first, then = ("the least expected damage", "the highest P(success)")
+        lines.append(f"The die size is chosen before the roll for {first}, then {then} (allow_smaller_die).")
     lines.append(f"P(success) = {fraction_and_percent(odds.p_success, exact=fractions)}")
     if len(odds.alternatives) > 1:
         lines.append("Die sizes compared (allow_smaller_die):")
@@ -75,12 +91,49 @@ def render(
         lines.extend(_table(odds.slate_damage, "damage", cumulative=False, exact=fractions))
     expected = odds.expected_damage
     exact = f"{expected} ≈ " if short(expected, exact=fractions) else "≈ "
-    lines.append(f"Expected damage (slate + DL {danger_level} on a failure): {exact}{_decimal(expected)}")
+    if odds.slate is None:
+        lines.append(f"Expected damage (DL {danger_level} on a failure): {exact}{_decimal(expected)}")
+    else:
+        lines.append(
+            f"Expected total damage (slate damage + DL {danger_level} on a failure, MV-SLATE-7): "
+            f"{exact}{_decimal(expected)}"
+        )
     if not fractions and _shortened(odds):
         lines.append(
             f"(Fractions longer than {FRACTION_WIDTH} characters are shown as percentages: --fractions prints them.)"
         )
     return "\n".join(lines)
+
+
+def _target_note(target: int, target_from: tuple[int, int] | None) -> str:
+    """How a target given as base and difficulty was reached, and whether it was raised to 1 (OQ-36)."""
+    if target_from is None:
+        return ""
+    base, difficulty = target_from
+    total = base + difficulty
+    sum_text = f"base {base} + difficulty {difficulty}"
+    if total < target:
+        return f" ({sum_text} = {total}, raised to the minimum of 1: OQ-36)"
+    return f" ({sum_text})"
+
+
+def _optimal(odds: CheckOdds) -> str:
+    """What optimal ascension means for this check, in plain words (docs/maiden-odds.md)."""
+    if odds.required_count > 1:
+        return (
+            "Optimal ascension (MV-ASC-9): after the roll, pairs of equal faces are ascended and their bonuses "
+            f"placed so that {odds.required_count} remaining dice reach the highest target they can."
+        )
+    if odds.slate is not None:
+        return (
+            "Optimal ascension (MV-ASC-9): after the roll, every pair of equal non-slate dice is ascended: each "
+            "pair adds the bonus to AP and takes two dice out of the slate damage, so success and damage never "
+            "pull apart."
+        )
+    return (
+        "Optimal ascension (MV-ASC-9): after the roll, the pairs of equal faces ascended are those giving the "
+        "highest AP (one die must remain), which is the highest chance of success whatever the target."
+    )
 
 
 def _shortened(odds: CheckOdds) -> bool:
