@@ -271,7 +271,8 @@ def test_short_fractions_stay_and_tiny_probabilities_never_read_as_zero(capsys):
     """MV-CHECK-9: a probability that is neither 0 nor 1 is never printed as 0.00% or 100.00%."""
     code, out, _ = run(capsys, "--wil", "4", "--pie", "6", "--target", "48")
     assert code == 0
-    assert "<0.01%" in out and "0.00%" not in out.replace("100.00%", "")
+    table = out.split("AP distribution:")[1].split("Expected damage")[0]
+    assert "<0.01%" in table and "0.00%" not in table.replace("100.00%", "")
     code, out, _ = run(capsys, *BASE)
     assert "P(success) = 105/128 = 82.03%" in out and "--fractions" not in out
 
@@ -310,3 +311,41 @@ def test_a_closed_stdout_stops_quietly_without_a_traceback(argv):
         os.close(writer)
     assert done.stderr.decode() == ""
     assert done.returncode == 141
+
+
+def test_slate_checks_print_the_total_damage_distribution_and_p_death_from_life_1_to_6(capsys):
+    """BQ-3, BQ-9, MV-SLATE-7, MV-DEATH-1, CHG-4b: the total damage (slate damage + DL on a failure) is
+    printed as a distribution with P(≥), and P(death) from life L = P(total damage ≥ L) for L = 1..6,
+    exactly as odds.check_odds(...).damage says (a maiden dies when her life reaches 0)."""
+    argv = [
+        "--wil",
+        "2",
+        "--pie",
+        "1",
+        "--target",
+        "7",
+        "--slate",
+        "red",
+        "--dl",
+        "2",
+        "--slate-damage",
+        "danger_level",
+    ]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    expected = check_odds(2, 1, 7, slate="red", danger_level=2, variant=Variant(slate_damage_per_die="danger_level"))
+    section = out.split("Total damage (slate damage + DL 2 on a failure, MV-SLATE-7):\n")[1].split("Expected")[0]
+    rows = [line.split() for line in section.splitlines()[1:]]
+    assert [(int(r[0]), r[1]) for r in rows] == [(d, str(p)) for d, p in expected.damage.outcomes]
+    assert [r[3] for r in rows] == [
+        f"{float(expected.damage.at_least(d)) * 100:.2f}%" for d, _ in expected.damage.outcomes
+    ]
+    assert "P(death) from life L = P(total damage ≥ L) (MV-DEATH-1, BQ-3, BQ-9):" in out
+    line = out.split("(MV-DEATH-1, BQ-3, BQ-9):\n")[1].splitlines()[0]
+    assert line.split() == [
+        part for life in range(1, 7) for part in (f"L={life}", f"{float(expected.damage.at_least(life)) * 100:.2f}%")
+    ]
+    assert "L=4 82.81%" in line  # BQ-9: P(damage >= 4) at DL 2
+    code, out, _ = run(capsys, *BASE, "--dl", "3")
+    assert "Total damage" not in out  # without a slate the damage is DL on a failure: one line says it
+    assert "L=1 17.97%   L=2 17.97%   L=3 17.97%   L=4 0.00%" in out

@@ -9,6 +9,8 @@ from delve.maiden.odds import CheckOdds, Distribution, Variant, ascension_bonus,
 #: An exact fraction longer than this many characters is shown as a percentage only, unless asked
 #: for (``--fractions``): a nine-die d20 pool's fractions still fit, a sixteen-die pool's 40 digits do not.
 FRACTION_WIDTH = 20
+#: The lives P(death) is printed for (BQ-9: "P(death) from life L = 1…6").
+LIVES = range(1, 7)
 
 
 def percent(p: Fraction) -> str:
@@ -94,10 +96,14 @@ def render(
     if odds.slate is None:
         lines.append(f"Expected damage (DL {danger_level} on a failure): {exact}{_decimal(expected)}")
     else:
+        lines.append(f"Total damage (slate damage + DL {danger_level} on a failure, MV-SLATE-7):")
+        lines.extend(_table(odds.damage, "damage", cumulative=True, exact=fractions))
         lines.append(
             f"Expected total damage (slate damage + DL {danger_level} on a failure, MV-SLATE-7): "
             f"{exact}{_decimal(expected)}"
         )
+    lines.append("P(death) from life L = P(total damage ≥ L) (MV-DEATH-1, BQ-3, BQ-9):")
+    lines.append("  " + "   ".join(f"L={life} {percent(odds.damage.at_least(life))}" for life in LIVES))
     if not fractions and _shortened(odds):
         lines.append(
             f"(Fractions longer than {FRACTION_WIDTH} characters are shown as percentages: --fractions prints them.)"
@@ -139,7 +145,8 @@ def _optimal(odds: CheckOdds) -> str:
 def _shortened(odds: CheckOdds) -> bool:
     """Whether some exact fraction of the answer was left out."""
     values = [odds.p_success, odds.expected_damage, *(p for _, p in odds.ap.outcomes)]
-    values.extend(p for _, p in odds.slate_damage.outcomes if odds.slate is not None)
+    if odds.slate is not None:
+        values.extend(p for _, p in (*odds.slate_damage.outcomes, *odds.damage.outcomes))
     return not all(short(p) for p in values)
 
 
