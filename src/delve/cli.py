@@ -567,6 +567,7 @@ _LAB_OPTION = {
 def cmd_lab_odds(args: argparse.Namespace) -> int:
     """The exact odds of one White Maiden check (no Django, no database)."""
     from delve.maiden.odds import OddsError, Variant, check_odds, target_number
+    from delve.maiden.odds_baseline import no_ascension_odds
     from delve.maiden.odds_text import render
 
     def fail(option: str, reason: str) -> int:
@@ -591,6 +592,8 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
             hint = "add --slate red|blue|black" if needs == "--slate" else "add --smaller-die"
             what = "a slate check" if needs == "--slate" else "allow_smaller_die"
             return fail(option, f"only matters with {needs} ({what}): {hint}")
+    if args.no_ascension and args.bonus is not None:
+        return fail("--bonus", "does not matter with --no-ascension (no pair is ascended): drop one of them")
     required = 1 if args.required is None else args.required
     if required > 1 and args.slate is not None:
         return fail(
@@ -609,14 +612,14 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
         )
     try:
         variant = Variant(
-            ascension_bonus=args.bonus,
+            ascension_bonus=args.bonus or "one_plus_pie",
             pie_mode=args.pie_mode,
             slate_damage_per_die=args.slate_damage or "1",
             multi_die_checks=required > 1,
             allow_smaller_die=args.smaller_die,
             slate_roll_restricted=args.restricted_slate,
         )
-        odds = check_odds(
+        odds = (no_ascension_odds if args.no_ascension else check_odds)(
             args.wil,
             args.pie,
             target,
@@ -639,6 +642,7 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
         fractions=args.fractions,
         target_from=None if args.target is not None else (args.base or 0, args.difficulty),
         objective=args.objective or "success",
+        no_ascension=args.no_ascension,
     )
     print(text)
     return 0
@@ -728,7 +732,9 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=1,
         help=f"danger level: failure damage (default 1, up to {LAB_MAX_DL})",
     )
-    odds.add_argument("--bonus", choices=("one_plus_pie", "pie"), default="one_plus_pie", help="ascension_bonus")
+    odds.add_argument(
+        "--bonus", choices=("one_plus_pie", "pie"), help="ascension_bonus (default one_plus_pie: b = 1 + Pie)"
+    )
     odds.add_argument("--pie-mode", choices=("ascension", "boost"), default="ascension", help="pie_mode (CHG-17)")
     odds.add_argument(
         "--slate-damage", choices=("1", "danger_level"), help="with --slate: slate_damage_per_die (CHG-4b, default 1)"
@@ -749,6 +755,12 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--restricted-slate",
         action="store_true",
         help="with --slate: slate_roll_restricted, roll only the slate die and whites",
+    )
+    odds.add_argument(
+        "--no-ascension",
+        action="store_true",
+        help="no pair is ascended: AP is the highest die as rolled (the 3d20 baseline of spec §8.3; a room or "
+        "boss with no_ascension)",
     )
     odds.add_argument(
         "--fractions",

@@ -349,3 +349,40 @@ def test_slate_checks_print_the_total_damage_distribution_and_p_death_from_life_
     code, out, _ = run(capsys, *BASE, "--dl", "3")
     assert "Total damage" not in out  # without a slate the damage is DL on a failure: one line says it
     assert "L=1 17.97%   L=2 17.97%   L=3 17.97%   L=4 0.00%" in out
+
+
+@pytest.mark.parametrize(
+    ("target", "reference"), [(10, 0.909), (12, 0.834), (14, 0.725), (16, 0.578), (18, 0.386), (20, 0.143)]
+)
+def test_no_ascension_gives_the_spec_8_3_baseline_of_3d20(capsys, target, reference):
+    """Spec §8.3 "3d20, highest die with no ascension" (BQ-11): P(max ≥ T) = 0.909, 0.834, 0.725,
+    0.578, 0.386, 0.143 for T = 10..20 step 2, through `delve lab odds --no-ascension`."""
+    from fractions import Fraction
+
+    code, out, err = run(capsys, "--wil", "4", "--pie", "0", "--target", str(target), "--no-ascension")
+    assert (code, err) == (0, "")
+    line = next(line for line in out.splitlines() if line.startswith("P(success) = "))
+    exact = Fraction(line.split()[2])
+    assert exact == 1 - Fraction(target - 1, 20) ** 3
+    assert round(float(exact), 3) == reference
+    assert "No ascension: AP is the highest die as rolled." in out
+    assert "ascension bonus" not in out
+
+
+def test_no_ascension_with_a_slate_or_several_dice_takes_no_pair(capsys):
+    """MV-SLATE-2, MV-SLATE-6, CHG-12, the no_ascension mod: with a slate, AP is the slate die as rolled
+    and every non-slate die beyond Agi deals damage (no pair removes any); with N required dice, the N
+    highest dice must reach the target (checked against every roll); --bonus is refused with it."""
+    from fractions import Fraction
+    from itertools import product
+
+    code, out, _ = run(capsys, "--wil", "2", "--pie", "2", "--target", "6", "--no-ascension", "--slate", "red")
+    assert code == 0 and "P(success) = 3/8 = 37.50%" in out
+    assert "AP is the red die as rolled, and every non-slate die counts for slate damage" in out
+    assert "       4  1  100.00%" in out  # slate damage: the 4 non-slate dice, always
+    code, out, _ = run(capsys, "--wil", "2", "--pie", "2", "--target", "6", "--no-ascension", "--required", "2")
+    wins = sum(1 for roll in product(range(1, 9), repeat=5) if sorted(roll)[-2] >= 6)
+    assert code == 0 and f"P(success) = {Fraction(wins, 8**5)} = " in out
+    code, out, err = run(capsys, *BASE, "--no-ascension", "--bonus", "pie")
+    assert (code, out) == (2, "")
+    assert err.startswith("delve lab odds: error: argument --bonus: does not matter with --no-ascension")

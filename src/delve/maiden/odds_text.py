@@ -44,12 +44,17 @@ def render(
     fractions: bool = False,
     target_from: tuple[int, int] | None = None,
     objective: str = "success",
+    no_ascension: bool = False,
 ) -> str:
     """The answer to one question: P(success) first, then the distributions behind it. Exact
     fractions longer than :data:`FRACTION_WIDTH` are shown as percentages only, unless ``fractions``.
-    ``target_from`` is (base, difficulty) when the target was given that way (MV-CHECK-3)."""
+    ``target_from`` is (base, difficulty) when the target was given that way (MV-CHECK-3);
+    ``no_ascension``: the odds are :func:`delve.maiden.odds_baseline.no_ascension_odds`."""
     colours = pool_colours(pie, odds.slate, restricted=variant.slate_roll_restricted and odds.slate is not None)
-    if variant.pie_mode == "boost":
+    if no_ascension:
+        boost = f", then +{pie} onto the dice (pie_mode boost)" if variant.pie_mode == "boost" and pie else ""
+        bonus = f"no ascension (no pair is taken: the §8.3 baseline, or a no_ascension room){boost}"
+    elif variant.pie_mode == "boost":
         bonus = f"ascension bonus {variant.bonus(pie)} (Pie counted as 0), then +{pie} onto the dice (pie_mode boost)"
     else:
         rule = "1 + Pie" if variant.ascension_bonus == "one_plus_pie" else "Pie"
@@ -67,10 +72,11 @@ def render(
     if odds.slate is not None:
         per_die = "DL" if variant.slate_damage_per_die == "danger_level" else "1"
         lines.append(
-            f"Slate {odds.slate}: AP is the {odds.slate} die + bonuses; damage per remaining non-slate die "
+            f"Slate {odds.slate}: AP is the {odds.slate} die{'' if no_ascension else ' + bonuses'}; damage per "
+            "remaining non-slate die "
             f"beyond Agi {agi}: {per_die} (DL {danger_level})"
         )
-    lines.append(_optimal(odds))
+    lines.append(_no_ascension(odds, variant.boost(pie)) if no_ascension else _optimal(odds))
     if odds.alternatives:
         first, then = ("the highest P(success)", "the least expected damage")
         if objective == "damage":
@@ -121,6 +127,19 @@ def _target_note(target: int, target_from: tuple[int, int] | None) -> str:
     if total < target:
         return f" ({sum_text} = {total}, raised to the minimum of 1: OQ-36)"
     return f" ({sum_text})"
+
+
+def _no_ascension(odds: CheckOdds, boost: int) -> str:
+    """What the check is without ascension, in plain words (``boost``: Pie points of pie_mode boost)."""
+    points = f" (plus the {boost} Pie points of pie_mode boost)" if boost else ""
+    if odds.required_count > 1:
+        return f"No ascension: the {odds.required_count} highest dice must each reach the target as rolled{points}."
+    if odds.slate is not None:
+        return (
+            f"No ascension: AP is the {odds.slate} die as rolled{points}, and every non-slate die counts for "
+            "slate damage."
+        )
+    return f"No ascension: AP is the highest die as rolled{points}."
 
 
 def _optimal(odds: CheckOdds) -> str:
