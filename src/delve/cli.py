@@ -874,7 +874,9 @@ def _add_maiden(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     evaluate = maiden_sub.add_parser(
         "eval",
         help="the heuristic bots' win rates at 1-4 players",
-        description="Play seeded bot games and print the win rate at each player count with its 95% Wilson interval.",
+        description="Play seeded bot games and print the win rate at each player count with its 95% Wilson interval. "
+        "A progress line on stderr shows the games done and the ETA. The default run (500 games at each of 1-4 "
+        "players on 2 processes) takes about 90 minutes; --games 50 about 9.",
     )
     add_arguments(evaluate)
     evaluate.set_defaults(func=cmd_maiden_eval)

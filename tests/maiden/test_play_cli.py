@@ -105,7 +105,7 @@ def test_maiden_without_a_subcommand_says_what_to_choose(capsys: Any) -> None:
 
 def test_eval_prints_win_rates_with_wilson_intervals(capsys: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(maiden_eval, "MaidenRuleset", lambda: MaidenRuleset(content=CONTENT))
-    code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,3", "--processes", "1")
+    code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,3", "--processes", "1", "--quiet")
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "White Maiden win rates: heuristic (will_first) bots, seeds 1..3"
@@ -118,6 +118,39 @@ def test_eval_prints_win_rates_with_wilson_intervals(capsys: Any, monkeypatch: A
         assert games == 3
         assert row[3] == f"{100 * wins / games:.1f}%"
         assert f"[{100 * low:5.1f}%, {100 * high:5.1f}%]" in line
+
+
+def test_eval_shows_progress_with_an_eta_on_stderr(capsys: Any, monkeypatch: Any) -> None:
+    """Quality rule (a long run says how long it will take): delve maiden eval shows the games done,
+    games/s and the ETA on stderr (the same progress line as delve simulate and delve lab report),
+    never on stdout, and a last line with the time taken; --quiet shows none; --help says how long
+    the default run takes."""
+    import itertools
+    import types
+
+    from delve.sim import runner
+
+    clock = itertools.count(start=1000, step=11)  # each look at the clock: 11 seconds later
+    monkeypatch.setattr(runner, "time", types.SimpleNamespace(monotonic=lambda: float(next(clock))))
+    monkeypatch.setattr(maiden_eval, "play_game", lambda players, seed, **kw: _FakeRecord(players, seed))
+    code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,2", "--processes", "1")
+    assert code == 0
+    assert "ETA" not in out and "games/s" not in out
+    lines = err.splitlines()
+    assert lines[0].startswith("[####") and " 1/6 " in lines[0] and "games/s  ETA " in lines[0]
+    assert any(" 5/6 " in line and "ETA 0m" in line for line in lines)
+    assert " 6/6 100.0%" in lines[-1] and "  in " in lines[-1] and "ETA" not in lines[-1]
+    code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,2", "--processes", "1", "--quiet")
+    assert (code, err) == (0, "")
+    with pytest.raises(SystemExit):
+        main(["maiden", "eval", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "takes about 90 minutes" in help_text and "ETA" in help_text
+
+
+class _FakeRecord:
+    def __init__(self, players: int, seed: int) -> None:
+        self.won, self.rounds, self.summary = seed % 2 == 0, 20, {}
 
 
 def test_eval_reports_games_that_could_not_finish(capsys: Any, monkeypatch: Any) -> None:
