@@ -690,7 +690,9 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "odds",
         help="the exact odds of one check under optimal ascension",
         description="The exact odds of one White Maiden check under optimal ascension (MV-ASC-9): "
-        "P(success) as a fraction and a percentage, the AP distribution and, with a slate, the slate damage.",
+        "P(success) as a fraction and a percentage, the AP distribution, with a slate the slate damage and the "
+        "total damage (slate + DL on a failure), and P(death) from life 1 to 6. Every number has an upper limit "
+        "(what a game reaches, with a margin) so that an answer comes within about two seconds.",
     )
     stat = f"a maiden holds at most {LAB_MAX_STAT} stat cards"
     odds.add_argument(
