@@ -8,7 +8,9 @@ sampled. Three kinds of question are answered:
   slate damage), :func:`ascension_options` (the next choice the player can make, each with the
   outcome of the best follow-up), :func:`slate_damage`, and the skills that touch one die:
   :func:`reroll_odds` (reroll one die, then play optimally), :func:`best_reroll` (which die, if
-  any) and :func:`adjust_options` (±1).
+  any) and :func:`adjust_options` (±1). Each takes the check it asks about as the keyword
+  arguments of :class:`Check` (the slate, target, Agi, DL, mid-check state, effects), validated
+  there in one place.
 * **Before the roll** (the screen's odds, the bots, the lab): :func:`check_odds` (P(success),
   AP, slate damage, their joint distribution and the total damage for one check),
   :func:`ap_distribution`, :func:`success_probability`, :func:`slate_joint`, :func:`pair_distribution`,
@@ -45,7 +47,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import comb, lcm
-from typing import Final, Literal, NamedTuple, cast, get_args
+from typing import Final, Literal, NamedTuple, TypedDict, cast, get_args
+
+from typing_extensions import Unpack
 
 from delve.kernel.errors import DelveError
 
@@ -172,8 +176,8 @@ def pool_colours(
     """
     _need_int("pie", pie, minimum=0)
     whites = pie if white is None else _need_int("white", white, minimum=0)
-    if slate is not None and slate not in SLATE_COLOURS:
-        raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
+    if slate is not None:
+        _need_slate(slate)
     coloured: tuple[Colour, ...] = (slate,) if restricted and slate is not None else ("red", "blue", "black")
     return coloured + cast(tuple[Colour, ...], ("white",) * whites)
 
@@ -184,6 +188,11 @@ def slate_damage(remaining_non_slate: int, agi: int, per_die: int = 1) -> int:
     _need_int("agi", agi, minimum=0)
     _need_int("per_die", per_die, minimum=0)
     return max(0, remaining_non_slate - agi) * per_die
+
+
+def _need_slate(slate: object) -> None:
+    if slate not in SLATE_COLOURS:
+        raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
 
 
 def _need_int(argument: str, value: object, *, minimum: int) -> int:
@@ -635,8 +644,8 @@ def check_odds(
     """
     _need_int("target", target, minimum=1)
     _validate_check(pie, agi, danger_level, required_count, variant)
-    if slate is not None and slate not in SLATE_COLOURS:
-        raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
+    if slate is not None:
+        _need_slate(slate)
     if objective not in get_args(Objective):
         raise OddsError("objective", f"{objective!r} is not one of success, damage")
     whites = pie if white is None else _need_int("white", white, minimum=0)
@@ -838,26 +847,83 @@ class _Table:
         return 0 if self.variant.multi_die_checks else len(self.removed) // 2
 
 
-def _table(
-    dice: Sequence[DieLike],
-    pie: int,
-    slate: SlateColour | None,
-    removed: Sequence[int],
-    agi: int,
-    danger_level: int,
-    required_count: int,
-    target: int | None,
-    variant: Variant,
-    extra: _Extras,
-) -> _Table:
+class _PoolOptions(TypedDict, total=False):
+    """:class:`CheckOptions` but the target (:func:`best_reroll` needs one)."""
+
+    slate: SlateColour | None
+    agi: int
+    danger_level: int
+    required_count: int
+    variant: Variant
+    removed: Sequence[int]
+    bonus: int | None
+    points: int | None
+    ap_bonus: int
+
+
+class CheckOptions(_PoolOptions, total=False):
+    """The keyword arguments of every question about a rolled pool: the fields of :class:`Check`
+    but Pie (``ascension_plans(dice, pie, **options)`` asks about ``Check(pie, **options)``)."""
+
+    target: int | None
+
+
+@dataclass(frozen=True)
+class Check:
+    """The check a question about a rolled pool asks about: everything but the dice.
+
+    ``pie``: the maiden's Pie (the ascension bonus, MV-ASC-1, CHG-11; boost points, CHG-17);
+    ``slate``: the slate colour of a slate check (MV-SLATE-2), or None; ``target``: the final
+    target (None: success and total damage stay unknown); ``agi`` and ``danger_level``: slate
+    damage (MV-SLATE-4..6) and the damage of a failure (MV-CHECK-10); ``required_count``: dice
+    that must reach the target (CHG-12); ``variant``: the dice toggles. Mid-check state:
+    ``removed`` are the indices already ascended in this check (kept as a tuple); ``points`` are
+    ``pie_mode=boost`` points not yet placed (default: Pie in boost mode, else 0); ``bonus``
+    overrides the per-ascension bonus (an effect that fixes it); ``ap_bonus`` is a flat AP bonus
+    from effects.
+
+    Frozen and hashable, so a caller may key a cache on it.
+
+    :raises OddsError: naming the first bad argument. What depends on the dice (one die of the
+        slate colour, ``removed`` being pairs of them) is checked when a question is asked.
+    """
+
+    pie: int
+    slate: SlateColour | None = None
+    target: int | None = None
+    agi: int = 0
+    danger_level: int = 1
+    required_count: int = 1
+    variant: Variant = DEFAULT
+    removed: Sequence[int] = ()
+    bonus: int | None = None
+    points: int | None = None
+    ap_bonus: int = 0
+
+    def __post_init__(self) -> None:
+        _validate_check(self.pie, self.agi, self.danger_level, self.required_count, self.variant)
+        if self.target is not None:
+            _need_int("target", self.target, minimum=1)
+        if self.slate is not None:
+            _need_slate(self.slate)
+        if self.bonus is not None:
+            _need_int("bonus", self.bonus, minimum=0)
+        if self.points is not None:
+            _need_int("points", self.points, minimum=0)
+        _need_int("ap_bonus", self.ap_bonus, minimum=-_IMPOSSIBLE)
+        object.__setattr__(self, "removed", tuple(self.removed))
+
+
+def _table(dice: Sequence[DieLike], pie: int, options: CheckOptions) -> _Table:
+    """The pool of a question (its dice checked first) and the check asked about."""
     pool = as_dice(dice)
-    _validate_check(pie, agi, danger_level, required_count, variant)
-    if target is not None:
-        _need_int("target", target, minimum=1)
+    return _check_table(pool, Check(pie, **options))
+
+
+def _check_table(pool: tuple[Die, ...], check: Check) -> _Table:
+    slate, removed, variant = check.slate, check.removed, check.variant
     slate_index: int | None = None
     if slate is not None:
-        if slate not in SLATE_COLOURS:
-            raise OddsError("slate", f"{slate!r} is not a slate colour (red, blue or black)")
         holders = [i for i, d in enumerate(pool) if d.colour == slate]
         if len(holders) != 1:
             raise OddsError("dice", f"a {slate} slate check needs exactly one {slate} die, not {len(holders)}")
@@ -871,21 +937,23 @@ def _table(
         raise OddsError("removed", f"dice {sorted(gone)} do not form pairs of equal faces")
     if len(gone) == len(pool):
         raise OddsError("removed", "at least one die must remain (MV-ASC-6)")
-    required = 1 if slate is not None else required_count
-    bonus = variant.bonus(pie) if extra.bonus is None else _need_int("bonus", extra.bonus, minimum=0)
-    points = variant.boost(pie) if extra.points is None else _need_int("points", extra.points, minimum=0)
-    _need_int("ap_bonus", extra.ap_bonus, minimum=-_IMPOSSIBLE)
+    required = 1 if slate is not None else check.required_count
+    bonus = variant.bonus(check.pie) if check.bonus is None else check.bonus
+    points = variant.boost(check.pie) if check.points is None else check.points
     return _Table(
-        pool, gone, slate_index, pie, agi, danger_level, required, target, variant, bonus, points, extra.ap_bonus
+        pool,
+        gone,
+        slate_index,
+        check.pie,
+        check.agi,
+        check.danger_level,
+        required,
+        check.target,
+        variant,
+        bonus,
+        points,
+        check.ap_bonus,
     )
-
-
-class _Extras(NamedTuple):
-    """Effects on a check in progress that are not dice toggles (see :func:`ascension_plans`)."""
-
-    bonus: int | None = None
-    points: int | None = None
-    ap_bonus: int = 0
 
 
 def _deficit_points(values: Sequence[int], target: int, chunks: int, bonus: int) -> int:
@@ -992,74 +1060,28 @@ def _unordered_plans(table: _Table) -> list[Plan]:
 def ascension_plans(
     dice: Sequence[DieLike],
     pie: int,
-    *,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> list[Plan]:
     """Every legal way to finish ascending (MV-ASC-2, -5, -6), best first.
 
     Plans that differ only in which die of a face is paired are listed once. Order: highest AP
     (hence success), then least slate damage, then fewest new pairs.
 
-    Mid-check state: ``removed`` are the indices already ascended in this check; a die's
-    ``bonus`` is what was already placed on it; ``points`` are ``pie_mode=boost`` points not yet
-    placed (default: Pie in boost mode, else 0); ``bonus`` overrides the per-ascension bonus (an
-    effect that fixes it); ``ap_bonus`` is a flat AP bonus from effects. With
+    ``options`` describe the check with Pie (:class:`Check`: the slate, target, mid-check state
+    such as ``removed``, effects). A die's ``bonus`` is what was already placed on it; with
     ``multi_die_checks`` the bonuses of removed pairs are taken to be on the dice already.
     """
-    return _plans(
-        _table(
-            dice,
-            pie,
-            slate,
-            removed,
-            agi,
-            danger_level,
-            required_count,
-            target,
-            variant,
-            _Extras(bonus, points, ap_bonus),
-        )
-    )
+    return _plans(_table(dice, pie, options))
 
 
 def best_plan(
     dice: Sequence[DieLike],
     pie: int,
-    *,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> Plan:
     """The best-ascension suggestion (MV-ASC-9): the first of :func:`ascension_plans` (the best
     by their order, without ordering the others)."""
-    table = _table(
-        dice,
-        pie,
-        slate,
-        removed,
-        agi,
-        danger_level,
-        required_count,
-        target,
-        variant,
-        _Extras(bonus, points, ap_bonus),
-    )
+    table = _table(dice, pie, options)
     return min(_unordered_plans(table), key=_order)
 
 
@@ -1079,7 +1101,7 @@ def best_ap(
     is never paired. With ``pie_mode="boost"`` b is computed with Pie 0 and Pie is added.
     """
     variant = Variant(ascension_bonus=bonus_rule, pie_mode=pie_mode)
-    table = _table(dice, pie, slate, removed, 0, 1, 1, None, variant, _Extras())
+    table = _table(dice, pie, {"slate": slate, "variant": variant, "removed": removed})
     bonus = table.bonus
     on_table = [i for i in range(len(table.dice)) if i not in table.removed]
     counts = Counter(table.dice[i].value for i in on_table if i != table.slate_index)
@@ -1115,17 +1137,7 @@ class Option:
 def ascension_options(
     dice: Sequence[DieLike],
     pie: int,
-    *,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> list[Option]:
     """The next choices mid-check: stop first, then each face that still has a legal pair, best
     first (the first of those is the suggestion when it beats stopping).
@@ -1133,12 +1145,10 @@ def ascension_options(
     With a target, each option's ``best.success`` is its exact probability of success (1 or 0:
     the dice are known); use :func:`reroll_odds` when a skill would reroll a die.
     """
-    table = _table(
-        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
-    )
+    table = _table(dice, pie, options)
     plans = _plans(table)
     stop = next(p for p in plans if not p.pairs)
-    options = [Option(None, None, stop, stop)]
+    choices = [Option(None, None, stop, stop)]
     faces: dict[int, tuple[int, int]] = {}
     for plan in plans:
         for pair, value in zip(plan.pairs, plan.pair_values, strict=True):
@@ -1148,7 +1158,7 @@ def ascension_options(
         after = _plans(replace(table, removed=table.removed | set(pair)))
         ascended.append(Option(pair, value, next(p for p in after if not p.pairs), after[0]))
     ascended.sort(key=lambda o: (-o.best.ap, o.best.slate_damage, -o.now.ap, -(o.value or 0)))
-    return options + ascended
+    return choices + ascended
 
 
 @dataclass(frozen=True)
@@ -1175,16 +1185,7 @@ def reroll_odds(
     pie: int,
     *,
     size: int,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> RerollOdds:
     """Reroll die ``index`` (a d``size``), then ascend optimally: P(success) and distributions.
 
@@ -1199,16 +1200,7 @@ def reroll_odds(
             (index,),
             pie,
             size=size,
-            slate=slate,
-            target=target,
-            agi=agi,
-            danger_level=danger_level,
-            required_count=required_count,
-            variant=variant,
-            removed=removed,
-            bonus=bonus,
-            points=points,
-            ap_bonus=ap_bonus,
+            **options,
         )
     except OddsError as exc:
         if exc.argument == "indices":
@@ -1222,39 +1214,15 @@ def best_reroll(
     *,
     size: int,
     target: int,
-    slate: SlateColour | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[_PoolOptions],
 ) -> RerollOdds | None:
     """The die whose reroll gives the most P(success), then the least expected damage; None when
     no reroll beats keeping the dice (for a bot deciding whether to use a reroll skill)."""
-    options = [
-        reroll_odds(
-            dice,
-            i,
-            pie,
-            size=size,
-            slate=slate,
-            target=target,
-            agi=agi,
-            danger_level=danger_level,
-            required_count=required_count,
-            variant=variant,
-            removed=removed,
-            bonus=bonus,
-            points=points,
-            ap_bonus=ap_bonus,
-        )
-        for i in range(len(dice))
-        if i not in set(removed)
+    removed = set(options.get("removed", ()))
+    rerolls = [
+        reroll_odds(dice, i, pie, size=size, target=target, **options) for i in range(len(dice)) if i not in removed
     ]
-    best = max(options, key=lambda r: (r.p_success or 0, -(r.damage.mean() if r.damage else 0), -r.index))
+    best = max(rerolls, key=lambda r: (r.p_success or 0, -(r.damage.mean() if r.damage else 0), -r.index))
     keep = best.keep
     keep_value = (Fraction(int(bool(keep.success))), -Fraction(keep.damage or 0))
     best_value = (best.p_success or Fraction(0), -(best.damage.mean() if best.damage else Fraction(0)))
@@ -1268,22 +1236,11 @@ def adjust_options(
     *,
     size: int,
     deltas: Sequence[int] = (-1, 1),
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> list[tuple[int, Plan]]:
     """For a skill that changes one die by a delta: (delta, best plan afterwards) for each delta
     that keeps the face on the die (1 … ``size``), best first."""
-    table = _table(
-        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
-    )
+    table = _table(dice, pie, options)
     if not isinstance(index, int) or not 0 <= index < len(table.dice) or index in table.removed:
         raise OddsError("index", f"{index!r} is not a die still on the table")
     if size not in DIE_SIZES:
@@ -1314,16 +1271,7 @@ def reroll_dice_odds(
     pie: int,
     *,
     size: int,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> RerollOdds:
     """Reroll the dice ``indices`` together (each a d``size``), then ascend optimally: the same
     model as :func:`reroll_odds` (which it equals for one die), for skills and Arcana that reroll
@@ -1340,9 +1288,8 @@ def reroll_dice_odds(
     :raises OddsError: ``indices`` empty, repeated or not on the table, a bad ``size``, or a
         roll count beyond that limit for the general case.
     """
-    table = _table(
-        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
-    )
+    table = _table(dice, pie, options)
+    target = table.target
     chosen = tuple(indices)
     if (
         not chosen
@@ -1366,7 +1313,7 @@ def reroll_dice_odds(
         ap[value] += ways
         hurt[damage] += ways
         if target is not None:
-            paid[damage + (0 if value >= target else danger_level)] += ways
+            paid[damage + (0 if value >= target else table.danger_level)] += ways
     ap_dist = Distribution.from_counts(ap, total)
     return RerollOdds(
         index=chosen[0],
@@ -1489,17 +1436,7 @@ def swap_colours_plan(
     dice: Sequence[DieLike],
     pair: Sequence[int],
     pie: int,
-    *,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> Plan:
     """The best plan (MV-ASC-9) after two remaining dice of different colours swap colours (SUG-7
     "swap the colours of two dice (for slates)"): on a slate check the slate die is then the
@@ -1507,9 +1444,7 @@ def swap_colours_plan(
 
     :raises OddsError: ``pair`` is not two remaining dice of different colours.
     """
-    table = _table(
-        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
-    )
+    table = _table(dice, pie, options)
     i, j = _two_on_table(table, pair)
     a, b = table.dice[i], table.dice[j]
     if a.colour == b.colour:
@@ -1528,16 +1463,7 @@ def near_pair_plan(
     pie: int,
     *,
     onto: int | None = None,
-    slate: SlateColour | None = None,
-    target: int | None = None,
-    agi: int = 0,
-    danger_level: int = 1,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    removed: Sequence[int] = (),
-    bonus: int | None = None,
-    points: int | None = None,
-    ap_bonus: int = 0,
+    **options: Unpack[CheckOptions],
 ) -> Plan:
     """The best plan (MV-ASC-9) after ascending two dice whose faces differ by 1 as if they were a
     pair (SUG-7 "treat two dice that differ by 1 as a pair"): they leave the table and the check
@@ -1551,9 +1477,7 @@ def near_pair_plan(
 
     :raises OddsError: ``pair`` is not a legal near pair, or ``onto`` is missing or wrong.
     """
-    table = _table(
-        dice, pie, slate, removed, agi, danger_level, required_count, target, variant, _Extras(bonus, points, ap_bonus)
-    )
+    table = _table(dice, pie, options)
     i, j = _two_on_table(table, pair)
     if abs(table.dice[i].value - table.dice[j].value) != 1:
         raise OddsError("pair", f"dice {i} and {j} show {table.dice[i].value} and {table.dice[j].value}, not 1 apart")

@@ -1,0 +1,78 @@
+"""The check a rolled-pool question asks about (delve.maiden.odds.Check): one frozen object for the
+keyword arguments every such question takes, validated in one place with the questions' errors."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from delve.maiden.odds import (
+    Check,
+    CheckOptions,
+    OddsError,
+    Variant,
+    ascension_plans,
+    best_plan,
+    reroll_odds,
+)
+
+MULTI = Variant(multi_die_checks=True)
+
+
+def test_check_options_are_the_fields_of_check_but_pie():
+    """The keyword form and the object list the same arguments (MV-ASC-9 questions)."""
+    assert set(CheckOptions.__annotations__) == {f.name for f in fields(Check)} - {"pie"}
+    assert CheckOptions.__required_keys__ == frozenset()
+
+
+def test_a_check_is_hashable_and_keeps_removed_as_a_tuple():
+    """A check can key a cache: equal arguments give equal, equally hashed checks."""
+    a = Check(2, slate="red", target=9, removed=[1, 2])
+    b = Check(2, slate="red", target=9, removed=(1, 2))
+    assert a == b and hash(a) == hash(b) and a.removed == (1, 2)
+    assert {a: 1}[b] == 1
+    assert Check(2) != Check(2, target=9)
+
+
+@pytest.mark.parametrize(
+    ("options", "argument"),
+    [
+        ({"pie": -1}, "pie"),
+        ({"pie": 0, "agi": -2}, "agi"),
+        ({"pie": 0, "danger_level": 0}, "danger_level"),
+        ({"pie": 0, "required_count": 0}, "required_count"),
+        ({"pie": 0, "required_count": 2}, "required_count"),  # CHG-12 needs multi_die_checks
+        ({"pie": 0, "target": 0}, "target"),
+        ({"pie": 0, "slate": "white"}, "slate"),  # MV-SLATE-3
+        ({"pie": 0, "bonus": -1}, "bonus"),
+        ({"pie": 0, "points": -1}, "points"),
+        ({"pie": 0, "ap_bonus": True}, "ap_bonus"),
+    ],
+)
+def test_a_bad_check_raises_the_questions_own_error(options, argument):
+    """Quality rule: a bad argument is named (OddsError), with the message the keyword questions give."""
+    with pytest.raises(OddsError) as made:
+        Check(**options)
+    pie = options.pop("pie")
+    with pytest.raises(OddsError) as asked:
+        best_plan([3, 3, 4], pie, **options)
+    assert made.value.argument == asked.value.argument == argument
+    assert made.value.message == asked.value.message
+
+
+def test_what_depends_on_the_dice_is_checked_by_the_question():
+    """MV-ASC-6, MV-SLATE-2: removed pairs and the slate die are checked against the pool asked about."""
+    check = Check(0, slate="red", removed=[0, 1])  # valid without dice
+    assert check.removed == (0, 1)
+    with pytest.raises(OddsError) as err:
+        ascension_plans([("red", 2), ("blue", 2), ("black", 5)], 0, slate="red", removed=[0, 1])
+    assert err.value.argument == "removed"
+    with pytest.raises(OddsError) as err:
+        reroll_odds([3, 3, 4], 0, 0, size=6, removed=[0, 1])
+    assert err.value.argument == "index"
+
+
+def test_multi_die_checks_accept_several_required_dice():
+    """CHG-12: required_count above 1 with multi_die_checks is a valid check."""
+    assert Check(1, required_count=2, variant=MULTI).required_count == 2
