@@ -3,6 +3,7 @@ keyword arguments every such question takes, validated in one place with the que
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import fields
 
 import pytest
@@ -10,11 +11,14 @@ import pytest
 from delve.maiden.odds import (
     Check,
     CheckOptions,
+    DistributionOptions,
     OddsError,
     Variant,
+    ap_distribution,
     ascension_plans,
     best_plan,
     reroll_odds,
+    success_probability,
 )
 
 MULTI = Variant(multi_die_checks=True)
@@ -76,3 +80,14 @@ def test_what_depends_on_the_dice_is_checked_by_the_question():
 def test_multi_die_checks_accept_several_required_dice():
     """CHG-12: required_count above 1 with multi_die_checks is a valid check."""
     assert Check(1, required_count=2, variant=MULTI).required_count == 2
+
+
+def test_success_probability_takes_the_keywords_of_ap_distribution():
+    """MV-CHECK-9: P(AP ≥ target) reads the AP distribution asked with the same keyword arguments."""
+    params = inspect.signature(ap_distribution).parameters
+    assert set(DistributionOptions.__annotations__) == {n for n, p in params.items() if p.kind is p.KEYWORD_ONLY}
+    for options in ({}, {"slate": True, "white": 2}, {"required_count": 2, "variant": MULTI}, {"bonus": 1}):
+        assert success_probability(2, 1, 7, **options) == ap_distribution(2, 1, **options).at_least(7)
+    with pytest.raises(OddsError) as err:
+        success_probability(2, 1, 0)
+    assert err.value.argument == "target"

@@ -587,33 +587,23 @@ def ap_distribution(
     return Distribution.from_counts(counts, total)
 
 
-def success_probability(
-    wil: int,
-    pie: int,
-    target: int,
-    *,
-    slate: bool = False,
-    required_count: int = 1,
-    variant: Variant = DEFAULT,
-    size: int | None = None,
-    white: int | None = None,
-    bonus: int | None = None,
-    ap_bonus: int = 0,
-) -> Fraction:
-    """P(AP ≥ target) under optimal ascension (MV-CHECK-9) for one die size."""
+class DistributionOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`ap_distribution` (and :func:`success_probability`)."""
+
+    slate: bool
+    required_count: int
+    variant: Variant
+    size: int | None
+    white: int | None
+    bonus: int | None
+    ap_bonus: int
+
+
+def success_probability(wil: int, pie: int, target: int, **options: Unpack[DistributionOptions]) -> Fraction:
+    """P(AP ≥ target) under optimal ascension (MV-CHECK-9) for one die size; ``options`` are
+    those of :func:`ap_distribution`."""
     _need_int("target", target, minimum=1)
-    dist = ap_distribution(
-        wil,
-        pie,
-        slate=slate,
-        required_count=required_count,
-        variant=variant,
-        size=size,
-        white=white,
-        bonus=bonus,
-        ap_bonus=ap_bonus,
-    )
-    return dist.at_least(target)
+    return ap_distribution(wil, pie, **options).at_least(target)
 
 
 def check_odds(
