@@ -273,3 +273,54 @@ def test_a_use_on_a_check_that_already_succeeds_says_it_is_not_needed(clock: Any
     assert "不要：使わなくても成功" in panel(1, "ja")
     html = panel(99)  # nothing but Judgement reaches 99
     assert needless not in html and "Suggested: Arcana: Judgement" in html
+
+
+@pytest.mark.django_db
+def test_the_check_panel_after_a_near_pair_shows_the_pool_and_its_odds(clock: Any, player: Any) -> None:
+    """MV-ASC-8 (SUG-7 Many Eyes, SUG-3 A13): a near pair leaves the pool with unequal faces,
+    which the odds model's removed pairs cannot hold; the game page, its panels and every later
+    poll answered 400 from then on (the command had been applied). The panel now shows AP now,
+    the best reachable and the ascensions still open, from the dice left."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None and len(current.check.dice) >= 3
+    faces = [3, 4, 6, 6, 2, 5, 1, 2][: len(current.check.dice)]
+    for die, face in zip(current.check.dice, faces, strict=True):
+        die.face, die.removed = face, False
+    current.check.slate = None
+    current.check.dice[0].removed = current.check.dice[1].removed = True  # the 3 and the 4
+    current.check.ascensions = 1
+    current.check.target = 99
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/maiden/panels/decide/"):
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+    ap = view(game, 0)["check"]["ap"]
+    assert f"AP now {ap};" in html, html
+    if len(current.check.dice) >= 4:  # the two 6s can still ascend: one choice, 0% at 99
+        assert re.search(r"cmd-ascend", html)
+
+
+@pytest.mark.django_db
+def test_a_pool_the_odds_cannot_count_leaves_the_odds_out_not_the_page(
+    clock: Any, player: Any, monkeypatch: Any, caplog: Any
+) -> None:
+    """MV-ASC-9: the odds on the screen are an aid; a pool the odds model refuses is logged as a
+    defect and the page shows its buttons without chances (it answered 400 to every poll)."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise maiden_odds.odds.OddsError("removed", "a pool the model cannot hold")
+
+    monkeypatch.setattr(maiden_odds.odds, "ascension_plans", refuse)
+    client = session_client(player)
+    with caplog.at_level("ERROR", logger="delve.server.play.maiden_odds"):
+        page = client.get(f"/games/{game.pk}/")
+        panel = client.get(f"/games/{game.pk}/maiden/panels/decide/")
+    assert page.status_code == panel.status_code == 200
+    assert "cmd-resolve" in panel.content.decode()
+    assert any("could not be counted" in r.getMessage() for r in caplog.records)

@@ -14,12 +14,34 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from delve.maiden import odds
 from delve.maiden.odds import Variant
+
+log = logging.getLogger(__name__)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _quiet(question: Callable[_P, _R | None]) -> Callable[_P, _R | None]:
+    """A chance the screen cannot count is left out, never the page: a question the odds model
+    refuses (a pool it cannot hold) is logged as the defect it is and answered None. A refusal
+    once escaped to the page, and every poll of the game and its replay answered 400 from then on."""
+
+    @functools.wraps(question)
+    def asked(*args: _P.args, **kwargs: _P.kwargs) -> _R | None:
+        try:
+            return question(*args, **kwargs)
+        except odds.OddsError:
+            log.exception("the odds of %s could not be counted; the screen shows none", question.__name__)
+            return None
+
+    return asked
 
 
 @dataclass(frozen=True)
@@ -100,6 +122,7 @@ class PreRoll:
         return f"{float(self.expected_damage):.2f}"
 
 
+@_quiet
 def pre_roll(view: dict[str, Any], settings: dict[str, Any]) -> PreRoll | None:
     """P(success) and expected damage of the check waiting to be rolled (MV-CHECK, optimal
     ascension MV-ASC-9)."""
@@ -173,6 +196,7 @@ def _active(view: dict[str, Any]) -> dict[str, Any] | None:
     return next((m for m in view["maidens"] if m["seat"] == seat), None)
 
 
+@_quiet
 def room_card_odds(
     view: dict[str, Any], settings: dict[str, Any], card: Any, seat: int, mods: dict[str, Any]
 ) -> PreRoll:
@@ -244,6 +268,7 @@ def _pool(check: dict[str, Any]) -> tuple[list[tuple[str, int]], list[int]]:
     return dice, removed
 
 
+@_quiet
 def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[str, Any]]) -> PostRoll | None:
     """The rolled pool: AP now, the best AP (MV-ASC-9), and each legal ascension's outcome. The
     dice are known, so every probability here is 100% or 0%, exactly."""
@@ -256,6 +281,12 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
     if settings.get("multi_die_checks") and (check.get("required") or 1) > 1:
         return None  # bonuses sit on chosen dice: the engine's own AP is shown, no plan helper
     dice, removed = _pool(check)
+    # Dice already taken out (pairs ascended, or a near pair of Many Eyes or the Hanged Man, whose
+    # unequal faces the odds model's removed pairs cannot hold) leave the pool here: their bonus
+    # is in the engine's AP, which the offset below carries to every plan.
+    kept = [k for k in range(len(dice)) if k not in removed]
+    at = {k: n for n, k in enumerate(kept)}
+    pool = [dice[k] for k in kept]
     slate = _slate(check)
     bonus = 0 if check.get("no_ascension") else int(check.get("bonus", 1))
     target = int(check["target"])
@@ -270,7 +301,7 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
     }
     # The odds module counts the bonus of pairs already removed; the engine's AP also holds AP
     # bonuses of skills: the offset between them is the same for every plan.
-    plans = odds.ascension_plans(dice, bonus, removed=removed, **kwargs)
+    plans = odds.ascension_plans(pool, bonus, **kwargs)
     stop = next(p for p in plans if not p.pairs)
     ap_now = int(check.get("ap") if check.get("ap") is not None else stop.ap)
     offset = ap_now - stop.ap
@@ -281,7 +312,9 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
         if command.get("kind") != "ascend":
             continue
         i, j = sorted(int(x) for x in command["dice"])
-        after = odds.ascension_plans(dice, bonus, removed=[*removed, i, j], **kwargs)
+        if i not in at or j not in at:
+            continue
+        after = odds.ascension_plans(pool, bonus, removed=[at[i], at[j]], **kwargs)
         after_stop = next(p for p in after if not p.pairs)
         top = after[0]
         face = dice[i][1]
@@ -294,7 +327,7 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
                 best_ap=top.ap + offset,
                 success=Chance(Fraction(int(top.ap + offset >= target))),
                 slate_damage=top.slate_damage,
-                best=best_first is not None and face == dice[best_first[0]][1],
+                best=best_first is not None and face == pool[best_first[0]][1],
             )
         )
     choices.sort(key=lambda c: (not c.best, -c.best_ap, c.slate_damage, -c.face, c.pair))
@@ -314,12 +347,13 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
         best_ap=best.ap + offset,
         success_now=Chance(Fraction(int(ap_now >= target or bool(check.get("auto_success"))))),
         success_best=Chance(Fraction(int(best.ap + offset >= target))),
-        best_pairs=best.pairs,
+        best_pairs=tuple((kept[a], kept[b]) for a, b in best.pairs),
         choices=marked,
         slate_damage_now=stop.slate_damage,
     )
 
 
+@_quiet
 def reroll_chance(view: dict[str, Any], settings: dict[str, Any], index: int) -> Chance | None:
     """P(success) after rerolling die ``index`` and then ascending optimally (reroll skills)."""
     check = view.get("check")
@@ -364,6 +398,7 @@ def reroll_chance(view: dict[str, Any], settings: dict[str, Any], index: int) ->
     return None if result.p_success is None else Chance(result.p_success)
 
 
+@_quiet
 def adjust_chance(view: dict[str, Any], settings: dict[str, Any], index: int, delta: int) -> Chance | None:
     """Success (100% or 0%) after changing die ``index`` by ``delta`` and ascending optimally."""
     check = view.get("check")
@@ -473,6 +508,7 @@ class _Table:
         return next((i for i, d in enumerate(self.dice) if d[0] == self.slate), None) if self.slate else None
 
 
+@_quiet
 def use_chance(
     view: dict[str, Any],
     settings: dict[str, Any],
