@@ -660,13 +660,20 @@ def cmd_lab_report(args: argparse.Namespace) -> int:
         print(f"delve lab report: error: argument {option}: {reason}", file=sys.stderr)
         return EXIT_CONFIG
 
+    from delve.maiden.lab import games, report
+    from delve.sim.runner import SimulationError
+
+    if args.games > report.MAX_GAMES:
+        return fail(
+            "--games",
+            f"{args.games} is above the limit of {report.MAX_GAMES} seeds per cell "
+            f"({games.count(report.MAX_GAMES):,} games, every row read into memory for the report)",
+        )
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         return fail("--out", f"{out} exists and is not a directory")
     if args.scheduler is not None and not args.scheduler.startswith("tcp://"):
         return fail("--scheduler", f"{args.scheduler!r} is not a Dask scheduler address like tcp://HOST:PORT")
-    from delve.maiden.lab import report
-    from delve.sim.runner import SimulationError
 
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -679,6 +686,8 @@ def cmd_lab_report(args: argparse.Namespace) -> int:
     except SimulationError as exc:
         return fail("--scheduler", str(exc))
     print(f"{page}: {len(answers)} answers")
+    for warning in report.warnings(args.games):  # the page's warnings, in the terminal too
+        print(f"warning: {warning}")
     return 0
 
 
@@ -779,7 +788,10 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     report.add_argument("--out", required=True, metavar="DIR", help="directory of the report")
     report.add_argument(
-        "--games", type=_positive, default=12, help="seeds per simulated cell (default 12: a few minutes)"
+        "--games",
+        type=_positive,
+        default=12,
+        help="seeds per simulated cell (default 12: a few minutes; at most 2000, 128,000 games)",
     )
     report.add_argument("--jobs", type=_positive, default=2, help="local worker processes (default 2)")
     report.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play the games on a Dask cluster")

@@ -123,7 +123,7 @@ def test_the_same_spec_twice_is_played_once(monkeypatch):
 
 def test_the_progress_bar_shows_games_per_second_and_the_eta():
     stream = io.StringIO()
-    bar = runner.Progress(10, 4, stream=stream)
+    bar = runner.Progress(10, 4, stream=stream, estimate_after=2)
     bar.started -= 3.0  # three seconds ago
     bar.shown = -100.0
     bar.advance(2)

@@ -9,11 +9,13 @@ not depend on where or in which order games were played; only ``seconds`` (wall 
 from __future__ import annotations
 
 import importlib
+import itertools
 import signal
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -89,28 +91,65 @@ def play_batch(specs: Sequence[GameSpec]) -> list[tuple[str, Row]]:
 # ---------------------------------------------------------------------- progress
 
 
-class Progress:
-    """A one-line progress bar on stderr: games done, games/s over this run and the ETA."""
+#: Games a run plays before its progress bar gives an ETA ("ETA estimating..." until then): the
+#: first games finish early (a pool's first results, short games) and would promise far too little.
+ESTIMATE_AFTER = 10
 
-    def __init__(self, total: int, done: int = 0, *, stream: IO[str] | None = None, enabled: bool = True) -> None:
+
+class Progress:
+    """A one-line progress bar on stderr: games done, games/s over this run and the ETA, measured
+    on the games played in this run once ``estimate_after`` of them are done (before that the ETA
+    says "estimating...")."""
+
+    def __init__(
+        self,
+        total: int,
+        done: int = 0,
+        *,
+        stream: IO[str] | None = None,
+        enabled: bool = True,
+        estimate_after: int = ESTIMATE_AFTER,
+    ) -> None:
         self.total = total
         self.done = done
         self.resumed = done
         self.stream = stream or sys.stderr
         self.enabled = enabled
+        self.estimate_after = estimate_after
         self.started = time.monotonic()
         self.shown = 0.0
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.lock = threading.Lock()
 
     def rate(self) -> float:
         elapsed = time.monotonic() - self.started
         played = self.done - self.resumed
         return played / elapsed if elapsed > 0 else 0.0
 
+    def skip(self, count: int = 1) -> None:
+        """``count`` games found done already (resumed): counted, not shown, not in the rate (a
+        pool's task thread may call it while the results are counted: the counts are locked)."""
+        with self.lock:
+            self.done += count
+            self.resumed += count
+
+    def show(self) -> None:
+        """Write the line now (the first line of a run, before any game has finished)."""
+        if self.enabled:
+            self.shown = time.monotonic()
+            self.stream.write(("\r" + self.line() + "\x1b[K") if self.tty else self.line() + "\n")
+            self.stream.flush()
+
     def line(self) -> str:
         rate = self.rate()
         left = self.total - self.done
-        eta = _duration(left / rate) if rate > 0 else "?"
+        played = self.done - self.resumed
+        if left <= 0:
+            eta = "0m00s"
+        elif played < min(self.estimate_after, self.total - self.resumed) or rate <= 0:
+            eta = "estimating..."
+        else:
+            eta = _duration(left / rate)
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
         share = 100 * self.done / self.total if self.total else 100.0
@@ -121,14 +160,13 @@ class Progress:
         )
 
     def advance(self, count: int = 1) -> None:
-        self.done += count
+        with self.lock:
+            self.done += count
         now = time.monotonic()
         if not self.enabled:
             return
         if self.done < self.total and now - self.shown >= (0.2 if self.tty else 10.0):
-            self.shown = now
-            self.stream.write(("\r" + self.line() + "\x1b[K") if self.tty else self.line() + "\n")
-            self.stream.flush()
+            self.show()
 
     def close(self) -> None:
         if self.enabled:
@@ -154,18 +192,19 @@ def _worker_start() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _local(specs: Sequence[GameSpec], jobs: int) -> Iterator[tuple[str, Row]]:
-    if jobs <= 1 or len(specs) <= 1:
+def _local(specs: Iterable[GameSpec], jobs: int, size: int) -> Iterator[tuple[str, Row]]:
+    """``size``: how many specs there are (the pool has no more processes than games)."""
+    if jobs <= 1 or size <= 1:
         for spec in specs:
             yield play_one(spec)
         return
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(specs)), initializer=_worker_start) as pool:
+    with multiprocessing.get_context("fork").Pool(min(jobs, size), initializer=_worker_start) as pool:
         yield from pool.imap_unordered(play_one, specs, chunksize=1)
 
 
-def _dask(specs: Sequence[GameSpec], scheduler: Any) -> Iterator[tuple[str, Row]]:
+def _dask(specs: Iterable[GameSpec], scheduler: Any) -> Iterator[tuple[str, Row]]:
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover (a runtime dependency)
@@ -176,7 +215,8 @@ def _dask(specs: Sequence[GameSpec], scheduler: Any) -> Iterator[tuple[str, Row]
     except (OSError, TimeoutError, ValueError) as exc:
         raise SimulationError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     try:
-        batches = [list(specs[i : i + DASK_BATCH]) for i in range(0, len(specs), DASK_BATCH)]
+        todo = iter(specs)
+        batches = list(iter(lambda: list(itertools.islice(todo, DASK_BATCH)), []))
         futures = client.map(play_batch, batches, pure=False)
         try:
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
@@ -192,13 +232,15 @@ def _dask(specs: Sequence[GameSpec], scheduler: Any) -> Iterator[tuple[str, Row]
 
 
 def run(
-    specs: Sequence[GameSpec],
+    specs: Iterable[GameSpec],
     *,
     jobs: int = 1,
     scheduler: str | Any | None = None,
     out: Path | None = None,
     progress: bool = True,
     stream: IO[str] | None = None,
+    total: int | None = None,
+    estimate_after: int = ESTIMATE_AFTER,
 ) -> list[Row]:
     """Play every spec and return one row per spec, in the order of ``specs``.
 
@@ -207,19 +249,41 @@ def run(
     ``out``: a directory; each finished game is appended to ``out/results.csv`` at once, and the
     games already there (same :meth:`GameSpec.key`) are read back instead of played again.
 
+    ``total``: how many distinct games ``specs`` holds, when it is an iterator made as it is
+    read (:func:`delve.maiden.lab.games.iter_specs`): the specs are then taken one at a time
+    while the games are played, the progress line shows at once, and each spec is checked
+    (:func:`check`) just before it is first played: check a sample of every kind of spec first
+    when nothing may be played before a bad one is found. Without ``total`` every spec is
+    checked before anything is played. ``estimate_after``: games played before the progress
+    line gives an ETA.
+
     :raises SpecError: for a spec its game refuses (nothing is played).
     :raises SimulationError: when the scheduler cannot be reached.
     """
     if jobs < 1:
         raise SpecError("jobs", f"{jobs} is below 1")
-    specs = list(specs)
-    check(specs)
     store = ResultStore(out) if out is not None else None
     rows: dict[str, Row] = store.load() if store is not None else {}
-    wanted = {spec.key(): spec for spec in specs}
-    todo = [spec for key, spec in wanted.items() if key not in rows]
-    bar = Progress(len(wanted), len(wanted) - len(todo), stream=stream, enabled=progress)
-    results = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs)
+    order: list[str] = []
+    if total is None:
+        specs = list(specs)
+        check(specs)
+        wanted = {spec.key(): spec for spec in specs}
+        order = [spec.key() for spec in specs]
+        todo_list = [spec for key, spec in wanted.items() if key not in rows]
+        bar = Progress(
+            len(wanted), len(wanted) - len(todo_list), stream=stream, enabled=progress, estimate_after=estimate_after
+        )
+        todo: Iterable[GameSpec] = todo_list
+        size = len(todo_list)
+        if size:
+            bar.show()
+    else:
+        bar = Progress(total, stream=stream, enabled=progress, estimate_after=estimate_after)
+        todo = _streamed(specs, rows, order, bar)
+        size = total
+        bar.show()
+    results = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs, size)
     try:
         for key, row in results:
             rows[key] = row
@@ -229,6 +293,28 @@ def run(
     finally:
         if store is not None:
             store.close()
-        if todo:
+        if bar.done > bar.resumed:
             bar.close()
-    return [rows[spec.key()] for spec in specs]
+    return [rows[key] for key in order]
+
+
+def _streamed(specs: Iterable[GameSpec], rows: dict[str, Row], order: list[str], bar: Progress) -> Iterator[GameSpec]:
+    """The specs of ``specs`` still to play, taken one at a time: each key is noted in ``order``,
+    a game already in ``rows`` is counted as resumed, a spec seen before is played once and each
+    new kind of spec is checked before its first game."""
+    seen: set[str] = set()
+    shapes: set[tuple[Any, ...]] = set()
+    for spec in specs:
+        key = spec.key()
+        order.append(key)
+        if key in seen:
+            continue
+        seen.add(key)
+        if key in rows:
+            bar.skip()
+            continue
+        shape = (spec.game, spec.preset, spec.bots, spec.settings)
+        if shape not in shapes:
+            check([spec])
+            shapes.add(shape)
+        yield spec

@@ -20,7 +20,7 @@ import json
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from delve.bots.maiden import STRATEGIES
@@ -77,51 +77,63 @@ def _players_of(seed: int) -> int:
     return 1 + (seed - 1) % 4
 
 
-def specs(games: int) -> list[GameSpec]:
-    """Every game of the lab, ``games`` seeds per cell.
+Cell = tuple[str, str | None, dict[str, Any], int | None]
+"""(tag, preset, settings, players: None for the variant cells, whose players follow the seed)."""
+
+
+def cells() -> list[Cell]:
+    """Every cell of the lab, in report order (each plays seeds 1..N)."""
+    out: list[Cell] = [(f"strategy:{strategy}:{p}p", None, {}, p) for strategy in STRATEGIES for p in PLAYERS]
+    out.append(("variant:baseline", None, {}, None))
+    out += [(f"variant:{name}", preset, settings, None) for name, (preset, settings) in VARIANTS.items()]
+    out += [(f"bossbonus:{bonus}:{p}p", None, {"boss_life_bonus": bonus}, p) for bonus in BOSS_BONUSES for p in (2, 4)]
+    for difficulty, reduction in ROOM_CONFIGS:
+        if (difficulty, reduction) == ("easy", False):
+            continue  # the strategy:will_first cells
+        settings = {"difficulty": difficulty, "room_reduction_2p_4p": reduction}
+        out += [(f"rooms:{difficulty}:{'on' if reduction else 'off'}:{p}p", None, settings, p) for p in PLAYERS]
+    return out
+
+
+def count(games: int) -> int:
+    """How many games :func:`iter_specs` yields for ``games`` seeds per cell (without making them)."""
+    return len(cells()) * games
+
+
+def _spec(cell: Cell, seed: int) -> GameSpec:
+    tag, preset, settings, players = cell
+    strategy = tag.split(":")[1] if tag.startswith("strategy:") else None
+    bot = f"heuristic:{strategy}" if strategy else BASE_BOT
+    seats = _players_of(seed) if players is None else players
+    return GameSpec.of("maiden", seed, (bot,) * seats, preset=preset, settings=settings or None, tag=tag)
+
+
+def iter_specs(games: int) -> Iterator[GameSpec]:
+    """Every game of the lab, ``games`` seeds per cell, made one at a time (a run of a million
+    seeds per cell does not build 64 million specs before its first game), seed by seed: every
+    cell's game of seed 1, then of seed 2..., so the games played first are a fair sample of the
+    whole run (its ETA is measured on them).
 
     :raises ValueError: when ``games`` is below 1.
     """
     if games < 1:
         raise ValueError(f"games: {games} is below 1")
-    seeds = range(1, games + 1)
-    out: list[GameSpec] = []
-    for strategy in STRATEGIES:
-        for p in PLAYERS:
-            bots = (f"heuristic:{strategy}",) * p
-            out += [GameSpec.of("maiden", s, bots, tag=f"strategy:{strategy}:{p}p") for s in seeds]
-    out += [GameSpec.of("maiden", s, (BASE_BOT,) * _players_of(s), tag="variant:baseline") for s in seeds]
-    for name, (preset, settings) in VARIANTS.items():
-        out += [
-            GameSpec.of(
-                "maiden", s, (BASE_BOT,) * _players_of(s), preset=preset, settings=settings, tag=f"variant:{name}"
-            )
-            for s in seeds
-        ]
-    for bonus in BOSS_BONUSES:
-        for p in (2, 4):
-            out += [
-                GameSpec.of(
-                    "maiden", s, (BASE_BOT,) * p, settings={"boss_life_bonus": bonus}, tag=f"bossbonus:{bonus}:{p}p"
-                )
-                for s in seeds
-            ]
-    for difficulty, reduction in ROOM_CONFIGS:
-        if (difficulty, reduction) == ("easy", False):
-            continue  # the strategy:will_first cells
-        for p in PLAYERS:
-            settings = {"difficulty": difficulty, "room_reduction_2p_4p": reduction}
-            out += [
-                GameSpec.of(
-                    "maiden",
-                    s,
-                    (BASE_BOT,) * p,
-                    settings=settings,
-                    tag=f"rooms:{difficulty}:{'on' if reduction else 'off'}:{p}p",
-                )
-                for s in seeds
-            ]
-    return out
+    return _iter_specs(games)
+
+
+def _iter_specs(games: int) -> Iterator[GameSpec]:
+    every = cells()
+    for seed in range(1, games + 1):
+        for cell in every:
+            yield _spec(cell, seed)
+
+
+def specs(games: int) -> list[GameSpec]:
+    """:func:`iter_specs` as a list.
+
+    :raises ValueError: when ``games`` is below 1.
+    """
+    return list(iter_specs(games))
 
 
 # --------------------------------------------------------------------------- reading rows

@@ -26,6 +26,11 @@ from delve.maiden.lab.answers import MIN_GAMES, Z95, Answer, Plot
 DEFAULT_GAMES = 12
 """Seeds per cell in the default report (768 games: a few minutes on two cores)."""
 
+MAX_GAMES = 2000
+"""The most seeds per cell a report plays (128,000 games, about 7 hours of CPU at 0.2 s a game):
+the report reads every game's row in memory at once, so a larger run would exhaust it; ±5 pp on
+a win rate takes 385 (see :func:`resolution`)."""
+
 ORDER = [f"BQ-{i}" for i in range(1, 24)] + ["§6.3"]
 
 _STYLE = """
@@ -77,6 +82,11 @@ def too_few_games(games_per_cell: int) -> str:
         f"of the possible range. Use --games {MIN_GAMES} or more (the default is {DEFAULT_GAMES}) for an "
         f"interval on every cell, and about {games_for(0.10)} for a win rate within ±10 pp."
     )
+
+
+def warnings(games_per_cell: int) -> list[str]:
+    """What the page shows above everything (and ``delve lab report`` prints at its end)."""
+    return [too_few_games(games_per_cell)] if games_per_cell < MIN_GAMES else []
 
 
 def draw(plot: Plot, path: Path) -> Path:
@@ -247,12 +257,15 @@ def build(
 ) -> tuple[Path, list[Answer]]:
     """Compute every answer and write the report; returns the page and the answers.
 
-    :raises ValueError: when ``games_per_cell`` or ``jobs`` is below 1.
+    :raises ValueError: when ``games_per_cell`` or ``jobs`` is below 1, or ``games_per_cell`` is
+        above :data:`MAX_GAMES`.
     """
-    from delve.sim.runner import run
+    from delve.sim.runner import check, run
 
     if jobs < 1:
         raise ValueError(f"jobs: {jobs} is below 1")
+    if games_per_cell > MAX_GAMES:
+        raise ValueError(f"games: {games_per_cell} is above the limit of {MAX_GAMES} seeds per cell")
     stream = stream or sys.stderr
     started = time.monotonic()
 
@@ -261,11 +274,21 @@ def build(
             stream.write(text + "\n")
             stream.flush()
 
-    specs = games.specs(games_per_cell)
+    specs = games.iter_specs(games_per_cell)  # made one at a time while the games are played
+    check(games.specs(min(games_per_cell, len(games.PLAYERS))))  # every kind of game, before any is played
     say("[1/3] exact answers (delve.maiden.odds) ...")
     exact_answers = exact.answers()
-    say(f"[2/3] {len(specs)} games ({games_per_cell} seeds per cell) ...")
-    rows = run(specs, jobs=jobs, scheduler=scheduler, out=out / "games", progress=progress, stream=stream)
+    say(f"[2/3] {games.count(games_per_cell)} games ({games_per_cell} seeds per cell) ...")
+    rows = run(
+        specs,
+        jobs=jobs,
+        scheduler=scheduler,
+        out=out / "games",
+        progress=progress,
+        stream=stream,
+        total=games.count(games_per_cell),
+        estimate_after=len(games.cells()),  # one game of every cell: the ETA is measured on a fair sample
+    )
     sim_answers = games.answers(rows)
     failed = sum(1 for r in rows if r.get("outcome") == "error")
     seconds = sum(float(r.get("seconds") or 0) for r in rows)
@@ -284,7 +307,6 @@ def build(
         "from the shipped deck (copies counted), target = max(1, markers + difficulty).",
     ]
     answers = exact_answers + sim_answers
-    warnings = [too_few_games(games_per_cell)] if games_per_cell < MIN_GAMES else []
-    page = write(out, answers, intro, TITLES, warnings)
+    page = write(out, answers, intro, TITLES, warnings(games_per_cell))
     say(f"report: {page} ({time.monotonic() - started:.0f} s)")
     return page, answers
