@@ -573,7 +573,13 @@ def bq11() -> list[Answer]:
     b4 = odds.ap_distribution(0, 4, bonus=4)
     b5 = odds.ap_distribution(0, 4, bonus=5)
     d20 = odds.ap_distribution(4, 0)
-    rows = [[str(t), pct(b4.at_least(t)), pct(b5.at_least(t)), pct(d20.at_least(t))] for t in range(8, 21)]
+    d20_plain = odds.ap_distribution(4, 0, bonus=0)
+    # 3d20 without ascension: the highest die alone, §8.3's baseline table
+    targets = range(8, 21)
+    rows = [
+        [str(t), pct(b4.at_least(t)), pct(b5.at_least(t)), pct(d20_plain.at_least(t)), pct(d20.at_least(t))]
+        for t in targets
+    ]
     slate_d4 = odds.slate_joint(0, 4).damage().mean()
     slate_d20 = odds.slate_joint(4, 0).damage().mean()
     return [
@@ -581,11 +587,28 @@ def bq11() -> list[Answer]:
             "BQ-11",
             "The designer's Pie 4 example (7d4 vs 3d20)",
             f"7d4 with bonus 4 reaches 16 with P = {pct(b4.at_least(16))} (mode {b4.mode()}, minimum {b4.min()}); "
-            f"with bonus 5: {pct(b5.at_least(16))}; 3d20: {pct(d20.at_least(16))}. Slate: 7d4 (Agi 0) expects "
+            f"with bonus 5: {pct(b5.at_least(16))}; 3d20: {pct(d20_plain.at_least(16))} with no ascension "
+            f"(§8.3's highest die), {pct(d20.at_least(16))} with it. Slate: 7d4 (Agi 0) expects "
             f"{num(slate_d4)} damage, 3d20 {num(slate_d20)}.",
             float(b4.at_least(16)),
             "exact",
-            tables=[Table(["T", "7d4, bonus 4", "7d4, bonus 5", "3d20 (Wil 4, Pie 0)"], rows)],
+            tables=[
+                Table(
+                    [
+                        "T",
+                        "7d4, bonus 4",
+                        "7d4, bonus 5",
+                        "3d20 (Wil 4, Pie 0), no ascension (§8.3)",
+                        "3d20 (Wil 4, Pie 0), with ascension (bonus 1)",
+                    ],
+                    rows,
+                    "§8.3's 3d20 table is the highest die with no ascension (P(max ≥ T): 0.578 at T 16, 0.143 at "
+                    "T 20). The rulebook lets a 3d20 roll ascend too (bonus 1 + Pie = 1, MV-ASC-9): when the two "
+                    "lower dice pair, removing them gives the highest die + 1 (15, 4, 4 → 16), so the "
+                    f"with-ascension column is higher by {pp(d20.at_least(16) - d20_plain.at_least(16))} at T 16 "
+                    f"and {pp(d20.at_least(20) - d20_plain.at_least(20))} at T 20.",
+                )
+            ],
             plots=[
                 Plot(
                     "bq11_7d4",
@@ -593,11 +616,19 @@ def bq11() -> list[Answer]:
                     "target T",
                     "P(AP ≥ T)",
                     [
-                        Series("7d4 bonus 4", list(range(8, 21)), [float(b4.at_least(t)) for t in range(8, 21)]),
-                        Series("7d4 bonus 5", list(range(8, 21)), [float(b5.at_least(t)) for t in range(8, 21)]),
-                        Series("3d20", list(range(8, 21)), [float(d20.at_least(t)) for t in range(8, 21)]),
+                        Series("7d4 bonus 4", list(targets), [float(b4.at_least(t)) for t in targets]),
+                        Series("7d4 bonus 5", list(targets), [float(b5.at_least(t)) for t in targets]),
+                        Series(
+                            "3d20, no ascension (§8.3)", list(targets), [float(d20_plain.at_least(t)) for t in targets]
+                        ),
+                        Series("3d20, with ascension", list(targets), [float(d20.at_least(t)) for t in targets]),
                     ],
                 )
+            ],
+            notes=[
+                "The two 3d20 columns differ only by ascension: §8.3 gives the highest die alone as its "
+                "baseline, while a maiden at the table may also remove a pair of the lower dice for +1, "
+                "which is worth a little at every target (about half a percentage point)."
             ],
         )
     ]
