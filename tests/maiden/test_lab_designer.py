@@ -4,6 +4,7 @@ one name for the final boss and the baseline settings (exact answers only: no ga
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from delve.maiden.lab import exact
@@ -38,3 +39,21 @@ def test_bq11_shows_the_spec_no_ascension_3d20_beside_the_with_ascension_value()
     assert "57.8% with no ascension" in answer.headline and "58.4% with it" in answer.headline
     labels = [s.label for s in answer.plots[0].series]
     assert "3d20, no ascension (§8.3)" in labels and "3d20, with ascension" in labels
+
+
+# -------------------------------------------------------------------------------- BQ-23
+
+
+def test_bq23_shows_every_case_grouped_and_says_when_the_headline_cuts():
+    """BQ-23: the 268 cases where a smaller die wins are all in the table, grouped per (Wil, Pie,
+    smaller die) with the target ranges and the largest gain; the headline's six examples say
+    they are the first six."""
+    (answer,) = exact.bq23()
+    (table,) = answer.tables
+    total = int(re.search(r"in (\d+) of \d+", answer.headline).group(1))
+    assert sum(int(row[5]) for row in table.rows) == total == 268
+    assert f"the first 6; the table lists all {total}" in answer.headline
+    assert f"all {total} cases, none left out" in table.caption
+    first = table.rows[0]
+    assert first[:5] == ["1", "d6", "2", "d4", "6–7"] and first[6].startswith("+")
+    assert exact._ranges([6, 7, 10, 12, 13, 14]) == "6–7, 10, 12–14"

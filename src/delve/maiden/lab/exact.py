@@ -917,9 +917,20 @@ def bq20() -> list[Answer]:
 # ------------------------------------------------------------------------------------ BQ-23
 
 
+def _ranges(values: Sequence[int]) -> str:
+    """Sorted whole numbers as ranges: 6–7, 10, 12–14."""
+    out: list[str] = []
+    for _, run in itertools.groupby(enumerate(sorted(values)), key=lambda iv: iv[1] - iv[0]):
+        run_values = [v for _, v in run]
+        first, last = run_values[0], run_values[-1]
+        out.append(str(first) if first == last else f"{first}–{last}")
+    return ", ".join(out)
+
+
 def bq23() -> list[Answer]:
     wins = []
     cells = 0
+    groups: dict[tuple[int, int, int], list[tuple[int, Fraction]]] = {}
     for wil in range(1, 5):
         for pie in range(7):
             top = odds.ap_distribution(wil, pie)
@@ -929,6 +940,21 @@ def bq23() -> list[Answer]:
                     cells += 1
                     if smaller.at_least(t) > top.at_least(t):
                         wins.append((wil, pie, t, size))
+                        groups.setdefault((wil, pie, size), []).append((t, smaller.at_least(t) - top.at_least(t)))
+    group_rows = []
+    for (wil, pie, size), hits in sorted(groups.items()):
+        best_t, best_gain = max(hits, key=lambda tg: (tg[1], -tg[0]))
+        group_rows.append(
+            [
+                str(wil),
+                _size_name(SIZES[wil]),
+                str(pie),
+                _size_name(size),
+                _ranges([t for t, _ in hits]),
+                str(len(hits)),
+                f"{100 * float(best_gain):+.2f} pp at T {best_t}",
+            ]
+        )
     damage_wins = 0
     damage_cells = 0
     for wil in range(1, 5):
@@ -938,7 +964,10 @@ def bq23() -> list[Answer]:
                 for size in SIZES[:wil]:
                     damage_cells += 1
                     damage_wins += odds.slate_joint(wil, pie, agi=agi, size=size).damage().mean() < top_damage
-    examples = ", ".join(f"Wil {w} Pie {p} T {t} (d{s})" for w, p, t, s in wins[:6])
+    shown = 6
+    examples = ", ".join(f"Wil {w} Pie {p} T {t} (d{s})" for w, p, t, s in wins[:shown])
+    if len(wins) > shown:
+        examples += f" (the first {shown}; the table lists all {len(wins)}, grouped by Wil, Pie and die)"
     return [
         Answer(
             "BQ-23",
@@ -950,8 +979,11 @@ def bq23() -> list[Answer]:
             "exact",
             tables=[
                 Table(
-                    ["Wil", "Pie", "T", "smaller die that does better"],
-                    [[str(w), str(p), str(t), f"d{s}"] for w, p, t, s in wins[:40]],
+                    ["Wil", "Wil die", "Pie", "smaller die", "targets T where it wins", "targets", "largest gain"],
+                    group_rows,
+                    f"Every case, grouped: per (Wil, Pie, smaller die) the targets T (1–30) at which the smaller "
+                    f"die gives a higher P(success) than the Wil die under optimal ascension, and its largest gain "
+                    f"in percentage points; {len(group_rows)} groups holding all {len(wins)} cases, none left out.",
                 )
             ]
             if wins
