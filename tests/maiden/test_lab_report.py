@@ -294,7 +294,7 @@ def test_the_fight_length_answer_names_the_mad_kings_shipped_life():
 
     urza = next(boss for boss in content.load().bosses.values() if boss.final)
     (answer,) = exact.bq20()
-    assert f"The Mad King (life {urza.life}) takes" in answer.headline
+    assert f"{urza.name['en']} (life {urza.life}) takes" in answer.headline
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "lab"

@@ -29,6 +29,11 @@ MULTI = Variant(multi_die_checks=True)
 RESTRICTED = Variant(slate_roll_restricted=True)
 
 
+def final_boss_name() -> str:
+    """The final boss as the content names it ("Urza, the Mad King"): the one name the report uses."""
+    return maiden_content.load().final_boss.name["en"]
+
+
 def markers(round_number: int) -> int:
     """Action markers during round r: one more on every odd round (MV-ROUND-7)."""
     return (round_number + 1) // 2
@@ -90,11 +95,23 @@ def bq1() -> list[Answer]:
         rows,
         "P(success) averaged over the game's targets; the gain columns: one more Pie level (bonus 1+Pie).",
     )
-    curves = [
-        Series(f"Pie {pie}", list(range(1, 31)), [float(odds.success_probability(4, pie, t)) for t in range(1, 31)])
-        for pie in range(7)
+    plots = [
+        Plot(
+            name,
+            f"BQ-1: P(AP ≥ T) with a d20 (Wil 4), bonus {rule}",
+            "target T",
+            "P(success)",
+            [
+                Series(
+                    f"Pie {pie}",
+                    list(range(1, 31)),
+                    [float(odds.success_probability(4, pie, t, variant=variant)) for t in range(1, 31)],
+                )
+                for pie in range(7)
+            ],
+        )
+        for name, rule, variant in (("bq01_d20_pie", "1+Pie", odds.DEFAULT), ("bq01_d20_pie_rule", "Pie", PIE_RULE))
     ]
-    plot = Plot("bq01_d20_pie", "BQ-1: P(AP ≥ T) with a d20 (Wil 4), bonus 1+Pie", "target T", "P(success)", curves)
     first = gains[(20, "1+Pie")][0]
     answer = Answer(
         "BQ-1",
@@ -105,7 +122,7 @@ def bq1() -> list[Answer]:
         float(first),
         "exact",
         tables=[table],
-        plots=[plot],
+        plots=plots,
     )
     # the distribution of T in play
     dist = target_distribution()
@@ -130,7 +147,8 @@ def bq1() -> list[Answer]:
             "BQ-1",
             "How often does a target exceed 20?",
             f"P(T > 20) = {pct(above)} for room checks (the highest room target is {max(dist)}); boss actions over "
-            f"rounds 1–24: {pct(boss_above)}; the Mad King's targets reach {max(urza_targets)} in round 24.",
+            f"rounds 1–24: {pct(boss_above)}; the targets of {final_boss_name()}, reach "
+            f"{max(urza_targets)} in round 24.",
             float(above),
             "exact",
             tables=[t_table],
@@ -188,6 +206,13 @@ def bq2() -> list[Answer]:
 # ------------------------------------------------------------------------------------- BQ-3
 
 
+AVERAGED = (
+    "P(success) is averaged over the game's target distribution: a round 1–24 equally likely, action "
+    "markers ⌈r/2⌉ (MV-ROUND-7), a room card of the shipped deck (copies counted), "
+    "target = max(1, markers + difficulty)."
+)
+
+
 def slate_success(wil: int, pie: int, *, variant: Variant = odds.DEFAULT, size: int | None = None) -> Fraction:
     dist = odds.slate_joint(wil, pie, variant=variant, size=size).ap()
     return sum((p * dist.at_least(t) for t, p in target_distribution().items()), Fraction(0))
@@ -207,17 +232,18 @@ def bq3() -> list[Answer]:
                 lowers += delta < 0
                 if agi == 0:
                     deltas_a0.append(delta)
-            if agi in (0, 1, 2):
-                rows.append(
-                    [_size_name(size), str(agi)]
-                    + [num(m) for m in means]
-                    + [pct(slate_success(wil, 0)), pct(slate_success(wil, 3))]
-                )
+            rows.append(
+                [_size_name(size), str(agi)]
+                + [num(m) for m in means]
+                + [pct(slate_success(wil, 0)), pct(slate_success(wil, 3))]
+            )
     table = Table(
-        ["die", "Agi"] + [f"E[slate dmg] Pie {p}" for p in range(7)] + ["P(success) Pie 0", "P(success) Pie 3"],
+        ["die", "Agi"]
+        + [f"E[slate dmg] Pie {p}" for p in range(7)]
+        + [f"P(success) Pie {p}, averaged over the game's targets" for p in (0, 3)],
         rows,
-        "slate_damage_per_die = 1 at DL 1; with slate_damage_per_die = danger_level every damage is × DL "
-        "(P(success) does not depend on Agi or DL).",
+        f"Agi 0–4 (spec BQ-3). slate_damage_per_die = 1 at DL 1; with slate_damage_per_die = danger_level every "
+        f"damage is × DL. {AVERAGED} (P(success) does not depend on Agi or DL.)",
     )
     series = [
         Series(
@@ -463,13 +489,14 @@ def bq8() -> list[Answer]:
                     [
                         "die",
                         "Pie",
-                        "P(success) default",
-                        "restricted",
+                        "P(success) default, averaged over the game's targets",
+                        "P(success) restricted, averaged",
                         "E[slate dmg] default",
                         "restricted",
                         "P(no dmg) restricted",
                     ],
                     rows,
+                    AVERAGED,
                 )
             ],
             notes=["Headline value: the change of P(success) at d8, Pie 0 (restricted − default)."],
@@ -871,7 +898,7 @@ def bq20() -> list[Answer]:
             urza_checks, urza_life = checks, boss.life
         rows.append(
             [
-                boss.id,
+                boss.name["en"],
                 str(boss.tier),
                 f"W{wil} P{pie} A{agi}, round {rnd}",
                 str(boss.life),
@@ -887,7 +914,7 @@ def bq20() -> list[Answer]:
         Answer(
             "BQ-20",
             "Boss fight length",
-            f"The Mad King (life {urza_life}) takes {num(urza_checks)} checks on average from a Wil 4 / Pie 2 "
+            f"{final_boss_name()} (life {urza_life}) takes {num(urza_checks)} checks on average from a Wil 4 / Pie 2 "
             f"maiden in round 22 (the team's checks: split them over the maidens fighting).",
             float(urza_checks),
             "exact",

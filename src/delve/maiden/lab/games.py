@@ -37,6 +37,7 @@ from delve.maiden.lab.answers import (
     proportion,
     ratio,
 )
+from delve.maiden.lab.exact import final_boss_name
 from delve.sim.spec import GameSpec
 
 Row = Mapping[str, Any]
@@ -71,6 +72,10 @@ normal difficulty: it is played with the ``white-maiden-normal`` preset)."""
 
 BOSS_BONUSES = (0, 1, 2, 3, 4)
 ROOM_CONFIGS = (("easy", False), ("easy", True), ("normal", False), ("normal", True))
+
+
+def final_boss_life() -> int:
+    return maiden_content.load().final_boss.life
 
 
 def _players_of(seed: int) -> int:
@@ -640,8 +645,8 @@ def bq19(cells: Cells) -> list[Answer]:
             "BQ-19",
             "Target curve against the power curve",
             f"Room checks succeed {ests.get(4, proportion(0, 0)).text(percent=True)} in round 4 and "
-            f"{late.text(percent=True)} in round 20; the Mad King falls by round 24 in {urza.text(percent=True)} of "
-            f"games (every strategy, 1–4 players).",
+            f"{late.text(percent=True)} in round 20; {final_boss_name()}, falls by round 24 in "
+            f"{urza.text(percent=True)} of games (every strategy, 1–4 players).",
             urza.value,
             "simulated",
             interval=urza.interval,

@@ -246,6 +246,26 @@ TITLES = {
 }
 
 
+def baseline() -> str:
+    """The settings every simulated game uses unless its cell changes one, from the rulebook
+    preset's defaults (the exact answers use the same dice rules), in words."""
+    from delve.maiden import settings
+
+    label, _ = settings.PRESETS[settings.DEFAULT_PRESET]
+    shown = [
+        f"{name['en']}: {value['en']}"
+        for key, name, _raw, value in settings.describe(settings.resolve({}))
+        if key not in ("players", "start_player", "turn_deadline_hours")
+    ]
+    return (
+        f"Baseline settings (every simulated game unless its cell changes one; the exact answers use the same dice "
+        f"rules, DL 1 unless a table says otherwise): preset {label['en']}; {'; '.join(shown)}. "
+        f"The final boss is {exact.final_boss_name()} (life {games.final_boss_life()} on the shipped content); "
+        f"the bots are the heuristic bot ({games.BASE_BOT} where a cell does not name a strategy), "
+        f"1–4 players."
+    )
+
+
 def build(
     out: Path,
     *,
@@ -303,6 +323,7 @@ def build(
         resolution(games_per_cell),
         f"Games played in {seconds:.0f} s of CPU time; rebuild with: delve lab report --out DIR --games "
         f"{games_per_cell} (more seeds per cell narrow the intervals; resumes from DIR/games/results.csv).",
+        baseline(),
         "'The game's targets': a round 1–24 equally likely, action markers ⌈r/2⌉ (MV-ROUND-7), a room card "
         "from the shipped deck (copies counted), target = max(1, markers + difficulty).",
     ]
