@@ -4,8 +4,10 @@ one name for the final boss and the baseline settings (exact answers only: no ga
 
 from __future__ import annotations
 
+import csv
 import itertools
 import re
+from fractions import Fraction
 from pathlib import Path
 
 from delve.maiden import odds
@@ -41,6 +43,65 @@ def test_bq11_shows_the_spec_no_ascension_3d20_beside_the_with_ascension_value()
     assert "57.8% with no ascension" in answer.headline and "58.4% with it" in answer.headline
     labels = [s.label for s in answer.plots[0].series]
     assert "3d20, no ascension (§8.3)" in labels and "3d20, with ascension" in labels
+
+
+# --------------------------------------------------------------------------------- BQ-9
+
+
+def brute_death(wil: int, pie: int, agi: int, dl: int, life: int) -> Fraction:
+    """P(death) from the odds module's own total damage (MV-SLATE-7), averaged by hand."""
+    variant = odds.Variant(slate_damage_per_die="danger_level")
+    total = Fraction(0)
+    for t, p in exact.slate_target_distribution().items():
+        check = odds.check_odds(wil, pie, t, agi=agi, slate="red", danger_level=dl, variant=variant)
+        total += p * check.damage.at_least(life)
+    return total
+
+
+def test_bq9_death_counts_slate_and_failure_damage_over_the_slate_targets():
+    """BQ-9, MV-SLATE-6, MV-SLATE-7, MV-CHECK-10: P(death) = P(slate damage + failure damage ≥ L),
+    the failure's DL applying on a slate check too; at d8 Pie 0 Agi 0 DL 2 from life 4 it is the
+    chance of no pair (7/8: slate damage 4), from life 1 also a pair whose check fails."""
+    assert sum(exact.slate_target_distribution().values()) == 1
+    d8 = exact.death_probabilities(2, 0, 0, 2)
+    assert d8[3] == Fraction(7, 8)
+    assert d8[0] > Fraction(7, 8)  # failing is death from life ≤ DL even without slate damage
+    for wil, pie, agi, dl, life in [(2, 0, 0, 2, 1), (0, 2, 1, 3, 5), (4, 4, 3, 1, 2), (1, 1, 0, 4, 6)]:
+        assert exact.death_probabilities(wil, pie, agi, dl)[life - 1] == brute_death(wil, pie, agi, dl, life)
+
+
+def test_bq9_answer_has_the_key_cases_on_the_page_and_the_full_grid_as_a_csv(tmp_path):
+    """BQ-9 asks every die size, Pie 0..4, Agi 0..3, DL 1..4 and L = 1..6: the key cases are tables
+    on the page and the whole grid (2,400 values) a CSV file beside the report, linked."""
+    (answer,) = exact.bq9()
+    grid = next(t for t in answer.tables if t.file)
+    assert grid.file == "bq09_death.csv" and len(grid.rows) == 5 * 5 * 4 * 4 * 6
+    keys = {tuple(row[:5]) for row in grid.rows}
+    assert len(keys) == len(grid.rows)
+    assert {r[0] for r in grid.rows} == {"d4", "d6", "d8", "d12", "d20"}
+    assert {r[1] for r in grid.rows} == set("01234") and {r[2] for r in grid.rows} == set("0123")
+    assert {r[3] for r in grid.rows} == set("1234") and {r[4] for r in grid.rows} == set("123456")
+    shown = [t for t in answer.tables if not t.file and any("P(death)" in h for h in t.header)]
+    assert len(shown) == 2 and all("failure damage" in t.caption for t in shown)
+    page = report.write(tmp_path, [answer], [], report.TITLES)
+    text = page.read_text(encoding="utf-8")
+    assert '<a href="bq09_death.csv">bq09_death.csv</a>' in text and "2400 rows" in text
+    with (tmp_path / "bq09_death.csv").open(encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == grid.header and len(rows) == 1 + 2400
+    d8 = next(r for r in rows if r[:5] == ["d8", "0", "0", "2", "4"])
+    assert Fraction(d8[6]) == Fraction(7, 8)
+    assert {p.name for p in answer.plots} == {"bq09_death", "bq09_death_pie"}
+    assert all("slate + failure damage" in p.ylabel for p in answer.plots)
+
+
+def test_plot_lines_each_get_their_own_marker_and_line_style():
+    """BQ-9: DL 3 and DL 4 give the same P(death) at most lives; each line is drawn with its own
+    marker and line style, large hollow and small filled markers in turn, so neither hides."""
+    styles = [report.line_style(i) for i in range(4)]
+    assert len({(s["marker"], s["linestyle"]) for s in styles}) == 4
+    assert styles[2]["fillstyle"] == "none" and styles[3]["fillstyle"] == "full"
+    assert styles[2]["markersize"] > styles[3]["markersize"]
 
 
 # -------------------------------------------------------------------------------- BQ-23

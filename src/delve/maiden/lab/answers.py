@@ -18,6 +18,9 @@ class Table:
     header: list[str]
     rows: list[list[str]]
     caption: str = ""
+    file: str = ""
+    """When set, the table is written beside the report as this CSV file (a full grid too long for
+    the page) and the page links it with its caption and row count instead of showing the rows."""
 
 
 @dataclass

@@ -507,52 +507,144 @@ def bq8() -> list[Answer]:
 # ------------------------------------------------------------------------------------- BQ-9
 
 
+LIVES = range(1, 7)
+DANGER_LEVELS = range(1, 5)
+DL_SLATE = Variant(slate_damage_per_die="danger_level")
+
+
+@cache
+def slate_target_distribution() -> dict[int, Fraction]:
+    """P(T = t) of a slate room check over rounds 1..24 (equally likely) and the room cards with
+    a slate (copies counted)."""
+    out: Counter[int] = Counter()
+    for r in ROUNDS:
+        for difficulty, slate, n in room_deck():
+            if slate:
+                out[max(1, markers(r) + difficulty)] += n
+    total = sum(out.values())
+    return {t: Fraction(w, total) for t, w in sorted(out.items())}
+
+
+@cache
+def death_probabilities(wil: int, pie: int, agi: int, danger_level: int) -> tuple[Fraction, ...]:
+    """P(death) from life L = 1..6 of one slate room check under ``slate_damage_per_die =
+    danger_level`` (BQ-9): P(slate damage + failure damage ≥ L), the failure damage DL applying on
+    a failed slate check too (MV-CHECK-10, MV-SLATE-7), averaged over the game's slate-check
+    targets (:func:`slate_target_distribution`)."""
+    joint = odds.slate_joint(wil, pie, agi=agi, danger_level=danger_level, variant=DL_SLATE)
+    targets = slate_target_distribution()
+    out = []
+    for life in LIVES:
+        total = Fraction(0)
+        for (ap, damage), p in joint.outcomes:
+            fails = sum((q for t, q in targets.items() if ap < t), Fraction(0))
+            total += p * ((1 - fails) * (damage >= life) + fails * (damage + danger_level >= life))
+        out.append(total)
+    return tuple(out)
+
+
 def bq9() -> list[Answer]:
-    dl_variant = Variant(slate_damage_per_die="danger_level")
     rows = []
     for size in SIZES:
         wil = SIZES.index(size)
         rows.append(
             [_size_name(size)]
             + [
-                pct(odds.slate_joint(wil, pie, agi=0, danger_level=2, variant=dl_variant).damage().at_least(4))
+                pct(odds.slate_joint(wil, pie, agi=0, danger_level=2, variant=DL_SLATE).damage().at_least(4))
                 for pie in range(5)
             ]
         )
-    death_series = []
-    for dl in range(1, 5):
-        dist = odds.slate_joint(2, 0, danger_level=dl, variant=dl_variant).damage()
-        death_series.append(Series(f"DL {dl}", list(range(1, 7)), [float(dist.at_least(life)) for life in range(1, 7)]))
     agi_rows = []
     for agi in range(4):
         agi_rows.append(
             [str(agi)]
             + [
-                pct(odds.slate_joint(2, pie, agi=agi, danger_level=2, variant=dl_variant).damage().at_least(4))
+                pct(odds.slate_joint(2, pie, agi=agi, danger_level=2, variant=DL_SLATE).damage().at_least(4))
                 for pie in range(5)
             ]
         )
-    value = odds.slate_joint(2, 0, danger_level=2, variant=dl_variant).damage().at_least(4)
+    lives = [f"L = {life}" for life in LIVES]
+    key_sizes = [
+        [_size_name(size), str(dl)] + [pct(p) for p in death_probabilities(SIZES.index(size), 0, 0, dl)]
+        for size in SIZES
+        for dl in DANGER_LEVELS
+    ]
+    key_d8 = [
+        [str(pie), str(agi)] + [pct(p) for p in death_probabilities(2, pie, agi, 2)]
+        for pie in range(5)
+        for agi in range(4)
+    ]
+    grid = [
+        [_size_name(size), str(pie), str(agi), str(dl), str(life), f"{float(p):.6f}", str(p)]
+        for size in SIZES
+        for pie in range(5)
+        for agi in range(4)
+        for dl in DANGER_LEVELS
+        for life, p in zip(LIVES, death_probabilities(SIZES.index(size), pie, agi, dl), strict=True)
+    ]
+    death_series = [
+        Series(f"DL {dl}", list(LIVES), [float(p) for p in death_probabilities(2, 0, 0, dl)]) for dl in DANGER_LEVELS
+    ]
+    pie_series = [
+        Series(f"Pie {pie}", list(LIVES), [float(p) for p in death_probabilities(2, pie, 0, 2)]) for pie in range(5)
+    ]
+    value = odds.slate_joint(2, 0, danger_level=2, variant=DL_SLATE).damage().at_least(4)
+    death4 = death_probabilities(2, 0, 0, 2)[3]
+    averaged_over = (
+        "P(death) = P(slate damage + failure damage ≥ L): slate damage × DL per remaining non-slate die "
+        "beyond Agi (slate_damage_per_die = danger_level, MV-SLATE-6) plus DL when the check fails (MV-CHECK-10, "
+        "also on a slate check, MV-SLATE-7), averaged over the game's slate room-check targets (rounds 1–24 "
+        "equally likely, the room cards with a slate)."
+    )
     return [
         Answer(
             "BQ-9",
             "Variable slate damage at DL 2",
             f"With slate damage × DL, P(slate damage ≥ 4) at DL 2 is {pct(value)} for a d8 maiden with Pie 0 and "
-            f"Agi 0 (1 − 1/s at Pie 0: only a pair of the two other dice saves her).",
+            f"Agi 0 (1 − 1/s at Pie 0: only a pair of the two other dice saves her); with the failure damage "
+            f"too, one slate room check kills her from life 4 with P = {pct(death4)}.",
             float(value),
             "exact",
             tables=[
                 Table(["die \\ Pie"] + [str(p) for p in range(5)], rows, "P(slate damage ≥ 4), DL 2, Agi 0."),
                 Table(["Agi \\ Pie"] + [str(p) for p in range(5)], agi_rows, "P(slate damage ≥ 4), d8, DL 2."),
+                Table(
+                    ["die", "DL"] + [f"P(death) {x}" for x in lives],
+                    key_sizes,
+                    f"Pie 0, Agi 0, every die size and DL 1–4. {averaged_over}",
+                ),
+                Table(
+                    ["Pie", "Agi"] + [f"P(death) {x}" for x in lives],
+                    key_d8,
+                    f"d8, DL 2, Pie 0–4, Agi 0–3. {averaged_over}",
+                ),
+                Table(
+                    ["die", "Pie", "Agi", "DL", "life L", "P(death)", "P(death) exact"],
+                    grid,
+                    f"Every die size, Pie 0–4, Agi 0–3, DL 1–4, L = 1–6. {averaged_over}",
+                    file="bq09_death.csv",
+                ),
             ],
             plots=[
                 Plot(
                     "bq09_death",
-                    "BQ-9: P(a slate check kills from life L), d8, Pie 0, Agi 0",
+                    "BQ-9: P(one slate room check kills from life L), d8, Pie 0, Agi 0, slate damage × DL",
                     "life L",
-                    "P(slate damage ≥ L)",
+                    "P(slate + failure damage ≥ L)",
                     death_series,
-                )
+                ),
+                Plot(
+                    "bq09_death_pie",
+                    "BQ-9: P(one slate room check kills from life L), d8, DL 2, Agi 0, by Pie",
+                    "life L",
+                    "P(slate + failure damage ≥ L)",
+                    pie_series,
+                ),
+            ],
+            notes=[
+                "Headline value: P(slate damage ≥ 4) at DL 2, d8, Pie 0, Agi 0 (the spec's 'in particular'). "
+                "At Pie 0 and Agi 0 the slate damage is 0 or 2 × DL, so from life ≤ 6 DL 3 and DL 4 kill alike "
+                "except at L = 4: their lines meet in the first plot, drawn with distinct markers and line styles."
             ],
         )
     ]

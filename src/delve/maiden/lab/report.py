@@ -11,6 +11,7 @@ again on the same directory plays only the games that are missing.
 from __future__ import annotations
 
 import base64
+import csv
 import html
 import math
 import re
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from delve.maiden.lab import exact, games
-from delve.maiden.lab.answers import MIN_GAMES, Z95, Answer, Plot
+from delve.maiden.lab.answers import MIN_GAMES, Z95, Answer, Plot, Table
 
 DEFAULT_GAMES = 12
 """Seeds per cell in the default report (768 games: a few minutes on two cores)."""
@@ -46,6 +47,8 @@ th { background: #f3f3f3; } caption { caption-side: bottom; font-size: 0.8rem; c
 img { max-width: 100%; display: block; margin: 0.5rem 0; }
 """
 
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+LINESTYLES = ["-", "--", "-.", ":"]
 COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b2", "#937860", "#da8bc3", "#8c8c8c"]
 
 
@@ -119,10 +122,9 @@ def draw(plot: Plot, path: Path) -> Path:
                 yerr=errors,
                 color=colour,
                 label=series.label,
-                marker="o",
-                markersize=3,
                 linewidth=1.2,
                 capsize=2,
+                **line_style(i),
             )
     ax.set_title(plot.title, fontsize=10)
     ax.set_xlabel(plot.xlabel)
@@ -133,6 +135,18 @@ def draw(plot: Plot, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, format="png")
     return path
+
+
+def line_style(index: int) -> dict[str, Any]:
+    """The marker and line style of the ``index``-th series of a line plot: each its own, large
+    hollow and small filled markers in turn, so two series with the same values (DL 3 and DL 4
+    of BQ-9 at most lives) both stay visible, the small marker inside the large one."""
+    return {
+        "marker": MARKERS[index % len(MARKERS)],
+        "markersize": 9 if index % 2 == 0 else 4,
+        "fillstyle": "none" if index % 2 == 0 else "full",
+        "linestyle": LINESTYLES[index % len(LINESTYLES)],
+    }
 
 
 def _value(answer: Answer) -> str:
@@ -154,6 +168,15 @@ def _key(bq: str) -> int:
 
 def _slug(bq: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", bq.lower()).strip("-") or "variants"
+
+
+def write_csv(path: Path, table: Table) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(table.header)
+        writer.writerows(table.rows)
+    return path
 
 
 def write(
@@ -201,6 +224,13 @@ def write(
         parts.append(f'<p class="headline">{e(answer.headline)}</p>')
         parts.append(f'<p class="source">{e(answer.source)}: value {e(_value(answer))}{e(interval)}</p>')
         for table in answer.tables:
+            if table.file:
+                write_csv(out / table.file, table)
+                parts.append(
+                    f'<p class="file">The full grid ({len(table.rows)} rows): <a href="{e(table.file)}">'
+                    f"{e(table.file)}</a>, beside this page. {e(table.caption)}</p>"
+                )
+                continue
             parts.append("<table>")
             if table.caption:
                 parts.append(f"<caption>{e(table.caption)}</caption>")
