@@ -11,8 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from delve.maiden import odds
-from delve.maiden.lab import exact, report
-from delve.maiden.lab.answers import Answer
+from delve.maiden.lab import exact, games, report
+from delve.maiden.lab.answers import Answer, proportion
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "lab"
 
@@ -180,3 +180,20 @@ def test_the_report_header_states_the_baseline_settings():
         "heuristic:will_first",
     ):
         assert part in text, part
+
+
+# -------------------------------------------------------------------------------- BQ-14
+
+
+def test_bq14_says_when_its_intervals_cannot_separate_the_boss_life_bonuses():
+    """BQ-14, SUG-9: options whose 95% intervals all contain the 1p/3p mean are 'not resolved',
+    not the best; one such option is named as the only one; none: the nearest, said as such."""
+    wide = [("⌈L/3⌉ (default)", proportion(7, 20)), ("2", proportion(9, 20)), ("3", proportion(6, 20))]
+    text = games.bonus_choice(wide, 0.45)
+    assert text.startswith("not resolved") and "cannot separate" in text and "best" not in text
+    assert "+⌈L/3⌉ (default), +2, +3" in text and "nearest point estimate +2" in text
+    narrow = [("⌈L/3⌉ (default)", proportion(700, 1000)), ("3", proportion(450, 1000))]
+    assert games.bonus_choice(narrow, 0.45).startswith("+3 (45.0%") and "only option" in games.bonus_choice(
+        narrow, 0.45
+    )
+    assert games.bonus_choice([("0", proportion(950, 1000))], 0.45).startswith("no option's 95% interval")

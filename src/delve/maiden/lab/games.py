@@ -427,18 +427,17 @@ def bq14(cells: Cells) -> list[Answer]:
         )
     target = (rates[1].value + rates[3].value) / 2
     bonus_rows = []
-    best: dict[int, tuple[float, str, Estimate]] = {}
+    parts = []
     for p in (2, 4):
         options: list[tuple[str, Estimate]] = [("⌈L/3⌉ (default)", rates[p])]
         options += [(str(b), win_rate(cells.get(f"bossbonus:{b}:{p}p"))) for b in BOSS_BONUSES]
+        options = [(label, est) for label, est in options if est.n > 0]
+        if not options:
+            continue
         for label, est in options:
-            if est.n == 0:
-                continue
-            bonus_rows.append([f"{p}p", label, est.text(percent=True)])
-            gap = abs(est.value - target)
-            if p not in best or gap < best[p][0]:
-                best[p] = (gap, label, est)
-    text = ", ".join(f"{p}p: +{label} ({est.text(percent=True)})" for p, (_, label, est) in sorted(best.items()))
+            bonus_rows.append([f"{p}p", f"+{label}", est.text(percent=True), "yes" if _contains(est, target) else "no"])
+        parts.append(f"{p}p: " + bonus_choice(options, target))
+    text = "; ".join(parts)
     plot = Plot(
         "bq14_players",
         "BQ-14: win rate by player count (Will-first bots)",
@@ -451,18 +450,56 @@ def bq14(cells: Cells) -> list[Answer]:
         Answer(
             "BQ-14",
             "Player-count equivalence",
-            f"Win rates 1p–4p: {', '.join(rates[p].text(percent=True) for p in PLAYERS)}. The boss-life bonus that "
-            f"brings 2p and 4p closest to the 1p/3p mean ({pct(target)}): {text}.",
+            f"Win rates 1p–4p: {', '.join(rates[p].text(percent=True) for p in PLAYERS)}. The boss-life bonus for "
+            f"2p and 4p against the 1p/3p mean ({pct(target)}): {text}.",
             target,
             "simulated",
             tables=[
-                Table(["players", "win rate", "bosses defeated", "round Urza falls (won games)"], rows),
-                Table(["players", "boss_life_bonus", "win rate"], bonus_rows),
+                Table(
+                    [
+                        "players",
+                        "win rate",
+                        "bosses defeated",
+                        f"round in which {final_boss_name()}, falls (won games)",
+                    ],
+                    rows,
+                ),
+                Table(
+                    ["players", "boss_life_bonus", "win rate", "95% interval contains the 1p/3p mean"],
+                    bonus_rows,
+                    "Options whose intervals all contain the 1p/3p mean cannot be separated at this number of "
+                    "games: the nearest point estimate among them is not 'the best'.",
+                ),
             ],
             plots=[plot],
             notes=["Headline value: the 1p/3p mean win rate the 2p/4p bonus aims at."],
         )
     ]
+
+
+def _contains(est: Estimate, value: float) -> bool:
+    return est.low is not None and est.high is not None and est.low <= value <= est.high
+
+
+def bonus_choice(options: Sequence[tuple[str, Estimate]], target: float) -> str:
+    """BQ-14 in words for one player count: the boss-life bonus options (label, win rate) against
+    the ``target`` win rate. Several options whose 95% intervals contain the target cannot be told
+    apart at this number of games, and the answer says so instead of naming the nearest one best."""
+    nearest_label, nearest = min(options, key=lambda o: abs(o[1].value - target))
+    consistent = [label for label, est in options if _contains(est, target)]
+    if len(consistent) > 1:
+        return (
+            f"not resolved: the 95% intervals of {len(consistent)} options contain it "
+            f"(+{', +'.join(consistent)}), so these games cannot separate them; nearest point estimate "
+            f"+{nearest_label} ({nearest.text(percent=True)})"
+        )
+    if len(consistent) == 1:
+        (label,) = consistent
+        est = dict(options)[label]
+        return f"+{label} ({est.text(percent=True)}), the only option whose 95% interval contains it"
+    return (
+        f"no option's 95% interval contains it; nearest point estimate +{nearest_label} ({nearest.text(percent=True)})"
+    )
 
 
 def variant_effect(cells: Cells, name: str) -> tuple[Estimate, Estimate]:
