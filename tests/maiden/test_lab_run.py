@@ -55,8 +55,10 @@ def test_a_streamed_run_shows_its_progress_line_before_the_first_game(tmp_path):
     finally:
         runner.play_one = original  # type: ignore[assignment]
     assert [r["seed"] for r in rows] == [1, 2] and made == [1, 2]
-    again = runner.run(lazily(), total=2, out=tmp_path, progress=False)
+    stream = io.StringIO()
+    again = runner.run(lazily(), total=2, out=tmp_path, stream=stream)
     assert [r["key"] for r in again] == [r["key"] for r in rows]
+    assert stream.getvalue().splitlines()[-1].startswith("[########################] 2/2 100.0% (2 resumed)")
 
 
 def test_the_eta_waits_for_measured_progress():

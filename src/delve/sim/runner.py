@@ -293,8 +293,8 @@ def run(
     finally:
         if store is not None:
             store.close()
-        if bar.done > bar.resumed:
-            bar.close()
+        if bar.done > bar.resumed or (total is not None and bar.done):
+            bar.close()  # a streamed run closes its line even when every game was resumed
     return [rows[key] for key in order]
 
 
