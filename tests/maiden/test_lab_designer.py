@@ -197,3 +197,14 @@ def test_bq14_says_when_its_intervals_cannot_separate_the_boss_life_bonuses():
         narrow, 0.45
     )
     assert games.bonus_choice([("0", proportion(950, 1000))], 0.45).startswith("no option's 95% interval")
+
+
+# ----------------------------------------------------------------- docs/lab/README.md
+
+
+def test_the_lab_readme_reads_bq14_as_the_report_does():
+    """BQ-14: the README does not call a boss-life bonus best where the report's intervals cannot
+    separate the options, and names the 500-game run as a separate measurement."""
+    readme = (DOCS / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| BQ-14 |"))
+    assert "cannot separate" in row and "500-game" in row
