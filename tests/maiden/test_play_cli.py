@@ -133,13 +133,14 @@ def test_eval_shows_progress_with_an_eta_on_stderr(capsys: Any, monkeypatch: Any
     clock = itertools.count(start=1000, step=11)  # each look at the clock: 11 seconds later
     monkeypatch.setattr(runner, "time", types.SimpleNamespace(monotonic=lambda: float(next(clock))))
     monkeypatch.setattr(maiden_eval, "play_game", lambda players, seed, **kw: _FakeRecord(players, seed))
-    code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,2", "--processes", "1")
+    code, out, err = run(capsys, "eval", "--games", "8", "--players", "1,2", "--processes", "1")
     assert code == 0
     assert "ETA" not in out and "games/s" not in out
     lines = err.splitlines()
-    assert lines[0].startswith("[####") and " 1/6 " in lines[0] and "games/s  ETA " in lines[0]
-    assert any(" 5/6 " in line and "ETA 0m" in line for line in lines)
-    assert " 6/6 100.0%" in lines[-1] and "  in " in lines[-1] and "ETA" not in lines[-1]
+    # the ETA waits for the first games (runner.ESTIMATE_AFTER), then is measured
+    assert lines[0].startswith("[") and "games/s  ETA estimating..." in lines[0]
+    assert any(" 15/16 " in line and "ETA 0m" in line for line in lines), lines
+    assert " 16/16 100.0%" in lines[-1] and "  in " in lines[-1] and "ETA" not in lines[-1]
     code, out, err = run(capsys, "eval", "--games", "3", "--players", "1,2", "--processes", "1", "--quiet")
     assert (code, err) == (0, "")
     with pytest.raises(SystemExit):
