@@ -77,6 +77,24 @@ def test_decision_of_another_seat_blocks() -> None:
     with pytest.raises(IllegalCommand) as err:
         r.apply(g, 1, {"kind": "place_card", "stat": "wil"}, g.clock)
     assert err.value.code == "command/decision_pending"
+    assert err.value.message == 'decide "choose_familiar" first'  # said once, the kind quoted as JSON
+
+
+def test_refusals_quote_commands_as_json() -> None:
+    """A refusal quotes the command in the form the request body has (JSON), never as Python
+    writes a dict."""
+    r, g = new_game(2, start_player=0)
+    with pytest.raises(IllegalCommand) as err:
+        r.apply(g, 0, {"kind": "choose_familiar", "familiar": "nobody"}, g.clock)
+    assert err.value.code == "command/invalid_option"
+    assert err.value.message.startswith('{"kind": "choose_familiar", "familiar": "nobody"} is not one of the options')
+    assert "'" not in err.value.message
+    to_move(r, g, wil=1)
+    for command in ({"kind": "resolve"}, {"kind": "move", "to": "b_urza"}, {"kind": "keep_card", "card": 0}):
+        with pytest.raises(IllegalCommand) as err:
+            r.apply(g, 0, command, g.clock)
+        assert "'" not in err.value.message, err.value.message
+        assert f'"{command["kind"]}"' in err.value.message or '"b_urza"' in err.value.message
 
 
 def test_every_legal_command_is_accepted_and_apply_uses_the_same_judge() -> None:

@@ -38,7 +38,9 @@ def test_the_games_list_shows_each_game_with_its_active_settings(client, game, m
     assert {"key": "goal", "label": "goal", "value": "30", "shown": "30"} in games[0]["settings"]
     assert [g["id"] for g in client.get("/api/v1/games?status=running").json()["games"]] == [game.pk]
     error_of(client.get("/api/v1/games?status=paused"), 400, "request/malformed")
-    error_of(client.get("/api/v1/games?limit=0"), 400, "request/malformed")
+    for limit in ("0", "201", "x"):  # one wording of the one range, below it and above it
+        error = error_of(client.get(f"/api/v1/games?limit={limit}"), 400, "request/malformed")
+        assert error["message"] == f"limit='{limit}' is not a whole number from 1 to 200"
 
 
 def test_a_player_gets_their_seats_view_and_a_visitor_the_public_view(game, personas):
@@ -331,6 +333,9 @@ def test_an_events_cursor_past_the_end_answers_the_real_end(db, clock, player):
     assert end > 0
     past = client.get(f"/api/v1/games/{game.pk}/events?after=99999").json()
     assert past["events"] == [] and past["cursor"] == end
+    for limit in ("0", "101"):  # the same words for both ends of the one range
+        error = error_of(client.get(f"/api/v1/games/{game.pk}/events?limit={limit}"), 400, "request/malformed")
+        assert error["message"] == f"limit='{limit}' is not a whole number from 1 to 100"
 
 
 def test_my_games_lists_where_the_caller_must_act_first(db, clock, player, opponent):

@@ -20,6 +20,7 @@ from delve.fated.ctx import Ctx
 from delve.fated.grid import DIRECTIONS, PASSABLE
 from delve.fated.state import CORE, DEAD, DEFENSE, MOVE, READY, WAIT, Monster, Player
 from delve.kernel import IllegalCommand
+from delve.kernel import quote_json as _quote
 
 
 class Command(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -68,19 +69,6 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
             "command/unknown_kind", f"unknown command kind {_quote(command.kind)}; known: {', '.join(sorted(KINDS))}"
         )
     return msgspec.to_builtins(command)  # type: ignore[no-any-return]
-
-
-QUOTE_LIMIT = 80
-
-
-def _quote(value: Any) -> str:
-    """A short, printable quotation of bad input: at most ``QUOTE_LIMIT`` characters, and never a
-    failure for input nested too deep to print."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        return f"<{type(value).__name__} nested too deep>"
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
 
 
 def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
@@ -329,7 +317,7 @@ def _dispatch(ctx: Ctx, player: Player, command: dict[str, Any]) -> None:
     elif kind == "give_up":
         defense.abandon(ctx, player, reason="gave_up")
     else:  # pragma: no cover - parse() rejects unknown kinds
-        raise IllegalCommand("command/unknown_kind", f"unknown command kind {kind!r}")
+        raise IllegalCommand("command/unknown_kind", f"unknown command kind {_quote(kind)}")
 
 
 def _comment(ctx: Ctx, player: Player, text: str | None) -> None:
@@ -369,7 +357,7 @@ def _diagnose(ctx: Ctx, player: Player, command: dict[str, Any], legal: list[dic
         where = [phase for phase, kinds in PHASE_KINDS.items() if kind in kinds]
         return IllegalCommand(
             "command/not_your_phase",
-            f"{kind!r} is not possible in the {player.phase} phase"
+            f"{_quote(kind)} is not possible in the {player.phase} phase"
             + (f" (only in: {', '.join(where)})" if where else "")
             + f"; possible now: {', '.join(sorted(offered))}",
         )

@@ -20,6 +20,7 @@ from delve.kernel import (
     SettingHelp,
     SettingLine,
     plain_hash,
+    quote_json,
 )
 
 
@@ -229,7 +230,7 @@ class FatedRuleset:
     @staticmethod
     def _check_seat(game: GameState, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < len(game.players):
-            raise IllegalCommand("command/no_such_seat", f"there is no seat {seat!r} in this game")
+            raise IllegalCommand("command/no_such_seat", f"there is no seat {quote_json(seat)} in this game")
 
 
 def _truthy(value: Any) -> bool:

@@ -13,6 +13,7 @@ from delve.kernel.errors import (
     SettingsError,
     number_text,
     quote,
+    quote_json,
     setting_int,
 )
 from delve.kernel.events import Event, EventFields
@@ -64,6 +65,7 @@ __all__ = [
     "number_text",
     "plain_hash",
     "quote",
+    "quote_json",
     "register",
     "registered_names",
     "replay",

@@ -6,6 +6,7 @@ human-readable message that quotes the bad input.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -135,4 +136,18 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
         text = repr(value)
     except RecursionError:
         return f"<{type(value).__name__} nested too deep>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def quote_json(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """Like :func:`quote`, but in the form a JSON body has (``{"kind": "move", "to": "A3"}``,
+    ``"A3"``, ``null``): how commands and their fields are quoted back to the API and the
+    screens. A value JSON cannot write (never one decoded from a body) is quoted as :func:`quote`
+    does."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        if not text.isprintable():
+            text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return quote(value, limit)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -13,7 +13,8 @@ from typing import Any
 
 import msgspec
 
-from delve.kernel import IllegalCommand, quote
+from delve.kernel import IllegalCommand
+from delve.kernel import quote_json as quote
 from delve.maiden import checks, decisions, dice, effects, flow, movement, skills
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import MOVE, POST_ROLL, PRE_ROLL, Game, Maiden
@@ -256,16 +257,18 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
         head = state.pending[0]
         if head.seat is not None and head.seat != seat:
             return IllegalCommand(
-                "command/not_your_decision", f"seat {head.seat} must decide {head.kind!r} first; wait for them"
+                "command/not_your_decision", f"seat {head.seat} must decide {quote(head.kind)} first; wait for them"
             )
-        if kind != _answer_kind(head.kind):
-            return IllegalCommand(
-                "command/decision_pending", f"decide {head.kind!r} first (with {_answer_kind(head.kind)!r})"
-            )
-        return IllegalCommand("command/invalid_option", f"{quote(command)} is not one of the options of {head.kind!r}")
+        answer = _answer_kind(head.kind)
+        if kind != answer:
+            with_kind = "" if answer == head.kind else f" with a {quote(answer)} command"
+            return IllegalCommand("command/decision_pending", f"decide {quote(head.kind)} first{with_kind}")
+        return IllegalCommand(
+            "command/invalid_option", f"{quote(command)} is not one of the options of {quote(head.kind)}"
+        )
     active = state.active_seat
     if kind in DECISION_KINDS:
-        return IllegalCommand("command/nothing_to_decide", f"there is no pending decision for {kind!r}")
+        return IllegalCommand("command/nothing_to_decide", f"there is no pending decision for {quote(kind)}")
     if kind != "use_arcana" and seat != active:
         return IllegalCommand("command/not_your_turn", f"it is seat {active}'s turn")
     offered = {c["kind"] for c in legal}
@@ -273,7 +276,7 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
         where = [step for step, kinds in WINDOW_KINDS.items() if kind in kinds]
         return IllegalCommand(
             "command/not_your_phase",
-            f"{kind!r} is not possible in the {state.step} step"
+            f"{quote(kind)} is not possible in the {state.step} step"
             + (f" (only in: {', '.join(where)})" if where else "")
             + f"; possible now: {', '.join(sorted(offered)) or 'nothing'}",
         )

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
-from delve.kernel import IllegalCommand
+from delve.kernel import IllegalCommand, quote_json
 from delve.maiden import board, bosses, death, dice, skills
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import Check, Decision, Maiden
@@ -109,7 +109,9 @@ def run(
         fn = _HANDLERS.get(op["op"])
         if fn is None:
             if strict:
-                raise IllegalCommand("command/not_implemented", f"the effect {op['op']!r} is not implemented yet")
+                raise IllegalCommand(
+                    "command/not_implemented", f"the effect {quote_json(op['op'])} is not implemented yet"
+                )
             ctx.emit("effect.unsupported", op=op["op"], source=source)
             continue
         try:
@@ -419,7 +421,7 @@ def _picked(
         if "dice" in given and name != "reroll":
             given["dice"] = sorted(given["dice"])
         if given not in picks:
-            raise IllegalCommand("command/illegal_choice", f"{name}: {given} is not a legal pick now")
+            raise IllegalCommand("command/illegal_choice", f"{name}: {quote_json(given)} is not a legal pick now")
         return given, False
     if not picks:
         ctx.emit("effect.no_target", op=name, source=source, seat=actor.seat)
@@ -540,7 +542,7 @@ def _boss_damage(
     set up is weakened instead (MV-QUEST-5)."""
     boss_id = pick.get("boss", op.get("boss"))
     if boss_id not in ctx.state.bosses:
-        raise IllegalCommand("command/unknown_boss", f"there is no boss {boss_id!r}")
+        raise IllegalCommand("command/unknown_boss", f"there is no boss {quote_json(boss_id)}")
     boss = ctx.state.bosses[boss_id]
     if boss.engaged:
         bosses.hit(ctx, boss_id, amount(ctx, op), cause=source)
@@ -597,7 +599,7 @@ def _room_picks(ctx: Ctx, op: dict[str, Any], actor: Maiden) -> list[dict[str, A
 def _room_type(ctx: Ctx, op: dict[str, Any], actor: Maiden, pick: dict[str, Any], rest: list[Any], source: str) -> bool:
     room = pick.get("room", op.get("room"))
     if room not in ctx.content.rooms:
-        raise IllegalCommand("command/unknown_room", f"there is no room {room!r}")
+        raise IllegalCommand("command/unknown_room", f"there is no room {quote_json(room)}")
     ctx.state.room_types[str(room)] = str(op["to"])
     ctx.emit("room.changed", room=room, to=op["to"])
     return False

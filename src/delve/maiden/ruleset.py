@@ -18,6 +18,7 @@ from delve.kernel import (
     SettingHelp,
     SettingLine,
     plain_hash,
+    quote_json,
 )
 from delve.kernel.lasting import Lasting
 from delve.maiden import autopilot, commands, flow, journal, movement, rounds, settings, setup, state, view
@@ -267,7 +268,7 @@ class MaidenRuleset:
     @staticmethod
     def _check_seat(game: Game, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(game.maidens):
-            raise IllegalCommand("command/no_such_seat", f"there is no seat {seat!r} in this game")
+            raise IllegalCommand("command/no_such_seat", f"there is no seat {quote_json(seat)} in this game")
 
 
 # The state as the memos' key and the snapshot an illegal command is undone from: MessagePack,

@@ -56,13 +56,13 @@ def malformed(message: str) -> Rejected:
     return Rejected("request/malformed", message)
 
 
-def whole_number(raw: str, name: str, *, maximum: int = INT_MAX) -> int:
-    """``raw`` as a whole number from 0 to ``maximum`` (ASCII digits only).
+def whole_number(raw: str, name: str, *, minimum: int = 0, maximum: int = INT_MAX) -> int:
+    """``raw`` as a whole number from ``minimum`` to ``maximum`` (ASCII digits only).
 
-    :raises Rejected: 400, quoting a short prefix of ``raw``.
+    :raises Rejected: 400, quoting a short prefix of ``raw`` and saying the range.
     """
-    if _DIGITS.fullmatch(raw) is None or int(raw) > maximum:
-        raise malformed(f"{name}={quote(raw)} is not a whole number from 0 to {maximum}")
+    if _DIGITS.fullmatch(raw) is None or not minimum <= int(raw) <= maximum:
+        raise malformed(f"{name}={quote(raw)} is not a whole number from {minimum} to {maximum}")
     return int(raw)
 
 

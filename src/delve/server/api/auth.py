@@ -159,7 +159,4 @@ def query_int(request: HttpRequest, name: str, default: int, *, minimum: int = 0
         return default
     if len(request.GET.getlist(name)) > 1:  # ?after=5&after=6: which one was meant is a guess
         raise Rejected("request/malformed", f"{name} is given more than once")
-    value = inputs.whole_number(raw, name, maximum=maximum)
-    if value < minimum:
-        raise Rejected("request/malformed", f"{name}={value} is out of range ({minimum}..{maximum})")
-    return value
+    return inputs.whole_number(raw, name, minimum=minimum, maximum=maximum)
