@@ -141,11 +141,13 @@ def test_every_rejection_says_why(game, personas, clock):
     assert player.get("/api/v1/records/nobody").json() == {"user": "nobody", "records": []}  # no enumeration
 
 
-def test_nobody_can_name_a_seat_in_a_request(game, personas):
-    """The seat is always the caller's own: a request that names one is malformed."""
+def test_nobody_can_act_for_a_seat_they_do_not_play(game, personas):
+    """A command acts for the caller's own seat; one that names another player's seat is refused
+    (a hot-seat host's table seats: tests/server/test_api_table_seats.py)."""
     url = f"/api/v1/games/{game.pk}/commands"
-    error = error_of(post(personas["player"], url, {"command": {"kind": "wait"}, "seat": 1}), 400, "request/malformed")
-    assert "seat" in error["message"]
+    error = error_of(post(personas["player"], url, {"command": {"kind": "wait"}, "seat": 1}), 403, "seat/not_yours")
+    assert "seat 1" in error["message"]
+    error_of(post(personas["player"], url, {"command": {"kind": "wait"}, "seat": "1"}), 400, "request/malformed")
     assert not CommandEntry.objects.exists()
 
 

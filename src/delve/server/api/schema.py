@@ -31,7 +31,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 ERRORS = {
     400: "Malformed request (`request/malformed`) or invalid registration (`registration/...`).",
     401: "Not authenticated (`auth/required`, `auth/invalid_token`).",
-    403: "Not allowed: no seat in this game (`seat/not_seated`), a game closed to spectators "
+    403: "Not allowed: no seat in this game (`seat/not_seated`), a seat named that the caller does not play "
+    "(`seat/not_yours`), a game closed to spectators "
     "(`game/no_spectators`) or a failed CSRF check (`auth/csrf`).",
     404: "Unknown game (`game/not_found`).",
     409: "Conflict: stale version (`command/stale_version`, with `details.current_version`), changed choices "
@@ -75,6 +76,14 @@ IDEMPOTENCY = {
     "description": "Same as the body's idempotency_key (which wins if both are sent and equal; 400 if they differ): "
     "1 to 100 printable characters, spaces included.",
 }
+SEAT = {
+    "name": "seat",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 0, "maximum": 255},
+    "description": "The seat to read for (0-based index): by default the caller's own; another only if the caller "
+    "plays it, a seat of their hot-seat table (else 403 `seat/not_yours`; 401 without logging in).",
+}
 STATUSES = ["open", "running", "ended"]
 WRITE = {"security": [{"bearer": []}, {"session": []}]}
 READ = {"security": [{"bearer": []}, {"session": []}, {}]}
@@ -112,6 +121,7 @@ def _paths() -> dict[str, Any]:
                 **READ,
                 "parameters": [
                     GAME_ID,
+                    SEAT,
                     {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}},
                 ],
                 "responses": _responses(
@@ -119,7 +129,9 @@ def _paths() -> dict[str, Any]:
                         "200": _json(_ref("GameView"), "The view"),
                         "304": {"description": "Not modified: the `If-None-Match` tag is still current"},
                     },
+                    400,
                     401,
+                    403,
                     404,
                 ),
             }
@@ -142,12 +154,12 @@ def _paths() -> dict[str, Any]:
         "/api/v1/games/{game_id}/commands": {
             "get": {
                 "summary": "The caller's legal commands now",
-                "parameters": [GAME_ID],
+                "parameters": [GAME_ID, SEAT],
                 **WRITE,
-                "responses": _responses({"200": _json(_ref("LegalCommands"), "Legal commands")}, 401, 403, 404),
+                "responses": _responses({"200": _json(_ref("LegalCommands"), "Legal commands")}, 400, 401, 403, 404),
             },
             "post": {
-                "summary": "Submit a command for the caller's own seat",
+                "summary": "Submit a command for the caller's own seat (or a seat of their hot-seat table)",
                 "description": "One transaction. A stale `version`, or a `choices` digest that no longer matches "
                 "the caller's legal commands, answers 409; a repeated idempotency key returns the first answer "
                 "(header `Idempotent-Replayed: true`) and applies nothing. The answer lists the caller's legal "
@@ -233,8 +245,9 @@ def _paths() -> dict[str, Any]:
                         "description": "Events per page: 1 to 100 (the default and the maximum); then after=cursor.",
                         "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
                     },
+                    SEAT,
                 ],
-                "responses": _responses({"200": _json(_ref("Events"), "Events")}, 400, 401, 404),
+                "responses": _responses({"200": _json(_ref("Events"), "Events")}, 400, 401, 403, 404),
             }
         },
         "/api/v1/records": {

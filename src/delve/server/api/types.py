@@ -104,12 +104,25 @@ class RegisterBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
-    """Submit a command for the caller's own seat."""
+    """Submit a command for the caller's own seat (or, with ``seat``, a seat of their hot-seat table)."""
 
     command: Command
     version: Version | None = None
     choices: Choices | None = None
     idempotency_key: IdempotencyKey | None = None
+    seat: (
+        Annotated[
+            int,
+            Meta(
+                ge=0,
+                le=255,
+                description="The seat to act for (0-based index): by default the caller's own; another only if the "
+                "caller plays it, a seat of their hot-seat table (else 403 `seat/not_yours`). `version`, `choices` "
+                "and the idempotency key are then that seat's.",
+            ),
+        ]
+        | None
+    ) = None
 
     def __post_init__(self) -> None:
         kind = self.command.get("kind")

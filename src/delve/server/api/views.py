@@ -1,6 +1,8 @@
 """The JSON API, ``/api/v1/`` (documented in docs/api.md; schema at ``/api/v1/openapi.json``).
 
-The seat a command acts for is always the caller's own seat: no request names a seat.
+The seat a request reads or acts for is the caller's own seat, unless it names another seat the
+caller plays as the game screen lets them: a seat of their hot-seat table (``lobby.TableSeat``),
+with ``?seat=n`` on a read or ``"seat": n`` in a command's body.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import hashlib
 import json
 from typing import Any
 
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 
 from delve.server.api.auth import endpoint, parse_body, query_int, require_user
@@ -24,7 +27,7 @@ from delve.server.api.types import (
 )
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
-from delve.server.games.models import Game
+from delve.server.games.models import Game, Seat
 from delve.server.inputs import quote
 from delve.server.records.views import public_records, record_dict
 
@@ -40,8 +43,36 @@ def _game(game_id: int) -> Game:
 
 
 def _seat_index(game: Game, request: HttpRequest) -> int | None:
-    seat = engine.seat_of(game, request.user)
-    return None if seat is None else seat.index
+    seat = _seat(game, request, query_int(request, "seat", -1, maximum=SEAT_MAX))
+    return None if seat is None or seat.index is None else seat.index
+
+
+SEAT_MAX = 255
+
+
+def _seat(game: Game, request: HttpRequest, wanted: int | None) -> Seat | None:
+    """The seat a request is for: the caller's own (``wanted`` None or -1), or the seat of index
+    ``wanted`` if the caller plays it, their own or one of their hot-seat table's, as the game
+    screen's ``seat`` field (``play.maiden_views.act``).
+
+    :raises Rejected: 401 a seat named by a caller not logged in, 403 ``seat/not_yours`` a seat
+        the caller does not play."""
+    if wanted is None or wanted < 0:
+        return engine.seat_of(game, request.user)
+    user = require_user(request)
+    seat = (
+        Seat.objects.filter(game=game, index=wanted)
+        .filter(Q(user=user) | Q(table__host=user))
+        .select_related("user")
+        .first()
+    )
+    if seat is None:
+        raise Rejected(
+            "seat/not_yours",
+            f"you do not play seat {wanted} in this game: name your own seat or one of your hot-seat table's",
+            status=403,
+        )
+    return seat
 
 
 def _key(request: HttpRequest, body_key: str | None) -> str | None:
@@ -138,6 +169,10 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
     user = require_user(request)
     if request.method == "POST":
         body = parse_body(request, CommandBody)
+        if body.seat is not None:  # a seat the caller plays (their table's): act as its account
+            seat = _seat(_game(game_id), request, body.seat)
+            assert seat is not None
+            user = seat.user
         answer = engine.submit(
             game_id,
             user,
@@ -148,14 +183,15 @@ def commands(request: HttpRequest, game_id: int) -> dict[str, Any] | HttpRespons
             listing=True,
         )
         if answer.commands is None:  # a replayed answer: the legal commands as they are now
-            answer.commands = _legal(_game(game_id), user)["commands"]
+            found = _game(game_id)
+            answer.commands = _legal(found, engine.seat_of(found, user))["commands"]
         return _answer(answer)
-    return _legal(_game(game_id), user)
+    found = _game(game_id)
+    return _legal(found, _seat(found, request, query_int(request, "seat", -1, maximum=SEAT_MAX)))
 
 
-def _legal(found: Game, user: Any) -> dict[str, Any]:
-    """The caller's legal commands now, as ``GET .../commands`` answers them."""
-    seat = engine.seat_of(found, user)
+def _legal(found: Game, seat: Seat | None) -> dict[str, Any]:
+    """A seat's legal commands now, as ``GET .../commands`` answers them."""
     if seat is None:
         raise not_seated()
     legal = present.legal_commands(found, seat.index) if seat.index is not None else []
