@@ -38,6 +38,7 @@ from delve.server.games.forms import (
 )
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.models import TableSeat
+from delve.server.lobby.table import controlled_seats, table_seats, waiting_for
 
 MAIDEN = "maiden"
 PRESET = "white-maiden"
@@ -300,16 +301,16 @@ def card_extras(request: HttpRequest, game: Game, seats: list[Seat]) -> dict[str
     out["bots_available"] = bot_for(MAIDEN) is not None
     if game.status != Game.Status.RUNNING:
         return out
-    from delve.server.play.maiden_screen import controlled_seats
-
     controlled = [s for s in controlled_seats(game, user, seats) if s.index is not None]
     if not controlled:
         return out
     out["plays"] = True
+    own = present.own_seat(seats, user) or controlled[0]
     try:
         rules = engine.ruleset_of(game)
         state = engine.load_state(game, rules)
-        out["decide"] = any(rules.legal_commands(state, s.index) for s in controlled)
+        # the dashboard's, the API's and the notifications' answer (lobby.table.waiting_for)
+        out["decide"] = bool(waiting_for(rules, state, own, table_seats(game, user))[1].action)
     except DelveError:
         out["decide"] = False
     return out

@@ -33,10 +33,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.urls import reverse
 
-from delve.kernel import DelveError, attention
+from delve.kernel import DelveError
 from delve.server.games import bots
 from delve.server.games.engine import load_state, public_outcome, ruleset_of
 from delve.server.games.models import Game, Seat
+from delve.server.lobby.table import table_seats, waiting_for
 from delve.server.notify import channels, text
 from delve.server.notify.models import Notice, OutboxMessage, Preference, Watch
 
@@ -91,11 +92,23 @@ def player_seats(game: Game) -> tuple[list[Seat], list[Seat]]:
     """In one query, with their users: the seats a person plays (not bots, not hot-seat table
     seats), and the seats a bot took over from their player (``bot_since``: the player may take
     them back)."""
-    seats = game.seats.filter(index__isnull=False, table__isnull=True).select_related("user")
+    humans, taken_over, _tables = _seats(game)
+    return humans, taken_over
+
+
+def _seats(game: Game) -> tuple[list[Seat], list[Seat], dict[int, list[Seat]]]:
+    """:func:`player_seats`, and the hot-seat table seats by their host's user id (one query)."""
+    every = list(game.seats.filter(index__isnull=False).select_related("user", "table"))
+    tables: dict[int, list[Seat]] = {}
+    for seat in every:
+        if hasattr(seat, "table"):
+            tables.setdefault(seat.table.host_id, []).append(seat)
+    seats = [seat for seat in every if not hasattr(seat, "table")]
     active = [seat for seat in seats if seat.user.is_active]
     return (
         [seat for seat in active if not seat.is_bot],
         [seat for seat in active if seat.is_bot and seat.bot_since is not None],
+        tables,
     )
 
 
@@ -115,7 +128,7 @@ def find(game: Game, now: int) -> Found:
     found = Found()
     if game.status == Game.Status.OPEN:
         return found
-    seats, taken_over = player_seats(game)
+    seats, taken_over, tables = _seats(game)
     prefs = preferences([seat.user for seat in seats])
     base = {"game": game_label(game)}
     if game.started_at is not None and now - game.started_at < FRESH:
@@ -138,7 +151,8 @@ def find(game: Game, now: int) -> Found:
     state = load_state(game, ruleset)
     for seat in seats:
         assert seat.index is not None
-        seen = attention(ruleset, state, seat.index)
+        # a decision waiting for a seat of the player's table (hot-seat) waits for them
+        seen = waiting_for(ruleset, state, seat, tables.get(seat.user_id, []))[1]
         if seen.waiting_key:
             found.events.append((seat, "turn", seen.waiting_key, now, dict(base)))
         if seen.defense_key:
@@ -178,7 +192,8 @@ def still_waiting(notice: Notice) -> bool:
     if seat is None:
         return False
     assert seat.index is not None
-    seen = attention(ruleset_of(game), load_state(game), seat.index)
+    ruleset = ruleset_of(game)
+    seen = waiting_for(ruleset, load_state(game, ruleset), seat, table_seats(game, seat.user))[1]
     return (seen.waiting_key if notice.kind == "turn" else seen.defense_key) == notice.key
 
 

@@ -7,9 +7,10 @@ from typing import Any
 
 from django.urls import reverse
 
-from delve.kernel import Attention, DelveError, attention
+from delve.kernel import Attention, DelveError
 from delve.server.games.engine import load_state, ruleset_of
 from delve.server.games.models import Game, Seat
+from delve.server.lobby.table import table_seats, waiting_for
 from delve.server.notify import calendar, text
 from delve.server.notify.triggers import game_label, site_url
 
@@ -21,6 +22,8 @@ class Row:
     label: dict[str, str]
     attention: Attention
     url: str
+    for_seat: Seat | None = None
+    """The seat of the player's table (hot-seat) whose decision waits, when it is not their own."""
 
     @property
     def waiting(self) -> bool:
@@ -42,7 +45,8 @@ class Row:
 
 def rows(user: Any) -> tuple[list[Row], list[Seat]]:
     """The running games of ``user`` (what waits first, then by deadline) and their seats in
-    games still open for registration."""
+    games still open for registration. A decision that waits for a seat of their table
+    (hot-seat) waits for them (:func:`delve.server.lobby.table.waiting_for`)."""
     seats = list(
         Seat.objects.filter(user=user, game__status__in=[Game.Status.RUNNING, Game.Status.OPEN])
         .select_related("game")
@@ -54,13 +58,16 @@ def rows(user: Any) -> tuple[list[Row], list[Seat]]:
         if game.status == Game.Status.OPEN or seat.index is None:
             open_seats.append(seat)
             continue
+        waiting = seat
         try:
             ruleset = ruleset_of(game)
-            seen = attention(ruleset, load_state(game, ruleset), seat.index)
+            waiting, seen = waiting_for(ruleset, load_state(game, ruleset), seat, table_seats(game, user))
         except DelveError:
             seen = Attention()
         url = reverse("play:game", args=[game.pk])
-        running.append(Row(game=game, seat=seat, label=game_label(game), attention=seen, url=url))
+        row = Row(game=game, seat=seat, label=game_label(game), attention=seen, url=url)
+        row.for_seat = waiting if waiting.pk != seat.pk else None
+        running.append(row)
     running.sort(key=Row.sort_key)
     return running, open_seats
 

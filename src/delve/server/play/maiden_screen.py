@@ -27,7 +27,7 @@ from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
 from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
-from delve.server.lobby.models import TableSeat
+from delve.server.lobby.table import controlled_seats
 from delve.server.play import maiden_odds
 
 MAIDEN = "maiden"
@@ -110,14 +110,6 @@ class Screen:
             if s.index == seat:
                 return s.name
         return _("Seat %(n)s") % {"n": seat + 1}
-
-
-def controlled_seats(game: Game, user: Any, seats: list[Seat]) -> list[Seat]:
-    """The seats ``user`` may act for: their own and those of their table (hot-seat)."""
-    if user is None or not user.is_authenticated:
-        return []
-    table = set(TableSeat.objects.filter(host=user, seat__game=game).values_list("seat_id", flat=True))
-    return [s for s in seats if s.user_id == user.pk or s.pk in table]
 
 
 def load(game: Game, user: Any, *, prefer: int | None = None) -> Screen:

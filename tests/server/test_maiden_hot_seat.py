@@ -1,0 +1,71 @@
+"""White Maiden at one table (hot-seat): one account plays several seats from one browser. A
+decision waiting for any seat the host plays is the host's, and every view says so alike (the
+lobby, the "waiting on me" dashboard, the API's ``must_act``, the notifications)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from delve.server.games import bots as server_bots
+from delve.server.games.models import Game
+from delve.server.lobby import maiden as lobby_maiden
+from delve.server.notify import triggers
+from tests.server.conftest import session_client, token_client
+from tests.server.maiden_kit import view
+
+pytestmark = pytest.mark.django_db
+
+
+def hot_seat(host: Any, **overrides: Any) -> Game:
+    return lobby_maiden.create_table_game(host, "Grandpa", {"players": 2, **overrides}, lobby_maiden.TABLE_HOTSEAT)
+
+
+def views_of(host: Any, game: Game) -> dict[str, bool]:
+    """Whether each view says a decision waits for ``host`` in ``game``."""
+    lobby = session_client(host).get("/").content.decode()
+    waiting = session_client(host).get("/me/waiting/").content.decode()
+    api = token_client(host).get("/api/v1/me/games").json()["games"]
+    found = triggers.find(game, game.started_at or 0)
+    return {
+        "lobby": "your-decision" in lobby,
+        "dashboard": "1 game needs you." in waiting,
+        "api": next(g["must_act"] for g in api if g["id"] == game.pk),
+        "notice": any(seat.user_id == host.pk and kind == "turn" for seat, kind, *_ in found.events),
+    }
+
+
+def test_a_decision_of_a_table_seat_waits_for_its_host_in_every_view(clock: Any, player: Any) -> None:
+    """The start player is seat 2, played at the host's table: the lobby, the dashboard, the API
+    and the notifications all say the host must act (MV-SETUP-1: the start player chooses first)."""
+    game = hot_seat(player, start_player=1)
+    assert [p["seat"] for p in view(game, None)["pending"]][:1] == [1]
+    assert views_of(player, game) == {"lobby": True, "dashboard": True, "api": True, "notice": True}
+    waiting = session_client(player).get("/me/waiting/").content.decode()
+    assert "for Maiden 2 at your table" in waiting
+
+
+def test_the_views_agree_when_the_hosts_own_seat_waits(clock: Any, player: Any) -> None:
+    game = hot_seat(player, start_player=0)
+    assert views_of(player, game) == {"lobby": True, "dashboard": True, "api": True, "notice": True}
+    assert "at your table" not in session_client(player).get("/me/waiting/").content.decode()
+
+
+def test_the_views_agree_when_nothing_waits_for_the_host(clock: Any, player: Any, opponent: Any) -> None:
+    """A two-seat game with another player (no table): the other player's decision is not the host's."""
+    game = lobby_maiden.create_table_game(player, "Ann", {"players": 2, "start_player": 1}, lobby_maiden.TABLE_OPEN)
+    from delve.server.games import engine
+
+    engine.register(game.pk, opponent, "Bob")
+    game.refresh_from_db()
+    assert views_of(player, game) == {"lobby": False, "dashboard": False, "api": False, "notice": False}
+
+
+def test_after_the_host_leaves_their_seat_the_table_still_waits_on_them(clock: Any, player: Any) -> None:
+    """A bot plays the host's own seat from now on: the table's seats are still the host's to play."""
+    game = hot_seat(player, start_player=1)
+    server_bots.leave(game.pk, player)
+    game.refresh_from_db()
+    seen = views_of(player, game)
+    assert seen["lobby"] and seen["dashboard"] and seen["api"]
