@@ -496,3 +496,47 @@ def test_a_token_that_would_cover_a_boss_name_moves_below_its_room() -> None:
     maiden_screen._clear_labels([hod, below, far])
     assert below["tokens"][0]["y"] == "62.4"  # under its room, off the name
     assert far["tokens"][0]["y"] == "55.6"
+
+
+def test_the_end_reloads_the_page_so_the_seed_and_the_replay_show_and_leaving_goes(clock: Any, player: Any) -> None:
+    """MV-END-2: the decision that ends the game answers with a reload (HX-Refresh), and so does a
+    poll of a page drawn while the game ran: the footer then reveals the seed with the replay and
+    export links, and "Leave this game" is gone, with no manual reload. Decisions before the end
+    and a page drawn after it refresh their panels only."""
+    from tests.server.maiden_kit import first_choice
+
+    game = maiden_game([player])
+    client = session_client(player)
+    play_until(game, [player], lambda v: v["phase"] == "move")
+    current = state(game)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    drawn = client.get(f"/games/{game.pk}/").content.decode()
+    assert '<input type="hidden" id="game-status" name="status" value="running">' in drawn
+    assert "the seed is revealed when the game ends" in drawn and "Leave this game" in drawn
+    drawn_version = Game.objects.get(pk=game.pk).version
+    answers = []
+    for _ in range(200):
+        if view(game, None)["ended"]:
+            break
+        game.refresh_from_db()
+        command = first_choice(legal(game, 0))
+        answers.append(
+            client.post(
+                f"/games/{game.pk}/maiden/act/",
+                {"command": json.dumps(command), "seat": 0, "version": game.version, "status": "running"},
+                HTTP_HX_REQUEST="true",
+            )
+        )
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    assert answers[-1]["HX-Refresh"] == "true", "the ending decision reloads the page"
+    assert all("HX-Refresh" not in a for a in answers[:-1]), "the others refresh panels"
+    poll = client.get(f"/games/{game.pk}/maiden/poll/", {"version": drawn_version, "status": "running"})
+    assert poll["HX-Refresh"] == "true", "a page drawn while the game ran reloads"
+    again = client.get(f"/games/{game.pk}/maiden/poll/", {"version": drawn_version, "status": "ended"})
+    assert "HX-Refresh" not in again
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"/replays/{game.pk}/" in page or "Replay step by step" in page
+    assert "the seed is revealed when the game ends" not in page and "Leave this game" not in page
