@@ -69,3 +69,54 @@ def test_after_the_host_leaves_their_seat_the_table_still_waits_on_them(clock: A
     game.refresh_from_db()
     seen = views_of(player, game)
     assert seen["lobby"] and seen["dashboard"] and seen["api"]
+
+
+def form_post(host: Any, **fields: Any) -> Any:
+    from tests.server.test_maiden_lobby import form_data
+
+    return session_client(host).post("/maiden/new/", form_data(table="hotseat", **fields))
+
+
+def test_the_host_names_every_seat_of_the_table_on_the_form(clock: Any, player: Any) -> None:
+    response = form_post(player, s_players=3, seat_2="Granny", seat_3="  Kid  ", seat_4="unused")
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert list(game.seats.order_by("index").values_list("name", flat=True)) == ["Ann", "Granny", "Kid"]
+
+
+def test_a_blank_table_name_is_the_default_in_the_hosts_language(clock: Any, player: Any) -> None:
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    page = client.get("/maiden/new/").content.decode()
+    assert 'placeholder="乙女2"' in page and "席2の乙女" in page
+    from tests.server.test_maiden_lobby import form_data
+
+    client.post("/maiden/new/", form_data(table="hotseat", s_players=3, seat_3="Kid"))
+    game = Game.objects.get()
+    assert list(game.seats.order_by("index").values_list("name", flat=True)) == ["Ann", "乙女2", "Kid"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"seat_2": "x" * 41}, "Ensure this value has at most 40 characters"),
+        ({"seat_2": "bad\x07name"}, "A name cannot contain control characters."),
+        ({"seat_2": "Ann"}, "Each maiden needs her own name."),
+        ({"seat_2": "Kid", "seat_3": "Kid"}, "Each maiden needs her own name."),
+    ],
+)
+def test_a_table_name_is_checked_like_the_first_one(clock: Any, player: Any, fields: Any, message: str) -> None:
+    from html import unescape
+
+    response = form_post(player, s_players=3, **fields)
+    assert response.status_code == 400
+    assert message in unescape(response.content.decode())
+    assert not Game.objects.exists()
+
+
+def test_table_names_are_ignored_unless_the_table_plays_every_seat(clock: Any, player: Any) -> None:
+    from tests.server.test_maiden_lobby import form_data
+
+    response = session_client(player).post("/maiden/new/", form_data(table="open", s_players=2, seat_2="Ann"))
+    assert response.status_code == 302
+    assert list(Game.objects.get().seats.values_list("name", flat=True)) == ["Ann"]

@@ -84,6 +84,11 @@ class MaidenGameForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for number in TABLE_NUMBERS:  # the names of the seats played at the table (hot-seat)
+            field = self.fields[f"seat_{number}"] = forms.CharField(
+                label=_("Seat %(n)s's maiden") % {"n": number}, max_length=engine.NAME_MAX, required=False
+            )
+            field.widget.attrs["placeholder"] = default_seat_name(number)
         takeover = self.fields["takeover_hours"] = takeover_field()
         takeover.help_text = gettext_lazy(
             "Empty: never. A seat whose decision keeps the game waiting this long is played by a bot from then "
@@ -128,6 +133,13 @@ class MaidenGameForm(forms.Form):
             self.fields["s_" + key] = field
             self.setting_keys.append(key)
 
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{number}"] for number in TABLE_NUMBERS]
+
+    def table_names(self) -> list[str]:
+        """The names given to the table's seats 2, 3 and 4 (blank: the default)."""
+        return [self.cleaned_data.get(f"seat_{number}") or "" for number in TABLE_NUMBERS]
+
     def main_fields(self) -> list[forms.BoundField]:
         return [self["s_" + key] for key in MAIN if key in self.setting_keys]
 
@@ -164,9 +176,35 @@ class MaidenGameForm(forms.Form):
             cleaned["bot_takeover_after"] = takeover_seconds(cleaned.get("takeover_hours"))
             if problem := takeover_error(rules, settings, cleaned["bot_takeover_after"]):
                 self.add_error("takeover_hours", problem)
+        if cleaned.get("table") == TABLE_HOTSEAT:
+            self._check_table_names(cleaned)
         if cleaned.get("table") == TABLE_BOTS and bot_for(MAIDEN) is None:
             self.add_error("table", _("No computer player for White Maiden is installed on this server yet."))
         return cleaned
+
+    def _check_table_names(self, cleaned: dict[str, Any]) -> None:
+        """The table's names as the first one is checked (the engine's rules for a character
+        name: no control characters; the length is the field's), and each her own."""
+        taken = {(cleaned.get("name") or "").strip()}
+        for number in TABLE_NUMBERS:
+            key = f"seat_{number}"
+            name = (cleaned.get(key) or "").strip()
+            if not name:
+                continue
+            if inputs.has_control(name):
+                self.add_error(key, _("A name cannot contain control characters."))
+            elif name in taken:
+                self.add_error(key, _("Each maiden needs her own name."))
+            taken.add(name)
+
+
+#: The seats a host may name for a hot-seat table (their own is seat 1).
+TABLE_NUMBERS = (2, 3, 4)
+
+
+def default_seat_name(number: int) -> str:
+    """A table seat's name when the host gives none: "Maiden 2", in the host's language."""
+    return _("Maiden %(n)s") % {"n": number}
 
 
 def table_user(host: Any, number: int) -> Any:
@@ -183,17 +221,21 @@ def create_table_game(
     bot_takeover_after: int | None = None,
     *,
     keep_record: bool = True,
+    table_names: list[str] | None = None,
 ) -> Game:
     """Open a game, seat the host, and fill the other seats as asked (in one transaction, so a
     hot-seat or bot game is running when this returns). ``bot_takeover_after``: seconds after
     which a bot plays a seat that keeps the game waiting (None: never); ``keep_record``: whether
-    the host's result enters their personal record (as a joining player chooses)."""
+    the host's result enters their personal record (as a joining player chooses);
+    ``table_names``: the names of a hot-seat table's seats 2, 3, ... (blank or absent: "Maiden 2"...)."""
     with transaction.atomic():
         game = engine.create_game(MAIDEN, PRESET, overrides, created_by=host, bot_takeover_after=bot_takeover_after)
         engine.register(game.pk, host, name, keep_record=keep_record)
         if table == TABLE_HOTSEAT:
+            names = list(table_names or [])
             for number in range(2, game.seat_count + 1):
-                seat = _register_table_seat(game, host, number)
+                given = names[number - 2] if number - 2 < len(names) else ""
+                seat = _register_table_seat(game, host, number, given)
                 TableSeat.objects.create(seat=seat, host=host)
         elif table == TABLE_BOTS:
             fill_with_bots(game.pk, host)
@@ -201,10 +243,10 @@ def create_table_game(
         return game
 
 
-def _register_table_seat(game: Game, host: Any, number: int) -> Seat:
+def _register_table_seat(game: Game, host: Any, number: int, name: str = "") -> Seat:
     user = table_user(host, number)
     taken = set(game.seats.values_list("name", flat=True))
-    label = _("Maiden %(n)s") % {"n": number}
+    label = name.strip() or default_seat_name(number)
     while label in taken:
         label += "′"
     return engine.register(game.pk, user, label)
@@ -258,6 +300,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["table"],
                 form.cleaned_data.get("bot_takeover_after"),
                 keep_record=form.cleaned_data["keep_record"],
+                table_names=form.table_names(),
             )
         except DelveError as exc:
             form.add_error(None, exc.message)
