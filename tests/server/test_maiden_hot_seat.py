@@ -38,7 +38,7 @@ def views_of(host: Any, game: Game) -> dict[str, bool]:
 
 def test_a_decision_of_a_table_seat_waits_for_its_host_in_every_view(clock: Any, player: Any) -> None:
     """The start player is seat 2, played at the host's table: the lobby, the dashboard, the API
-    and the notifications all say the host must act (MV-SETUP-1: the start player chooses first)."""
+    and the notifications all say the host must act (MV-SETUP-15: the start player chooses first)."""
     game = hot_seat(player, start_player=1)
     assert [p["seat"] for p in view(game, None)["pending"]][:1] == [1]
     assert views_of(player, game) == {"lobby": True, "dashboard": True, "api": True, "notice": True}

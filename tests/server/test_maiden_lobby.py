@@ -339,3 +339,20 @@ def test_the_forms_explain_each_variant_and_name_the_maiden_alike(clock: Any, pl
     session_client(player).post("/maiden/new/", form_data(s_players=2))
     lobby = unescape(session_client(opponent).get("/").content.decode())
     assert "Your maiden's name" in lobby and "Character name" not in lobby
+
+
+@pytest.mark.parametrize(
+    ("lang", "seats"), [("en", ("seat 1", "seat 4", "seat 1 to 4")), ("ja", ("席1", "席4", "席1〜4"))]
+)
+def test_the_start_player_help_names_the_seats_as_its_choices_do(
+    clock: Any, player: Any, lang: str, seats: tuple[str, ...]
+) -> None:
+    """MV-SETUP-15: the start player is a seat; the form's choices say "seat 1" to "seat 4", and so
+    does the help under them (not "0-3" alone)."""
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    html = unescape(client.get("/maiden/new/").content.decode())
+    field = html.split('name="s_start_player"')[1].split("</p>")[0]
+    first, last, helped = seats
+    assert f">{first}</option>" in field and f">{last}</option>" in field
+    assert helped in field.split("<small>")[1]

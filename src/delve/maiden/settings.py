@@ -63,8 +63,9 @@ DESCRIBED = tuple(key for key in LABELS if key != "event_log_size")
 HELP: dict[str, dict[str, str]] = {
     "players": {"en": "Seats in the game, 1 to 4.", "ja": "ゲームの席数（1〜4）。"},
     "start_player": {
-        "en": "Who plays first: random, choose (decided at the table) or a seat number 0-3.",
-        "ja": "最初の手番: random（ランダム）、choose（卓で決める）、または席番号0〜3。",
+        "en": "Who plays first: random, chosen at the table, or seat 1 to 4 "
+        "(in the settings' values: random, choose, or the seat's index 0-3).",
+        "ja": "最初の手番：ランダム、卓で決める、または席1〜4（設定値ではrandom、choose、席の番号0〜3）。",
     },
     "turn_deadline_hours": {
         "en": "Hours a decision may wait before the autopilot plays it (0: no deadline).",
