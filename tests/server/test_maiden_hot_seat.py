@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from delve.server.games import bots as server_bots
 from delve.server.games.models import Game
@@ -19,7 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 def hot_seat(host: Any, **overrides: Any) -> Game:
-    return lobby_maiden.create_table_game(host, "Grandpa", {"players": 2, **overrides}, lobby_maiden.TABLE_HOTSEAT)
+    with translation.override("en"):  # the default names are in the host's language
+        return lobby_maiden.create_table_game(host, "Grandpa", {"players": 2, **overrides}, lobby_maiden.TABLE_HOTSEAT)
 
 
 def views_of(host: Any, game: Game) -> dict[str, bool]:
@@ -120,3 +122,31 @@ def test_table_names_are_ignored_unless_the_table_plays_every_seat(clock: Any, p
     response = session_client(player).post("/maiden/new/", form_data(table="open", s_players=2, seat_2="Ann"))
     assert response.status_code == 302
     assert list(Game.objects.get().seats.values_list("name", flat=True)) == ["Ann"]
+
+
+def test_an_open_decision_says_which_seat_the_table_takes_it_as(clock: Any, player: Any) -> None:
+    """MV-SETUP-15: with the start player chosen at the table, any player may take the decision;
+    the status line says so and names the seat the screen acts as, the one its chip marks."""
+    import re
+    from html import unescape
+
+    game = hot_seat(player, start_player="choose")
+    assert view(game, None)["pending"][0]["seat"] is None
+    html = unescape(session_client(player).get(f"/games/{game.pk}/").content.decode())
+    assert "Your decision (any player; you take it as Grandpa)" in html
+    chip = re.search(r'<span class="seat-chip seat-(\d) acting">([^<]+)</span>', html)
+    assert chip is not None and chip.group(2) == "Grandpa"
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    assert "誰でも可。Grandpaとして決める" in unescape(client.get(f"/games/{game.pk}/").content.decode())
+
+
+def test_after_the_host_leaves_the_header_names_the_seats_they_still_play(clock: Any, player: Any) -> None:
+    game = hot_seat(player, players=3, start_player=1)
+    client = session_client(player)
+    assert "You play all 3 seats in this browser." in client.get(f"/games/{game.pk}/").content.decode()
+    server_bots.leave(game.pk, player)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "You play all" not in html
+    assert "You play Maiden 2, Maiden 3 in this browser." in html
+    assert 'id="acting-seat" name="seat" value="1"' in html

@@ -95,8 +95,23 @@ class Screen:
         return engine.choices_digest(self.legal)
 
     @property
+    def playing(self) -> list[Seat]:
+        """The seats the caller plays now in this browser: those they control that no bot plays
+        (a host who left their own seat to a bot still plays their table's)."""
+        return [s for s in self.controlled if not s.is_bot]
+
+    @property
     def hot_seat(self) -> bool:
-        return len(self.controlled) > 1
+        return len(self.playing) > 1
+
+    @property
+    def at_table(self) -> bool:
+        """The caller plays a seat of their table (hot-seat), not only their own."""
+        return any(self.mine is None or s.pk != self.mine.pk for s in self.playing)
+
+    @property
+    def playing_names(self) -> str:
+        return ("、" if self.lang == "ja" else ", ").join(s.name for s in self.playing)
 
     @functools.cached_property
     def view_key(self) -> str:
@@ -127,7 +142,7 @@ def load(game: Game, user: Any, *, prefer: int | None = None) -> Screen:
     now = present.current(game)  # the state decoded once, its clock brought up to now in memory
     assert now is not None
     state = now.state
-    acting = _acting(ruleset, state, controlled, prefer)
+    acting = _acting(ruleset, state, screen.playing or controlled, prefer)
     screen.acting = acting if acting is not None else mine
     index = None if screen.acting is None else screen.acting.index
     screen.view = present.seat_view(game, now, index)  # its log from the event table
@@ -388,7 +403,7 @@ def _status(screen: Screen) -> dict[str, Any]:
         "result": view["result"],
         "sephirot": view.get("sephirot", 0),
         "deadline": None if screen.extra.get("replay") else view.get("deadline"),  # a replay's clock is gone
-        "table": [{"index": s.index, "name": s.name, "acting": s == screen.acting} for s in screen.controlled]
+        "table": [{"index": s.index, "name": s.name, "acting": s == screen.acting} for s in screen.playing]
         if screen.hot_seat
         else [],
     }
@@ -415,6 +430,9 @@ def _now_line(screen: Screen) -> dict[str, Any]:
         head = pending[0]
         seat = head.get("seat")
         who = screen.name_of(seat) if seat is not None else _("any player")
+        if seat is None and screen.hot_seat and screen.acting is not None:
+            # the table's chip marks the seat the screen acts as: the line says so too
+            who = _("any player; you take it as %(name)s") % {"name": screen.acting.name}
         what = decision_name(head["kind"], head.get("data") or {})
     else:
         seat = view.get("active_seat")
