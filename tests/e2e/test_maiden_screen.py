@@ -299,6 +299,10 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     assert game.status == Game.Status.ENDED
     expect(page.locator("#panel-status .now-line.ended")).to_be_visible()
     expect(page.locator("#panel-decide .result")).to_be_visible()
+    # MV-END-2: the end reloads the page by itself: the seed, the replay, no leaving any more
+    expect(page.locator("footer.fair-dice")).to_contain_text("Replay step by step")
+    expect(page.locator("footer.fair-dice")).not_to_contain_text("the seed is revealed when the game ends")
+    expect(page.locator(".leave-panel")).to_have_count(0)
     shot(page, shots, "05-end-desktop-en", full=True)
     set_language(page, "ja")
     shot(page, shots, "06-end-desktop-ja")
