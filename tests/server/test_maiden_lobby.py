@@ -336,6 +336,8 @@ def test_the_forms_explain_each_variant_and_name_the_maiden_alike(clock: Any, pl
     japanese.cookies["django_language"] = "ja"
     page_ja = japanese.get("/maiden/new/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "<small>" in page_ja and "Keep the result" not in page_ja
+    assert "結果を個人記録に残す</label>" in page_ja and "結果を個人記録に残す:" not in page_ja
+    assert "Keep the result in my personal record</label>" in page
     session_client(player).post("/maiden/new/", form_data(s_players=2))
     lobby = unescape(session_client(opponent).get("/").content.decode())
     assert "Your maiden's name" in lobby and "Character name" not in lobby

@@ -84,6 +84,7 @@ class MaidenGameForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["keep_record"].label_suffix = ""  # a box and its sentence: no colon after it
         for number in TABLE_NUMBERS:  # the names of the seats played at the table (hot-seat)
             field = self.fields[f"seat_{number}"] = forms.CharField(
                 label=_("Seat %(n)s's maiden") % {"n": number}, max_length=engine.NAME_MAX, required=False
