@@ -321,3 +321,53 @@ def test_the_first_calendar_link_is_not_said_to_replace_an_old_one(game, four):
     client.post("/me/notifications/calendar/", {"action": "off"})
     after_off = client.post("/me/notifications/calendar/", {"action": "new"}, follow=True).content.decode()
     assert "Your calendar link is made" in after_off
+
+
+# --- a seat out of the running game (FL-DEATH-5) -----------------------------------------------------
+
+
+def _kill(game: Game, seat: int, fate: str = "died") -> None:
+    from tests.server.fated_kit import rewrite
+
+    def change(s: Any) -> None:
+        p = s.p(seat)
+        p.alive, p.hp, p.fate, p.died_at, p.stored = False, 0, fate, s.now, 0
+
+    rewrite(game, change)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "other"), [("en", "You died", "Nothing (waiting"), ("ja", "あなたは死亡しました", "なし（")]
+)
+def test_a_dead_player_is_told_they_died_and_offered_no_standing_order_FL_DEATH_5(
+    game, four, make_user, lang, said, other
+):
+    """FL-DEATH-5: after death a player can do nothing but comment: the game stays listed until it
+    ends, last, saying so, with no "nothing waits" line, no standing order and no stored turns."""
+    alive = fated([make_user(n) for n in ("eve", "fay", "gus")] + [four[0]])
+    _kill(game, 0)
+    client = session_client(four[0])
+    client.cookies["django_language"] = lang
+    html = client.get("/me/waiting/", headers={"Accept-Language": lang}).content.decode()
+    dead_row = next(row for row in html.split("<tr") if f"/games/{game.pk}/" in row)
+    assert said in dead_row and other not in dead_row
+    assert f"/me/orders/{game.pk}/" not in html and f"/me/orders/{alive.pk}/" in html
+    assert " / 2" not in dead_row, "a dead player stores no turns"
+    assert html.index(f"/games/{alive.pk}/") < html.index(f"/games/{game.pk}/"), "the game they are out of comes last"
+
+
+def test_an_abandoned_player_is_told_so(game, four):
+    _kill(game, 0, "abandoned")
+    html = session_client(four[0]).get("/me/waiting/").content.decode()
+    assert "You abandoned the game" in html and "You died" not in html
+    assert f"/me/orders/{game.pk}/" not in html
+
+
+def test_the_api_says_a_dead_player_is_out_and_must_not_act_FL_DEATH_5(game, four):
+    from tests.server.conftest import token_client
+
+    rows = token_client(four[0]).get("/api/v1/me/games").json()["games"]
+    assert [(g["id"], g["must_act"], g["out"]) for g in rows] == [(game.pk, True, None)]
+    _kill(game, 0)
+    rows = token_client(four[0]).get("/api/v1/me/games").json()["games"]
+    assert [(g["id"], g["status"], g["must_act"], g["out"]) for g in rows] == [(game.pk, "running", False, "died")]

@@ -164,8 +164,10 @@ class FatedRuleset:
         stored-turn cap will swallow (FL-TURN-6)."""
         self._check_seat(game, seat)
         player = game.players[seat]
-        if not player.alive or game.ended:
+        if game.ended:
             return Attention()
+        if not player.alive:  # FL-DEATH: out of the game for good, while the others play on
+            return Attention(out=player.fate or "died")
         cap = game.settings.max_stored_turns
         stored = 0 if player.phase == WAIT else player.stored
         deadline = clock.abandon_deadline(game, player)

@@ -41,6 +41,9 @@ class Attention(msgspec.Struct, frozen=True, omit_defaults=True):
     """Turns are being lost now (the cap was reached and an accumulation already lost)."""
     defense_key: str = ""
     """Names the current pile of items waiting for a defense (a new key: a new "you were attacked")."""
+    out: str = ""
+    """The seat is out of a game still running, and nothing will wait for it again: how it left
+    (Fated Labyrinth: ``"died"``, ``"abandoned"``, ``"gave_up"``); ``""`` while it plays."""
 
 
 _NOT_ACTIONS = frozenset({"comment"})

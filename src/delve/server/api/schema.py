@@ -107,7 +107,9 @@ def _paths() -> dict[str, Any]:
                 "summary": "The caller's games: those waiting for the caller first",
                 "description": "What the Waiting on me page lists: the running games the caller has a seat in (those "
                 "that wait for the caller first, then by deadline), each with the caller's `seat`, `must_act` and "
-                "`deadline`; then the open games the caller is registered in (`seat` null until the start).",
+                "`deadline`, and `out` once their character has died or was abandoned (the game still listed, "
+                "last, until it ends; `must_act` false); then the open games the caller is registered in (`seat` "
+                "null until the start).",
                 **READ,
                 "responses": _responses({"200": _json(_ref("MyGames"), "The caller's games")}, 401),
             }

@@ -249,6 +249,13 @@ class MyGame(Game):
     seat: Annotated[int | None, Meta(description="the caller's seat index (null before the start)")]
     must_act: Annotated[bool, Meta(description="the game waits for the caller now")]
     deadline: Annotated[int | None, Meta(description="when the caller's wait ends (abandonment, autopilot), epoch s")]
+    out: Annotated[
+        str | None,
+        Meta(
+            description="how the caller's character left the running game (died, abandoned): nothing waits for "
+            "them again (must_act false) though the game is listed until it ends; null while they play"
+        ),
+    ] = None
 
 
 class MyGames(msgspec.Struct):

@@ -104,7 +104,8 @@ def games(request: HttpRequest) -> dict[str, Any]:
 def my_games(request: HttpRequest) -> dict[str, Any]:
     """The caller's games, as the "Waiting on me" page lists them: the running ones (those that
     wait for the caller first, then by deadline), each with the caller's seat and what waits
-    (``must_act``, the ``deadline``, epoch seconds or null), then the open ones the caller is
+    (``must_act``, the ``deadline``, epoch seconds or null; ``out`` once the caller's character
+    has died or was abandoned, the game listed until it ends), then the open ones the caller is
     registered in (``seat`` null until the start)."""
     from delve.server.notify import waiting
 
@@ -118,10 +119,11 @@ def my_games(request: HttpRequest) -> dict[str, Any]:
                 "seat": row.seat.index,
                 "must_act": row.waiting,
                 "deadline": row.attention.deadline,
+                "out": row.out or None,
             }
         )
     for seat in open_seats:
-        out.append({**present.game_summary(seat.game), "seat": None, "must_act": False, "deadline": None})
+        out.append({**present.game_summary(seat.game), "seat": None, "must_act": False, "deadline": None, "out": None})
     return {"games": out}
 
 

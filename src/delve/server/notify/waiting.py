@@ -30,6 +30,12 @@ class Row:
         return bool(self.attention.action)
 
     @property
+    def out(self) -> str:
+        """How the player's seat left the running game (``"died"``, ``"abandoned"``, ...; ``""``
+        while it plays): nothing will wait for it again (FL-DEATH-5)."""
+        return self.attention.out
+
+    @property
     def deadline_text(self) -> str:
         return text.when(self.attention.deadline) if self.attention.deadline is not None else ""
 
@@ -40,11 +46,12 @@ class Row:
 
     def sort_key(self) -> tuple[int, int, int]:
         deadline = self.attention.deadline if self.attention.deadline is not None else 2**62
-        return (0 if self.waiting else 1, deadline, self.game.pk)
+        return (0 if self.waiting else 2 if self.out else 1, deadline, self.game.pk)
 
 
 def rows(user: Any) -> tuple[list[Row], list[Seat]]:
-    """The running games of ``user`` (what waits first, then by deadline) and their seats in
+    """The running games of ``user`` (what waits first, then by deadline, those their seat is out
+    of last: listed until the game ends) and their seats in
     games still open for registration. A decision that waits for a seat of their table
     (hot-seat) waits for them (:func:`delve.server.lobby.table.waiting_for`)."""
     seats = list(
