@@ -1119,3 +1119,41 @@ def test_the_stylesheet_hides_empty_seat_panels_the_keyboard_hint_on_touch_and_k
 def test_the_keyboard_hint_is_marked_for_the_touch_rule(fated, player):
     html = page(session_client(player), fated)
     assert re.search(r'<p class="hint keys-hint">Arrow keys or W A S D move too\.</p>', section(html, "quickmove"))
+
+
+def _stored_on_screen(html: str) -> str:
+    found = re.search(r'<p class="muted small stored-turns">([^<]*)</p>', html)
+    return unescape(found.group(1)) if found else ""
+
+
+def _stored_on_waiting_page(client: Client, game: Game, lang: str = "en") -> str:
+    html = client.get("/me/waiting/", headers={"Accept-Language": lang}).content.decode()
+    row = next(r for r in html.split("<tr") if f"/games/{game.pk}/" in r)
+    cell = re.search(r"data-label=\"[^\"]*\">([^<]*(?:stored turn|蓄積ターン)[^<]*)", row)
+    assert cell is not None, row
+    return unescape(cell.group(1)).strip()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_screen_and_the_waiting_page_count_stored_turns_alike_FL_TURN_6_AMB_4(fated, player, lang):
+    """FL-TURN-6 (the cap counts the turns stored and not yet begun), AMB-4 (a turn ready to open
+    is one of them), FL-TURN-8/9 (a turn is consumed as it begins): the game screen and the
+    "waiting on me" page say the same count out of the cap, in the same words, in every phase
+    (the page said "0 / 2" while the screen said "1 stored turn (this one included)")."""
+    browser = session_client(player)
+    browser.cookies["django_language"] = lang
+    cap = engine.load_state(fated).settings.max_stored_turns
+    ready = browser.get(f"/games/{fated.pk}/", headers={"Accept-Language": lang}).content.decode()
+    assert 'data-phase-mark="ready"' in ready
+    said = _stored_on_screen(ready)
+    assert said == _stored_on_waiting_page(browser, fated, lang)
+    assert said.startswith(f"1 / {cap}") if lang == "en" else f"1 / {cap}" in said
+    assert ("the one ready to play included" if lang == "en" else "開始を待つターンを含む") in said
+    playing = page(browser, fated, headers={"Accept-Language": lang})
+    assert 'data-phase-mark="move"' in playing
+    said = _stored_on_screen(playing)
+    assert said == _stored_on_waiting_page(browser, fated, lang)
+    assert f"0 / {cap}" in said and ("not counting the one you are playing" if lang == "en" else "プレイ中") in said
+    rewrite(fated, lambda s: setattr(s.p(0), "stored", 1))  # another turn accumulated meanwhile
+    said = _stored_on_screen(page(browser, fated, headers={"Accept-Language": lang}))
+    assert said == _stored_on_waiting_page(browser, fated, lang) and f"1 / {cap}" in said

@@ -179,6 +179,7 @@ class FatedRuleset:
             deadline_kind="abandon" if deadline is not None else "",
             stored=player.stored,
             cap=cap,
+            playing=player.phase not in (WAIT, READY),
             loses_turns_at=clock.accumulation_at(game, player, player.acc_next + max(0, cap - stored)),
             losing=player.capped,
             defense_key=f"pending:{player.pending[0].id}" if player.pending else "",

@@ -36,6 +36,9 @@ class Attention(msgspec.Struct, frozen=True, omit_defaults=True):
     deadline_kind: str = ""  # "abandon" | "autoplay"
     stored: int | None = None
     cap: int | None = None
+    playing: bool = False
+    """A turn is under way (begun, not ended): ``stored`` counts the turns stored after it, a
+    turn ready to open is one of ``stored``."""
     loses_turns_at: int | None = None
     losing: bool = False
     """Turns are being lost now (the cap was reached and an accumulation already lost)."""

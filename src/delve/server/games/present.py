@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 
 from delve.kernel import DelveError, Event, Ruleset, SettingLine, Text, journal
 from delve.server import clock
@@ -21,6 +21,26 @@ from delve.server.games.models import PUBLIC, EventEntry, Game, Seat
 from delve.server.records.verify import seed_hash
 
 EVENTS_LIMIT = 100
+
+
+def stored_turns(stored: int, cap: int | None, *, playing: bool) -> str:
+    """Fated Labyrinth's stored turns, said alike on the "waiting on me" page and the game screen:
+    the turns stored and not yet begun, out of the cap (FL-TURN-6); a turn ready to open is one of
+    them (AMB-4), a turn under way is not (it was consumed as it began, FL-TURN-8/9)."""
+    count = f"{stored} / {cap}" if cap else str(stored)
+    if playing:
+        return ngettext(
+            "%(count)s stored turn, not counting the one you are playing",
+            "%(count)s stored turns, not counting the one you are playing",
+            stored,
+        ) % {"count": count}
+    if stored:
+        return ngettext(
+            "%(count)s stored turn, the one ready to play included",
+            "%(count)s stored turns, the one ready to play included",
+            stored,
+        ) % {"count": count}
+    return gettext("%(count)s stored turns") % {"count": count}
 
 
 def text(value: Text | Mapping[str, str], language: str | None = None) -> str:

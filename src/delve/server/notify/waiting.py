@@ -8,6 +8,7 @@ from typing import Any
 from django.urls import reverse
 
 from delve.kernel import Attention, DelveError
+from delve.server.games import present
 from delve.server.games.engine import load_state, ruleset_of
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.table import table_seats, waiting_for
@@ -38,6 +39,14 @@ class Row:
     @property
     def deadline_text(self) -> str:
         return text.when(self.attention.deadline) if self.attention.deadline is not None else ""
+
+    @property
+    def stored_text(self) -> str:
+        """The stored turns out of the cap, as the game screen says them."""
+        seen = self.attention
+        if not seen.cap or self.out:
+            return ""
+        return present.stored_turns(seen.stored or 0, seen.cap, playing=seen.playing)
 
     @property
     def loses_text(self) -> str:

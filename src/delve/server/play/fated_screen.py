@@ -554,6 +554,9 @@ def _commands(screen: Screen) -> dict[str, Any]:
         if you.get("next_turn_at") is not None:
             ctx["next_turn_left"] = countdown(int(you["next_turn_at"]) - screen.now, lang_)
     ctx["stored"] = you.get("stored_turns", 0)
+    if you.get("alive", True) and not bot_plays:  # said as the "waiting on me" page says it
+        cap = (screen.view or {}).get("game", {}).get("max_stored_turns")
+        ctx["stored_line"] = present.stored_turns(stored, cap, playing=phase not in {"wait", "ready"})
     if you.get("abandon_at") is not None and phase != "wait":  # FL-ABN-1, FL-UI-5
         ctx["abandon_at"] = you["abandon_at"]
         notice = text.word("give_up_notice", lang_, preset)
