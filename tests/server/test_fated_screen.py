@@ -46,6 +46,16 @@ def fated(db: None, clock: Any, player: Any, opponent: Any, others: list[Any]) -
     )
 
 
+@pytest.fixture
+def language_restored() -> Any:
+    """A page requested in Japanese leaves the translation active in this thread: back to the
+    default afterwards, for the tests that call the screen's functions directly."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 def personas(player: Any, opponent: Any, spectator: Any) -> dict[str, Client]:
     return {
         "player": session_client(player),
@@ -879,6 +889,35 @@ def test_card_play_gives_each_use_and_target_its_own_button_FL_CORE_1(fated, pla
     assert "hx-confirm" not in adjacent
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.usefixtures("language_restored")
+def test_a_remote_attack_at_a_player_out_of_sight_is_estimated_from_public_values_FL_USE_4(fated, player, lang):
+    """FL-USE-4: a remote use attacks any other player wherever they are (not under Stealth), and
+    a player's defense, evasion and statuses are public (FL-INFO-1, the all-players panel): the
+    button for a player out of sight (Player 03) says the expected damage as it does for one in
+    sight (it said nothing)."""
+    browser = session_client(player)
+    browser.cookies["django_language"] = lang
+    page(browser, fated)
+    for direction in ("right", "left", "right"):
+        engine.submit(fated.pk, player, {"kind": "move", "dir": direction})
+    view = fated_screen.load(fated, player).view
+    assert view is not None
+    assert not any(c["type"] == "player" and c.get("seat") == 2 for c in view["characters"]), "out of sight"
+    chie = view["players"][2]
+    expected = max(0, 10 - chie["defense"])
+    html = unescape(panel(browser, fated, "commands"))
+    card = html.split(f"<strong>{text.card_name('attack-10', lang)}</strong>")[1].split('<li class="card')[0]
+    forms = card.split('<form class="use"')[1:]
+    aimed = next(f for f in forms if '"target": 2, "use": "remote"' in f)
+    said = (
+        f"≈ {expected} damage if it lands ({chie['evasion']}% evasion)"
+        if lang == "en"
+        else f"命中すれば約{expected}ダメージ（回避率{chie['evasion']}%"
+    )
+    assert said in aimed
+
+
 def test_a_self_aimed_card_asks_first(fated, player):
     """Aiming a card at oneself spends it in a way that surprises: the button asks first."""
     from delve.server.play.fated_screen import _choice
@@ -1135,6 +1174,7 @@ def _stored_on_waiting_page(client: Client, game: Game, lang: str = "en") -> str
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.usefixtures("language_restored")
 def test_the_screen_and_the_waiting_page_count_stored_turns_alike_FL_TURN_6_AMB_4(fated, player, lang):
     """FL-TURN-6 (the cap counts the turns stored and not yet begun), AMB-4 (a turn ready to open
     is one of them), FL-TURN-8/9 (a turn is consumed as it begins): the game screen and the

@@ -745,9 +745,15 @@ def _target_label(screen: Screen, command: dict[str, Any]) -> str:
 def _expected_damage(screen: Screen, command: dict[str, Any], definition: Any, target: dict[str, Any] | None) -> str:
     """For an attack card aimed at a player or monster whose values the caller can see: the
     damage if it lands, floor(max(0, power - defense) x Ironwall/Stripped), and the chance it is
-    evaded (FL-USE-3, FL-ATK-11, FL-ATK-12), before any defense card the target may play."""
+    evaded (FL-USE-3, FL-ATK-11, FL-ATK-12), before any defense card the target may play. A
+    player's values are public (the all-players panel), so a remote use at a player out of sight
+    (FL-USE-4: wherever they are) is estimated from them too; a monster is seen on the map only."""
     use = command.get("use")
-    if definition is None or use not in {"adjacent", "remote"} or target is None or screen.view is None:
+    if definition is None or use not in {"adjacent", "remote"} or screen.view is None:
+        return ""
+    if target is None and "target" in command:  # a player out of sight: their public values
+        target = {"type": "player", "seat": command["target"]}
+    if target is None:
         return ""
     power = int(definition.power or 0)
     if definition.category == "damage" and use == "adjacent":
