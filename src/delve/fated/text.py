@@ -96,16 +96,35 @@ def word(key: str, lang: str, preset: str) -> str:
 
 
 def vocabulary(sentence: str, lang: str, preset: str) -> str:
-    """A content text (a card's or a status's) in the preset's words: Level D says "turn" /
-    ターン where the content says "phase" / フェイズ (P-25, AMB-66)."""
-    phase = word("phase", lang, preset)
+    """A content text (a card's name or text, a status's, a monster's or class's description) in
+    the preset's words. The content is written in Fated Labyrinth's words; Level D says "turn" /
+    ターン for "phase" / フェイズ (P-25, AMB-66), ワナ for 罠 (P-26, C-19 「ワナ○○」) and
+    "dungeon" / ダンジョン for "maze" / 迷宮 (its ``maze`` word)."""
+    phase, trap, maze = (word(key, lang, preset) for key in ("phase", "trap", "maze"))
     if _lang(lang) == "ja":
-        return sentence.replace("フェイズ", phase) if phase != "フェイズ" else sentence
-    if phase.lower() == "phase":
+        for fl, own in (("フェイズ", phase), ("罠", trap), ("迷宮", maze)):
+            if own != fl:
+                sentence = sentence.replace(fl, own)
         return sentence
-    return re.sub(
-        r"\b([Pp])hase(s?)\b", lambda m: (phase if m.group(1) == "p" else phase.capitalize()) + m.group(2), sentence
-    )
+    if phase.lower() != "phase":
+        sentence = re.sub(
+            r"\b([Pp])hase(s?)\b",
+            lambda m: (phase if m.group(1) == "p" else phase.capitalize()) + m.group(2),
+            sentence,
+        )
+    if trap.lower() != "trap":
+        sentence = re.sub(
+            r"\b([Tt])rap(s?)\b",
+            lambda m: (trap.lower() if m.group(1) == "t" else trap.capitalize()) + m.group(2),
+            sentence,
+        )
+    if maze.lower() not in {"maze", "labyrinth"}:
+        sentence = re.sub(
+            r"\b([Mm]aze|[Ll]abyrinth)(s?)\b",
+            lambda m: (maze.lower() if m.group(1).islower() else maze.capitalize()) + m.group(2),
+            sentence,
+        )
+    return sentence
 
 
 _SHORT: dict[str, dict[str, str]] = {
@@ -135,11 +154,16 @@ def player_name(seat: int | None, lang: str, viewer: int | None = None) -> str:
     return pick({"en": f"Player {number(seat)}", "ja": f"プレイヤー{number(seat)}"}, lang)
 
 
-def card_name(kind: str | None, lang: str) -> str:
+def card_name(kind: str | None, lang: str, preset: str | None = None) -> str:
+    """A card's name; in the preset's words when ``preset`` is given (Level D: 「ワナ解除」, P-26,
+    C-19). Only for display: commands, events and the bots name cards by their kind."""
     cards = content.load().cards
     if kind is None:
         return pick({"en": "a card", "ja": "カード"}, lang)
-    return pick(cards[kind].name, lang) if kind in cards else kind
+    if kind not in cards:
+        return kind
+    name = pick(cards[kind].name, lang)
+    return vocabulary(name, lang, preset) if preset else name
 
 
 def monster_name(kind: str | None, lang: str) -> str:
@@ -300,7 +324,7 @@ class _T:
         return join([self.p(s) for s in seats or []], self.lang)
 
     def card(self, kind: Any) -> str:
-        return card_name(kind if isinstance(kind, str) else None, self.lang)
+        return card_name(kind if isinstance(kind, str) else None, self.lang, self.preset)
 
     def status(self, status_id: Any) -> str:
         return status_name(str(status_id), self.lang)
@@ -1154,8 +1178,8 @@ def defending_effect(item: Mapping[str, Any], lang: str, preset: str) -> str:
         if special in statuses:
             parts.append(
                 t.say(
-                    f"{t.status(special)}: {pick(statuses[special].text, lang)}",
-                    f"{t.status(special)}：{pick(statuses[special].text, lang)}",
+                    f"{t.status(special)}: {vocabulary(pick(statuses[special].text, lang), lang, preset)}",
+                    f"{t.status(special)}：{vocabulary(pick(statuses[special].text, lang), lang, preset)}",
                 )
             )
         elif special in SPECIAL_EFFECT_TEXTS:

@@ -79,7 +79,7 @@ def _fated_choices(game: Game) -> dict[str, Any]:
                 (labels["evasion"], f"{c.evasion}%"),
                 ("最大カード" if lang == "ja" else "Max cards", c.max_cards),
             ],
-            "description": text.pick(c.description, lang),
+            "description": text.vocabulary(text.pick(c.description, lang), lang, preset),  # P-26
             "glyph": data.class_name(c.id, preset, "ja")[:1],
         }
         for c in data.classes.values()

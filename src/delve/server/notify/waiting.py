@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from delve.kernel import Attention, DelveError
 from delve.server.games import present
@@ -52,6 +53,13 @@ class Row:
     def loses_text(self) -> str:
         seen = self.attention
         return text.when(seen.loses_turns_at) if seen.action and seen.loses_turns_at is not None else ""
+
+    @property
+    def abandon_text(self) -> str:
+        """What the abandon deadline brings, in the preset's words (P-33: Level D says 投了)."""
+        from delve.fated import text as fated_text
+
+        return fated_text.word("deadline_abandon", get_language() or "en", self.game.preset)
 
     def sort_key(self) -> tuple[int, int, int]:
         deadline = self.attention.deadline if self.attention.deadline is not None else 2**62

@@ -354,7 +354,7 @@ def _tile(screen: Screen) -> dict[str, Any]:
     trap = m.get("traps", {}).get(key)
     if trap is not None:
         details["trap"] = {
-            "card": text.card_name(trap["card"], screen.lang),
+            "card": text.card_name(trap["card"], screen.lang, screen.preset),
             "use": text.use_name("trap", screen.lang, screen.preset),
             "own": trap.get("own", False),
         }
@@ -653,7 +653,7 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
         cards.append(
             {
                 "id": card["id"],
-                "name": text.card_name(card["kind"], lang_),
+                "name": text.card_name(card["kind"], lang_, preset),
                 "category": text.category_name(card["category"], lang_),
                 "category_id": card["category"],
                 "costs": costs,
@@ -684,7 +684,7 @@ def _choice(screen: Screen, command: dict[str, Any], definition: Any) -> dict[st
     and the confirmation a surprising play asks for."""
     lang_ = screen.lang
     tile, target = _aim(screen, command)
-    name = text.card_name(definition.id, lang_) if definition else ""
+    name = text.card_name(definition.id, lang_, screen.preset) if definition else ""
     confirm = ""
     if command.get("use") == "trap":
         trap = text.word("trap", lang_, screen.preset)

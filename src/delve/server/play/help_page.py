@@ -39,7 +39,7 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
             "magic": c.magic,
             "evasion": c.evasion,
             "max_cards": c.max_cards,
-            "description": text.pick(c.description, lang_),
+            "description": text.vocabulary(text.pick(c.description, lang_), lang_, preset),
         }
         for c in data.classes.values()
     ]
@@ -54,7 +54,7 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
         )
         cards.append(
             {
-                "name": text.pick(card.name, lang_),
+                "name": text.card_name(kind, lang_, preset),
                 "category": text.category_name(card.category, lang_),
                 "uses": uses,
                 "text": text.vocabulary(text.pick(card.text, lang_), lang_, preset),
@@ -71,14 +71,14 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
             "defense": m.defense,
             "evasion": m.evasion,
             "actions": f"{m.actions[0]}" if m.actions[0] == m.actions[1] else f"{m.actions[0]}–{m.actions[1]}",
-            "description": text.pick(m.description, lang_),
+            "description": text.vocabulary(text.pick(m.description, lang_), lang_, preset),
         }
         for key in roster
         if (m := data.monsters.get(key)) is not None
     ]
     statuses = [
         {
-            "name": text.pick(s.name, lang_),
+            "name": text.vocabulary(text.pick(s.name, lang_), lang_, preset),
             "kind": s.kind,
             "text": text.vocabulary(text.pick(s.text, lang_), lang_, preset),
         }

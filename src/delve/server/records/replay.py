@@ -198,12 +198,21 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "events": [_event_line(game, event, lang, names) for event in found.events],
         "state_json": state_json,
         "board": "\n".join(board),
+        "board_title": _board_title(game, lang),
         "panels": panels,
         "state_hash": state_hash(ruleset, found.state),
         "seed": game.seed,
         "seed_sha256": seed_hash(game.seed),
     }
     return render(request, "records/replay.html", context)
+
+
+def _board_title(game: Game, lang: str) -> str:
+    """The heading of the whole board, in the preset's maze word: "The whole dungeon" /
+    「ダンジョンの全体」 in Level D (FL-CFG-5), "The whole labyrinth" / 「迷宮の全体」 in Fated Labyrinth."""
+    from delve.fated import text as fated_text
+
+    return _("The whole %(maze)s") % {"maze": fated_text.word("maze", lang, game.preset)}
 
 
 def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> dict[str, Any]:

@@ -1,0 +1,142 @@
+"""Level D speaks its own words everywhere a player reads (P-25, P-26, C-19, P-33, FL-CFG-5): ワナ
+for 罠 (card names such as 「ワナ解除」 too), ダンジョン / "dungeon" for 迷宮 / "maze", in the help
+page, the hand and the log, in both languages."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from delve.fated import content, text
+from delve.server.games import engine
+
+LEAKS = {"ja": re.compile("罠|迷宮"), "en": re.compile(r"\bmaze|labyrinth", re.IGNORECASE)}
+
+
+def visible(html: str) -> str:
+    """The page's text as read: no tags, no scripts, no preset titles (the preset picker names
+    Fated Labyrinth on purpose)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    body = unescape(re.sub(r"<[^>]+>", " ", html))
+    for preset in content.load().presets.values():
+        if preset.id != "level-d":
+            for title in preset.title.values():
+                body = body.replace(title, " ")
+    return body
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_level_d_card_names_and_texts_say_wana_and_dungeon_P_26_C_19(lang):
+    """P-26, C-19: every card of Level D's set, its name and its text, through the preset's
+    vocabulary: no 罠 / 迷宮 / "maze"; the trap-countermeasure family reads 「ワナ○○」."""
+    data = content.load()
+    for kind in data.copies("level-d"):
+        card = data.cards[kind]
+        for shown in (
+            text.card_name(kind, lang, "level-d"),
+            text.vocabulary(text.pick(card.text, lang), lang, "level-d"),
+        ):
+            assert not LEAKS[lang].search(shown), (kind, shown)
+    if lang == "ja":
+        assert text.card_name("trap-disarm", "ja", "level-d") == "ワナ解除"
+        assert text.card_name("trap-disarm", "ja", "fated-labyrinth") == "罠解除"
+        assert text.card_name("trap-disarm", "ja") == "罠解除"
+        assert "迷宮内" in text.pick(data.cards["treasure-toss"].text, "ja")
+        assert "ダンジョン内" in text.vocabulary(text.pick(data.cards["treasure-toss"].text, "ja"), "ja", "level-d")
+    else:
+        assert "dungeon" in text.vocabulary(text.pick(data.cards["treasure-toss"].text, "en"), "en", "level-d")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_level_d_statuses_monsters_and_classes_say_its_words_P_26(lang):
+    """P-26: status names and texts, monster and class descriptions of Level D (浮遊, 鉄壁, the
+    Imp's and the Ninja's texts) say ワナ."""
+    data = content.load()
+    shown = [text.vocabulary(text.pick(s.text, lang), lang, "level-d") for s in data.statuses.values()]
+    shown += [text.vocabulary(text.pick(s.name, lang), lang, "level-d") for s in data.statuses.values()]
+    shown += [text.vocabulary(text.pick(m.description, lang), lang, "level-d") for m in data.monsters.values()]
+    shown += [text.vocabulary(text.pick(c.description, lang), lang, "level-d") for c in data.classes.values()]
+    assert not [s for s in shown if LEAKS[lang].search(s)]
+
+
+def test_level_d_log_names_cards_in_its_words_P_26():
+    """P-26, FL-INFO-4: the log names a trap card as Level D does; Fated Labyrinth's log keeps 罠."""
+    event = {"kind": "card.used", "player": 0, "card": "trap-disarm"}
+    assert "ワナ解除" in text.describe(event, "ja", "level-d", viewer=None)
+    assert "罠解除" in text.describe(event, "ja", "fated-labyrinth", viewer=None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_level_d_help_page_has_no_fated_labyrinth_words_P_25_P_26(db, client, lang):
+    """P-25, P-26, FL-CFG-5: the help of a Level D game (its cards, statuses, monsters, classes,
+    settings, legend and commands) shows no 罠 / 迷宮 / "maze" / "labyrinth"."""
+    game = engine.create_game("fated", "level-d", {"maze_size": 9})
+    for url in (f"/games/{game.pk}/help/", "/help/?preset=level-d"):
+        body = visible(client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        found = {m.group(0): body[max(m.start() - 30, 0) : m.end() + 30] for m in LEAKS[lang].finditer(body)}
+        assert not found, found
+    if lang == "ja":
+        assert "ワナ解除" in body
+
+
+@pytest.mark.parametrize(
+    ("preset", "lang", "heading"),
+    [
+        ("level-d", "ja", "ダンジョンの全体"),
+        ("level-d", "en", "The whole dungeon"),
+        ("fated-labyrinth", "ja", "迷宮の全体"),
+        ("fated-labyrinth", "en", "The whole labyrinth"),
+    ],
+)
+def test_the_replay_names_the_board_with_the_presets_maze_word_FL_CFG_5(preset, lang, heading):
+    """FL-CFG-5: the replay's board heading says the preset's maze word (Level D: ダンジョン)."""
+    from django.utils import translation
+
+    from delve.server.games.models import Game
+    from delve.server.records.replay import _board_title
+
+    with translation.override(lang):
+        assert _board_title(Game(ruleset="fated", preset=preset), lang) == heading
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_waiting_page_says_resign_for_a_level_d_deadline_P_33(db, clock, make_user, lang):
+    """P-33: at the abandon deadline a Level D player is deemed to have resigned (投了); the
+    waiting page says so instead of Fated Labyrinth's "the character is abandoned" (放棄)."""
+    from tests.server.conftest import START, session_client
+    from tests.server.notify_kit import HOUR, fated, step
+
+    users = [make_user(name) for name in ("ann", "bob", "cid", "dan")]
+    level_d = fated(users, preset="level-d")
+    clock.t = START + HOUR
+    step()
+    client = session_client(users[0])
+    client.cookies["django_language"] = lang
+    html = unescape(client.get("/me/waiting/", headers={"Accept-Language": lang}).content.decode())
+    assert f"/games/{level_d.pk}/" in html
+    assert ("過ぎると投了と見なされる" if lang == "ja" else "then you are deemed to have resigned") in html
+    assert "放棄" not in html and "abandoned" not in html
+    others = [make_user(name) for name in ("eve", "fay", "gus", "hal")]
+    fated(others)
+    clock.t = START + 2 * HOUR
+    step()
+    client = session_client(others[0])
+    client.cookies["django_language"] = lang
+    html = unescape(client.get("/me/waiting/", headers={"Accept-Language": lang}).content.decode())
+    assert ("過ぎるとキャラクターは放棄" if lang == "ja" else "then the character is abandoned") in html
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_level_d_registration_form_describes_the_classes_in_its_words_P_26(db, clock, make_user, lang):
+    """P-26, P-28: the registration form of an open Level D game describes the classes (the
+    Ninja disarms ワナ) with no 罠 / 迷宮 / "maze"."""
+    from tests.server.conftest import session_client
+
+    engine.create_game("fated", "level-d", {"maze_size": 9})
+    client = session_client(make_user("ann"))
+    body = visible(client.get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    assert not LEAKS[lang].findall(body), body
+    if lang == "ja":
+        assert "踏んだワナを50%で解除できる" in body
