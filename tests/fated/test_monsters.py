@@ -851,3 +851,15 @@ def test_monster_events_never_carry_a_tile():
     for event in game.events:
         if event.kind.startswith("monster."):
             assert not {"tile", "pos", "x", "y", "at"} & set(event.data), event
+
+
+def test_an_attack_on_a_monster_reports_a_special_that_does_nothing_to_it_FL_STS_2():
+    """FL-STS-2, AMB-35: the public monster.attacked event names a status or special effect that
+    had no effect on the monster (``no_effect``), so the log can say so; one that works is
+    ``special``."""
+    game = corridor("#.......#")
+    golem = put(game, 0, "golem", 1, 1)
+    assert combat.hit_monster(game.ctx, 1, golem, 0, "blind", label="remote", evadable=False)["no_effect"] == "blind"
+    report = combat.hit_monster(game.ctx, 1, golem, 0, "stripped", label="remote", evadable=False)
+    assert report["special"] == "stripped" and "no_effect" not in report
+    assert "no_effect" not in combat.hit_monster(game.ctx, 1, golem, 12, None, label="adjacent", evadable=False)

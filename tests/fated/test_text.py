@@ -112,7 +112,7 @@ def test_sentences_name_players_cards_and_monsters():
         "special": "hp_poison",
         "applied": True,
     }
-    assert text.describe(trap, "ja", "level-d") == "ワナ（ＨＰ毒）がプレイヤー02に命中：0ダメージ、さらにＨＰ毒。"
+    assert text.describe(trap, "ja", "level-d") == "ワナ（ＨＰ毒）がプレイヤー02に命中し、効果が発動した。"
 
 
 def test_the_presets_words():
@@ -262,3 +262,100 @@ def test_a_message_read_by_another_tells_of_its_seat_by_name_FL_INFO_5(entry, to
     assert text.describe(body, "en", "fated", None, to=to, names=NAMES) == en
     assert text.describe(body, "ja", "fated", None, to=to, names=NAMES) == ja
     assert text.describe(body, "en", "fated", 3, to=to, names=NAMES) == en  # another seat reads it too
+
+
+def _hit(**extra):
+    return {
+        "kind": "defense.result",
+        "defender": 1,
+        "source": 0,
+        "label": "remote",
+        "use": "remote",
+        "method": "none",
+        "outcome": "hit",
+        **extra,
+    }
+
+
+def test_a_special_attack_card_named_after_its_effect_is_named_once_FL_ATK_3():
+    """FL-ATK-3, FL-ATK-5: a special attack card (Treasure Toss) that lands says it took effect,
+    with no '0 damage' and without naming the effect twice; one whose effect has nothing to act
+    on says so; a plain status special is named after the damage."""
+    toss = _hit(card="treasure-toss", damage=0, special="treasure_toss", applied=True)
+    assert text.describe(toss, "en", "fated-labyrinth") == (
+        "Player 01's Treasure Toss 《Remote》 hit Player 02 and took effect."
+    )
+    assert (
+        text.describe(toss, "ja", "level-d") == "プレイヤー01の宝飛ばし《遠隔》がプレイヤー02に命中し、効果が発動した。"
+    )
+    empty = {**toss, "applied": False}
+    assert text.describe(empty, "en", "fated-labyrinth") == (
+        "Player 01's Treasure Toss 《Remote》 hit Player 02, but Treasure Toss had no effect."
+    )
+    poison = _hit(card="attack-20", damage=12, special="hp_poison", applied=True)
+    assert text.describe(poison, "en", "fated-labyrinth").endswith("hit Player 02: 12 damage, and HP Poison.")
+    nothing = _hit(card="attack-10", damage=0)
+    assert text.describe(nothing, "en", "fated-labyrinth").endswith("hit Player 02, but did no damage.")
+    assert "0ダメージ" not in text.describe(nothing, "ja", "fated-labyrinth")
+
+
+def test_a_defense_card_that_let_damage_through_says_what_it_did_FL_ATK_6():
+    """FL-ATK-6, AMB-27: the damage got through, so the sentence does not say 'defended with':
+    a reduction card reduced the damage, Special Defense stopped the special attack only."""
+    special = _hit(card="attack-20", damage=10, method="special", defense_card="special-defense")
+    assert text.describe(special, "en", "fated-labyrinth", viewer=1) == (
+        "Player 01's Attack 20 《Remote》 hit you: 10 damage (Special Defense stopped the special attack only)."
+    )
+    assert text.describe(special, "ja", "fated-labyrinth").endswith("：10ダメージ（特殊防御で特殊攻撃のみ防いだ）。")
+    reduced = _hit(card="attack-20", damage=4, method="reduction", defense_card="defense-10")
+    assert text.describe(reduced, "en", "fated-labyrinth").endswith(": 4 damage (Defense 10 reduced the damage).")
+    assert "defended with" not in text.describe(reduced, "en", "fated-labyrinth")
+
+
+def test_the_defense_panel_names_a_magic_named_after_its_effect_once_FL_ATK_5():
+    """FL-ATK-5, FL-DEF: the necromancer's magic Fool is 'magic (Fool)', not '..., with Fool'; a
+    damage card's special is still named."""
+    magic = {"kind": "attack", "label": "magic", "source": 6, "monster_kind": "necromancer", "card": "fool"}
+    magic["special"] = "fool"
+    assert text.defending(magic, "en", "fated-labyrinth") == "Incoming: Player 07's Necromancer's magic (Fool)."
+    assert text.defending(magic, "ja", "fated-labyrinth") == "防御対象：プレイヤー07のネクロマンサーの魔法（愚者）。"
+    item = {"kind": "attack", "label": "remote", "source": 0, "card": "attack-20", "use": "remote", "power": 20}
+    item["special"] = "hp_poison"
+    assert text.defending(item, "en", "fated-labyrinth").endswith(", power 20, with HP Poison.")
+
+
+def test_a_death_names_the_killer_FL_DEATH_3_FL_KILL_1():
+    """FL-DEATH-3, FL-KILL-1..5: the death sentence names whose attack, monster or trap killed
+    (the credited player), or the cause when every survivor is credited (poison, FL-KILL-4/5)."""
+    died = {"kind": "player.died", "player": 5, "cause": "remote", "credited": [1], "fate": "died"}
+    assert text.describe(died, "en", "fated-labyrinth") == (
+        "Player 06 was killed by Player 02's attack. Kill credited to Player 02."
+    )
+    assert text.describe(died, "en", "fated-labyrinth", viewer=5) == (
+        "You were killed by Player 02's attack. Kill credited to Player 02."
+    )
+    assert text.describe(died, "ja", "fated-labyrinth") == (
+        "プレイヤー06はプレイヤー02の攻撃で死亡した。撃破数：プレイヤー02に+1。"
+    )
+    trap = {**died, "cause": "trap"}
+    assert text.describe(trap, "ja", "level-d").startswith("プレイヤー06はプレイヤー02のワナで死亡した。")
+    assert text.describe(trap, "ja", "fated-labyrinth").startswith("プレイヤー06はプレイヤー02の罠で死亡した。")
+    poison = {**died, "cause": "poison", "credited": [1, 2]}
+    assert text.describe(poison, "en", "fated-labyrinth") == (
+        "Player 06 died of poison. Kill credited to Player 02 and Player 03."
+    )
+    assert "(an attack)" not in text.describe({**died, "credited": [0, 1]}, "en", "fated-labyrinth")
+
+
+def test_a_status_that_does_not_work_on_monsters_says_so_FL_STS_2():
+    """FL-STS-2, AMB-35: Blind on a monster did nothing; the log says so instead of '0 damage'."""
+    blind = {"kind": "monster.attacked", "monster": "mimic", "owner": 2, "label": "remote", "attacker": 0}
+    blind.update(outcome="hit", damage=0, no_effect="blind")
+    assert text.describe(blind, "en", "level-d", viewer=0) == (
+        "You hit Player 03's Mimic, but Blind has no effect on monsters."
+    )
+    assert text.describe(blind, "ja", "level-d", viewer=0) == (
+        "あなたの攻撃がプレイヤー03のミミックに命中したが、目潰しはモンスターには効かない。"
+    )
+    plain = {**blind, "no_effect": None}
+    assert text.describe(plain, "en", "level-d", viewer=0) == "You hit Player 03's Mimic, but did no damage."

@@ -247,6 +247,8 @@ def hit_monster(
         for _ in range(max(1, amount)):
             statuses.apply(ctx, monster, special)
         report["special"] = special
+    elif special:
+        report["no_effect"] = special  # FL-STS-2, AMB-35: the log says it did nothing to a monster
     ctx.public("monster.attacked", **report)
     if monster.hp <= 0:
         vanish(ctx, monster, reason="destroyed")

@@ -61,7 +61,7 @@ PUBLIC: dict[str, tuple[str, ...]] = {
     "monster.attack": ("owner", "monster", "target"),
     "monster.magic": ("owner", "monster", "target"),
     "monster.breath": ("owner", "monster", "targets"),
-    "monster.attacked": ("monster", "owner", "label", "attacker", "outcome", "damage", "special"),
+    "monster.attacked": ("monster", "owner", "label", "attacker", "outcome", "damage", "special", "no_effect"),
     "monster.vanished": ("monster", "owner", "reason"),
     "monster.status": ("monster", "owner", "status"),
     "monster.status_removed": ("monster", "owner", "statuses"),

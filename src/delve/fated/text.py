@@ -477,15 +477,45 @@ def _defense_result(e: Mapping[str, Any], t: _T) -> str:
             )
         return t.say(f"{defender} blocked {what}.", f"{defender}は{what}を防いだ。")
     damage = int(e.get("damage") or 0)
-    en = f"{what} hit {defender}: {damage} damage"
-    ja = f"{what}が{defender}に命中：{damage}ダメージ"
+    special = e.get("special") if e.get("special") and e.get("applied") else None
+    en, ja = f"{what} hit {defender}", f"{what}が{defender}に命中"
+    if damage:
+        en += f": {damage} damage"
+        ja += f"：{damage}ダメージ"
+    if special and t.status(special) == t.card(e.get("card")):
+        # a special attack card named after its effect (Treasure Toss, Fool): said once (FL-ATK-3)
+        en += ", and it took effect" if damage else " and took effect"
+        ja += "、さらに効果が発動した" if damage else "し、効果が発動した"
+    elif special:
+        en += f", and {t.status(special)}" if damage else f": {t.status(special)}"
+        ja += f"、さらに{t.status(special)}" if damage else f"：{t.status(special)}"
+    elif e.get("special") and not damage:
+        # the special attack landed but had nothing to act on (no treasure to toss...)
+        en += f", but {t.status(e['special'])} had no effect"
+        ja += f"したが、{t.status(e['special'])}は効果がなかった"
+    elif not damage:
+        en += ", but did no damage"
+        ja += "したが、ダメージはなかった"
     if card:
-        en += f" (defended with {t.card(card)})"
-        ja += f"（{t.card(card)}で防御）"
-    if e.get("special") and e.get("applied"):
-        en += f", and {t.status(e['special'])}"
-        ja += f"、さらに{t.status(e['special'])}"
+        # the attack got through: say what the defense card did (FL-ATK-6)
+        en_note, ja_note = _DEFENDED[_defense_kind(card)]
+        en += en_note.format(card=t.card(card))
+        ja += ja_note.format(card=t.card(card))
     return t.say(en + ".", ja + "。")
+
+
+_DEFENDED: dict[str, tuple[str, str]] = {
+    # what the defense card did when the attack still got through (FL-ATK-6)
+    "reduction": (" ({card} reduced the damage)", "（{card}でダメージを軽減）"),
+    "special": (" ({card} stopped the special attack only)", "（{card}で特殊攻撃のみ防いだ）"),
+    "": (" (despite {card})", "（{card}で防御したが）"),
+}
+
+
+def _defense_kind(card: Any) -> str:
+    definition = content.load().cards.get(card) if isinstance(card, str) else None
+    kind = definition.defense if definition is not None else None
+    return kind if kind in _DEFENDED else ""
 
 
 def _player_died(e: Mapping[str, Any], t: _T) -> str:
@@ -495,14 +525,28 @@ def _player_died(e: Mapping[str, Any], t: _T) -> str:
         return t.say(f"{who} gave up the exploration and left the game.", f"{who}は探索を断念し、ゲームから退場した。")
     causes = {
         "poison": ("poison", "毒"),
-        "trap": ("a trap", "ワナ"),
-        "breath": ("breath", "ブレス"),
-        "magic": ("magic", "魔法"),
-        "monster": ("a monster", "モンスター"),
+        "trap": (f"a {t.trap().lower()}", t.trap()),
+        "breath": ("a monster's breath", "モンスターのブレス"),
+        "magic": ("a monster's magic", "モンスターの魔法"),
+        "monster": ("a monster's attack", "モンスターの攻撃"),
     }
     cause = causes.get(str(e.get("cause")), ("an attack", "攻撃"))
-    en = f"{who} died ({cause[0]})."
-    ja = f"{who}が死亡した（{cause[1]}）。"
+    killer = credited[0] if len(credited) == 1 and e.get("cause") != "poison" else None
+    if killer is not None and killer != e.get("player"):
+        # the credited player is the one whose attack, monster or trap dealt the blow (FL-KILL-1..3)
+        by = {
+            "trap": (f"{t.trap().lower()}", t.trap()),
+            "breath": ("monster's breath", "モンスターのブレス"),
+            "magic": ("monster's magic", "モンスターの魔法"),
+            "monster": ("monster", "モンスター"),
+        }.get(str(e.get("cause")), ("attack", "攻撃"))
+        was = "were" if e.get("player") == t.viewer else "was"
+        return t.say(
+            f"{who} {was} killed by {t.poss(killer)} {by[0]}. Kill credited to {t.p(killer)}.",
+            f"{who}は{t.poss(killer)}{by[1]}で死亡した。撃破数：{t.p(killer)}に+1。",
+        )
+    en = f"{who} died of {cause[0]}."
+    ja = f"{who}が{cause[1]}で死亡した。"
     if credited:
         en += f" Kill credited to {t.ps(credited)}."
         ja += f"撃破数：{t.ps(credited)}に+1。"
@@ -516,11 +560,23 @@ def _monster_attacked(e: Mapping[str, Any], t: _T) -> str:
         who = t.poss(e["attacker"]) if "attacker" in e else t.say("an", "")
         return t.say(f"{mon} evaded {who} attack.", f"{mon}は{who}攻撃を回避した。")
     damage = int(e.get("damage") or 0)
-    en = f"{who} hit {mon} for {damage} damage"
-    ja = f"{who}が{mon}に{damage}ダメージを与えた"
+    if damage:
+        en = f"{who} hit {mon} for {damage} damage"
+        ja = f"{who}が{mon}に{damage}ダメージを与えた"
+    else:
+        whose = t.poss(e["attacker"]) if "attacker" in e else ""
+        en, ja = f"{who} hit {mon}", f"{whose}攻撃が{mon}に命中"
     if e.get("special"):
-        en += f" and {t.status(e['special'])}"
-        ja += f"（{t.status(e['special'])}）"
+        en += f" and {t.status(e['special'])}" if damage else f": {t.status(e['special'])}"
+        ja += f"（{t.status(e['special'])}）" if damage else f"：{t.status(e['special'])}"
+    elif e.get("no_effect"):
+        # FL-STS-2, AMB-35: most statuses and every special effect do nothing to a monster
+        none = t.status(e["no_effect"])
+        en += f", but {none} has no effect on monsters"
+        ja += f"。{none}はモンスターには効かない" if damage else f"したが、{none}はモンスターには効かない"
+    elif not damage:
+        en += ", but did no damage"
+        ja += "したが、ダメージはなかった"
     return t.say(en + ".", ja + "。")
 
 
@@ -1138,8 +1194,10 @@ def defending(item: Mapping[str, Any], lang: str, preset: str, viewer: int | Non
     text = t.say(f"Incoming: {what}", f"防御対象：{what}")
     if "power" in item:
         text += t.say(f", power {item['power']}", f"、威力{item['power']}")
-    if item.get("special"):
-        text += t.say(f", with {t.status(item['special'])}", f"、{t.status(item['special'])}付き")
+    special = item.get("special")
+    if special and t.status(special) != t.card(item.get("card")):
+        # a card or a necromancer's magic named after its effect (Fool) is not named twice (FL-ATK-3)
+        text += t.say(f", with {t.status(special)}", f"、{t.status(special)}付き")
     return text + t.say(".", "。")
 
 
