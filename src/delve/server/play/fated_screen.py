@@ -697,13 +697,25 @@ def _choice(screen: Screen, command: dict[str, Any], definition: Any) -> dict[st
         confirm = _t(
             screen, f"Use {name} on yourself? The card is spent.", f"{name}を自分に使いますか？カードは使い切りです。"
         )
+    label = _target_label(screen, command)
+    if target is not None and target.get("type") == "monster" and _no_effect_on_monsters(definition):
+        label += _t(screen, " (no effect on monsters)", "（モンスターには効かない）")
     return {
         "json": as_json(command),
-        "label": _target_label(screen, command),
+        "label": label,
         "tile": f"{tile[0]},{tile[1]}" if tile else "",
         "damage": _expected_damage(screen, command, definition, target),
         "confirm": confirm,
     }
+
+
+def _no_effect_on_monsters(definition: Any) -> bool:
+    """A special attack card with no damage whose special does nothing to a monster (Blind,
+    Treasure Toss...): it may still be aimed at one, to no effect (FL-STS-2, AMB-35)."""
+    if definition is None or definition.power or not definition.special:
+        return False
+    status = content.load().statuses.get(definition.special)
+    return status is None or not status.monsters
 
 
 def _aim(screen: Screen, command: dict[str, Any]) -> tuple[tuple[int, int] | None, dict[str, Any] | None]:
