@@ -140,3 +140,45 @@ def test_level_d_registration_form_describes_the_classes_in_its_words_P_26(db, c
     assert not LEAKS[lang].findall(body), body
     if lang == "ja":
         assert "踏んだワナを50%で解除できる" in body
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_deadline_notices_the_calendar_and_standings_say_resign_in_level_d_P_33(db, clock, make_user, lang):
+    """P-33: Level D names giving up 投了 ("resigned") everywhere Fated Labyrinth says 放棄
+    ("abandoned"): the deadline notice's consequence, the calendar's summary and the fate in the
+    final standings; Fated Labyrinth keeps its words."""
+    from types import SimpleNamespace
+
+    from delve.server.notify import text as notify_text
+    from delve.server.notify import waiting
+    from delve.server.notify.models import Notice
+    from delve.server.play.fated_screen import _fate
+    from tests.server.conftest import START
+    from tests.server.notify_kit import HOUR, fated, player, step
+
+    users = [make_user(name, email=f"{name}@example.org") for name in ("ann", "bob", "cid", "dan")]
+    level_d = fated(users, preset="level-d")
+    clock.t = START + HOUR
+    step()
+    deadline = player(level_d, 0).wait_ended_at + 48 * HOUR  # P-15: Level D's 48 hours
+    clock.t = deadline - 24 * HOUR
+    step()
+    notice = Notice.objects.get(user=users[0], kind="deadline_24h")
+    assert notice.data["preset"] == "level-d"
+    _, body = notify_text.render("deadline_24h", notice.data, lang)
+    resign = {"en": "the character is deemed to have resigned", "ja": "投了と見なされます"}[lang]
+    abandon = {"en": "the character is abandoned", "ja": "キャラクターは放棄されます"}[lang]
+    assert resign in body and abandon not in body
+    fl_data = {**notice.data, "preset": "fated-labyrinth"}
+    assert abandon in notify_text.render("deadline_24h", fl_data, lang)[1]
+    summary = waiting._summary("abandon", level_d, lang).format(game="G", name="Ann")
+    assert summary == {"en": "G: Ann resigns unless you act", "ja": "G：行動しないとAnnは投了"}[lang]
+    fl_summary = waiting._summary("abandon", SimpleNamespace(ruleset="fated", preset="fated-labyrinth"), lang)
+    assert fl_summary == waiting.SUMMARIES["abandon"][lang]
+    for fate in ("abandoned", "gave_up"):
+        shown = _fate(SimpleNamespace(lang=lang, preset="level-d"), fate)
+        assert shown == {"en": "resigned", "ja": "投了"}[lang]
+        assert "放棄" not in shown
+    assert (
+        _fate(SimpleNamespace(lang=lang, preset="fated-labyrinth"), "gave_up") == {"en": "gave up", "ja": "放棄"}[lang]
+    )

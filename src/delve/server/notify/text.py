@@ -78,6 +78,17 @@ FOOTER = {
 }
 
 
+def consequence(data: Mapping[str, Any], lang: str) -> str:
+    """What a missed deadline brings: the autopilot, or the character given up in the game's
+    preset's words (P-33: Level D says 投了, "deemed to have resigned")."""
+    kind = str(data.get("deadline_kind", "")) or "abandon"
+    if kind == "abandon" and data.get("preset"):
+        from delve.fated import text as fated_text
+
+        return fated_text.word("abandon_consequence", lang, str(data["preset"]))
+    return CONSEQUENCES.get(kind, CONSEQUENCES["abandon"])[lang]
+
+
 def language(code: str) -> str:
     return code if code in LANGUAGES else "en"
 
@@ -98,7 +109,7 @@ def render(kind: str, data: Mapping[str, Any], lang: str) -> tuple[str, str]:
         "stored": data.get("stored", ""),
         "cap": data.get("cap", ""),
         "at": when(int(data["at"])) if data.get("at") is not None else "",
-        "consequence": CONSEQUENCES.get(str(data.get("deadline_kind", "")), CONSEQUENCES["abandon"])[lang],
+        "consequence": consequence(data, lang),
         "result": RESULTS.get(str(data.get("result", "")), {}).get(lang, str(data.get("result", ""))),
     }
     return SUBJECTS[kind][lang].format(**fields), BODIES[kind][lang].format(**fields)

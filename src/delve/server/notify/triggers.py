@@ -164,6 +164,8 @@ def find(game: Game, now: int) -> Found:
                     continue  # the whole countdown is shorter than the window: nothing to warn ahead of
                 if now >= warn_at:
                     data = {**base, "at": seen.deadline, "deadline_kind": seen.deadline_kind}
+                    if game.ruleset == "fated":  # the consequence in the preset's words (P-33)
+                        data["preset"] = game.preset
                     found.events.append((seat, kind, str(seen.deadline), now, data))
                 else:
                     found.later(warn_at)

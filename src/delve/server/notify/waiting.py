@@ -103,6 +103,15 @@ SUMMARIES = {
 }
 
 
+def _summary(kind: str, game: Any, lang: str) -> str:
+    """A deadline's calendar summary; a Fated game's abandon deadline in its preset's words (P-33)."""
+    if kind == "abandon" and game.ruleset == "fated":
+        from delve.fated import text as fated_text
+
+        return fated_text.word("abandon_summary", lang, game.preset)
+    return SUMMARIES[kind][lang]
+
+
 def deadlines(user: Any, lang: str, now: int) -> list[calendar.Deadline]:
     """The upcoming deadlines of ``user``'s running games, for the calendar feed."""
     lang = text.language(lang)
@@ -118,7 +127,7 @@ def deadlines(user: Any, lang: str, now: int) -> list[calendar.Deadline]:
                 calendar.Deadline(
                     uid=f"{base}-deadline-{seen.deadline}",
                     at=seen.deadline,
-                    summary=SUMMARIES[kind][lang].format(**fields),
+                    summary=_summary(kind, row.game, lang).format(**fields),
                     description=url,
                     url=url,
                 )

@@ -945,16 +945,14 @@ def _pct(value: int, top: int) -> int:
 def _fate(screen: Screen, fate: str | None) -> str:
     names = {
         "died": ("dead", "死亡"),
-        "abandoned": ("abandoned", "放棄"),
-        "gave_up": ("gave up", "放棄"),
         "escaped": ("escaped", "脱出"),
         "survived": ("last survivor", "最後の生存者"),
     }
     if not fate:
         return ""
+    if fate in ("abandoned", "gave_up"):  # the preset's give-up word (P-33: Level D says 投了)
+        return text.word(f"fate_{fate}", screen.lang, screen.preset)
     en, ja = names.get(fate, (fate, fate))
-    if fate == "abandoned":
-        ja = "投了" if screen.preset == "level-d" else ja
     return _t(screen, en, ja)
 
 
