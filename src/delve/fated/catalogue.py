@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from delve.fated import effect_rules, effects
+from delve.fated import effect_rules, effects, text
 from delve.fated.content import CATEGORIES, USES, CardDef, Content, load
 
 CATEGORY_NAMES: dict[str, dict[str, str]] = {
@@ -54,13 +54,6 @@ class Row:
     purpose: str
 
 
-def _trap_word(text: str, preset: str, lang: str, data: Content) -> str:
-    if lang != "ja":
-        return text
-    word = data.presets[preset].words.get("trap", {}).get("ja", "罠")
-    return text.replace("罠", word)
-
-
 def costs(card: CardDef, lang: str) -> str:
     """The cost of each use: ``trap 4 / adj 9 / remote 16``, ``cost 3``, or both."""
     parts = [f"{USE_NAMES[u][lang]} {card.uses[u]}" for u in USES if u in card.uses]
@@ -84,11 +77,11 @@ def rows(preset: str = "fated-labyrinth", lang: str = "en", content: Content | N
             out.append(
                 Row(
                     id=card.id,
-                    name=_trap_word(card.name[lang], preset, lang, data),
-                    category=_trap_word(label, preset, lang, data),
-                    costs=_trap_word(costs(card, lang), preset, lang, data),
+                    name=text.vocabulary(card.name[lang], lang, preset),
+                    category=text.vocabulary(label, lang, preset),
+                    costs=text.vocabulary(costs(card, lang), lang, preset),
                     copies=copies[card.id],
-                    text=_trap_word(card.text[lang], preset, lang, data),
+                    text=text.vocabulary(card.text[lang], lang, preset),
                     purpose=card.purpose,
                 )
             )
