@@ -65,12 +65,12 @@ def test_the_views_agree_when_nothing_waits_for_the_host(clock: Any, player: Any
 
 
 def test_after_the_host_leaves_their_seat_the_table_still_waits_on_them(clock: Any, player: Any) -> None:
-    """A bot plays the host's own seat from now on: the table's seats are still the host's to play."""
+    """A bot plays the host's own seat from now on: the table's seats are still the host's to play,
+    and the host is told of their decisions as every view shows them."""
     game = hot_seat(player, start_player=1)
     server_bots.leave(game.pk, player)
     game.refresh_from_db()
-    seen = views_of(player, game)
-    assert seen["lobby"] and seen["dashboard"] and seen["api"]
+    assert views_of(player, game) == {"lobby": True, "dashboard": True, "api": True, "notice": True}
 
 
 def form_post(host: Any, **fields: Any) -> Any:

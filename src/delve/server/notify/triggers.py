@@ -149,7 +149,9 @@ def find(game: Game, now: int) -> Found:
             found.events.append((seat, "takeover", str(seat.bot_since), seat.bot_since, data))
     ruleset = ruleset_of(game)
     state = load_state(game, ruleset)
-    for seat in seats:
+    # a host whose own seat a bot plays still plays the seats of their table (hot-seat): told too
+    hosts = [s for s in taken_over if any(not t.is_bot for t in tables.get(s.user_id, []))]
+    for seat in [*seats, *hosts]:
         assert seat.index is not None
         # a decision waiting for a seat of the player's table (hot-seat) waits for them
         seen = waiting_for(ruleset, state, seat, tables.get(seat.user_id, []))[1]
