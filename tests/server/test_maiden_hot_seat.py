@@ -46,6 +46,9 @@ def test_a_decision_of_a_table_seat_waits_for_its_host_in_every_view(clock: Any,
     assert views_of(player, game) == {"lobby": True, "dashboard": True, "api": True, "notice": True}
     waiting = session_client(player).get("/me/waiting/").content.decode()
     assert "for Maiden 2 at your table" in waiting
+    found = triggers.find(game, game.started_at or 0)
+    names = [data["name"] for seat, kind, _, _, data in found.events if kind == "turn"]
+    assert names == ["Maiden 2"]  # the notice names the seat that must decide, not the host's maiden
 
 
 def test_the_views_agree_when_the_hosts_own_seat_waits(clock: Any, player: Any) -> None:

@@ -154,11 +154,12 @@ def find(game: Game, now: int) -> Found:
     for seat in [*seats, *hosts]:
         assert seat.index is not None
         # a decision waiting for a seat of the player's table (hot-seat) waits for them
-        seen = waiting_for(ruleset, state, seat, tables.get(seat.user_id, []))[1]
+        acting, seen = waiting_for(ruleset, state, seat, tables.get(seat.user_id, []))
+        named = {**base, "name": acting.name}  # the seat that waits: a table seat by its own name
         if seen.waiting_key:
-            found.events.append((seat, "turn", seen.waiting_key, now, dict(base)))
+            found.events.append((seat, "turn", seen.waiting_key, now, dict(named)))
         if seen.defense_key:
-            found.events.append((seat, "defense", seen.defense_key, now, dict(base)))
+            found.events.append((seat, "defense", seen.defense_key, now, dict(named)))
         if seen.deadline is not None and seen.deadline_from is not None and now < seen.deadline:
             for kind, window in WINDOWS.items():
                 warn_at = seen.deadline - window
@@ -220,7 +221,7 @@ def record(game: Game, found: Found, now: int) -> list[Notice]:
     for seat, kind, key, time, fields in found.events:
         if (seat.user_id, kind, key) in recorded:
             continue
-        data = {**fields, "name": seat.name}
+        data = {"name": seat.name, **fields}  # an event may name the table seat that waits
         try:
             with transaction.atomic():
                 if Notice.objects.filter(user=seat.user, game=game, kind=kind, key=key).exists():
