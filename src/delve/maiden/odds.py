@@ -491,7 +491,9 @@ class CheckOdds:
         return self.damage.mean()
 
 
-def _sizes(wil: int, size: int | None, variant: Variant) -> tuple[int, ...]:
+def candidate_sizes(wil: int, size: int | None, variant: Variant) -> tuple[int, ...]:
+    """The die sizes a check may roll: Wil's die (or ``size``), and every smaller one, largest
+    first, when ``allow_smaller_die`` is on (CHG-10)."""
     top = die_size(wil) if size is None else size
     if top not in DIE_SIZES:
         raise OddsError("size", f"{top!r} is not a die size ({', '.join(map(str, DIE_SIZES))})")
@@ -526,7 +528,7 @@ def slate_joint(
     ``bonus`` overrides the per-ascension bonus and ``ap_bonus`` adds a flat bonus (effects).
     """
     _validate_check(pie, agi, danger_level, 1, variant)
-    (s,) = _sizes(wil, size, Variant())
+    (s,) = candidate_sizes(wil, size, Variant())
     whites = pie if white is None else _need_int("white", white, minimum=0)
     others = whites + (0 if variant.slate_roll_restricted else 2)
     b = _bonus(variant, pie, bonus)
@@ -570,7 +572,7 @@ def ap_distribution(
     bonuses are placed.
     """
     _validate_check(pie, 0, 1, required_count, variant)
-    (s,) = _sizes(wil, size, Variant())
+    (s,) = candidate_sizes(wil, size, Variant())
     if slate:
         return slate_joint(wil, pie, variant=variant, size=s, white=white, bonus=bonus, ap_bonus=ap_bonus).ap()
     whites = pie if white is None else _need_int("white", white, minimum=0)
@@ -642,8 +644,15 @@ def check_odds(
     required = 1 if slate is not None else required_count  # CHG-12: a slate needs its one die
     candidates = [
         _check_odds_for_size(s, pie, whites, target, agi, slate, danger_level, required, variant, bonus, ap_bonus)
-        for s in _sizes(wil, size, variant)
+        for s in candidate_sizes(wil, size, variant)
     ]
+    return best_of(candidates, objective)
+
+
+def best_of(candidates: Sequence[CheckOdds], objective: Objective = "success") -> CheckOdds:
+    """The die size to roll among ``candidates`` (one per size, ``allow_smaller_die``, CHG-10):
+    the best chance then the least damage, or the reverse for ``objective = "damage"``; with
+    several, the others ride along as ``alternatives``."""
     if objective == "success":
         best = max(candidates, key=lambda c: (c.p_success, -c.expected_damage))
     else:

@@ -10,18 +10,17 @@ still remove damage dice, so the joint distribution is built here.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from delve.maiden.odds import (
-    DIE_SIZES,
     CheckOdds,
     JointDistribution,
     Objective,
     SlateColour,
     Variant,
+    best_of,
+    candidate_sizes,
     check_odds,
-    die_size,
 )
 
 
@@ -54,15 +53,10 @@ def no_ascension_odds(
     )
     if slate is None:
         return ordinary
-    sizes = [s for s in reversed(DIE_SIZES) if s <= die_size(wil)] if variant.allow_smaller_die else [die_size(wil)]
-    candidates = [_slate(size, pie, target, agi, slate, danger_level, variant) for size in sizes]
-    if objective == "success":
-        best = max(candidates, key=lambda c: (c.p_success, -c.expected_damage))
-    else:
-        best = max(candidates, key=lambda c: (-c.expected_damage, c.p_success))
-    if len(candidates) == 1:
-        return best
-    return replace(best, alternatives=tuple(candidates))
+    candidates = [
+        _slate(size, pie, target, agi, slate, danger_level, variant) for size in candidate_sizes(wil, None, variant)
+    ]
+    return best_of(candidates, objective)
 
 
 def _slate(
