@@ -490,3 +490,74 @@ def test_the_just_now_toast_covers_no_control_or_card(
     toast_covers_no_control(aki, cards=device == "desktop")
     expect(toast).to_be_in_viewport()
     aki.context.close()
+
+
+def test_a_click_is_never_redirected_to_a_button_swapped_in_under_it(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-TURN-8, FL-UI-6: the page's opening replaces "Start your turn" with the move buttons; a
+    click aimed at it while the opening is on its way presses nothing (no move is made), and a click
+    right after a refresh swapped the quick moves in does nothing either, until they have settled
+    (400 ms; the keys are not held back: an arrow means the same move on the new pad). A refresh
+    whose commands panel is unchanged but for its countdown does not swap it; loading the page
+    logs no error in the console."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, ready=[0])
+    aki = logged_in(browser, base, users[0], viewport=DESKTOP)
+    errors: list[str] = []
+    aki.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    aki.on("pageerror", lambda e: errors.append(str(e)))
+    held: list[Any] = []
+    aki.route(f"**/games/{game.pk}/open/", lambda route: held.append(route))  # noqa: PLW0108 (a bound method is refused)
+    aki.goto(f"{base}/games/{game.pk}/")
+    start = aki.locator("#panel-commands button.cmd-start_turn")
+    expect(start).to_be_visible()
+    expect(aki.locator("#board")).to_have_attribute("data-opening", "1")
+    assert held, "the page posts its opening as it loads"
+    box = start.bounding_box()
+    assert box is not None
+    aki.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    aki.wait_for_timeout(300)
+    assert not CommandEntry.objects.filter(game=game).exclude(source="open").exists()
+    held[0].continue_()
+    expect(aki.locator("#panel-commands h2")).to_contain_text("Move phase")
+    expect(aki.locator("#board")).not_to_have_attribute("data-opening", "1")
+    aki.wait_for_timeout(500)
+    assert CommandEntry.objects.filter(game=game, source="open").count() == 1
+    assert not CommandEntry.objects.filter(game=game).exclude(source="open").exists()
+
+    # a refresh with a changed log but the same commands (its countdown moved on): not swapped
+    aki.locator("#panel-commands").evaluate("el => { el.dataset.kept = '1'; }")
+    frozen.tick(7)
+    engine.submit(game.pk, users[1], {"kind": "comment", "text": "hello"})
+    aki.locator("#poller").evaluate("el => htmx.trigger(el, 'delve:poll')")
+    expect(aki.locator("#panel-players")).to_contain_text("hello")
+    expect(aki.locator("#panel-commands")).to_have_attribute("data-kept", "1")
+
+    # a forced refresh swaps every panel: a click at once on the new stay button does nothing
+    stay = aki.locator("#qm-stay")
+    expect(stay).to_be_enabled()
+    box = stay.bounding_box()
+    assert box is not None
+    # (a poll on its way is waited for, not aborted: an abort logs errors in the console)
+    aki.locator("#poller").evaluate(
+        "el => { htmx.trigger(el, 'delve:poll'); document.body.dispatchEvent(new Event('delve:refresh')); }"
+    )
+    expect(aki.locator("#panel-quickmove")).to_have_attribute("aria-busy", "true")
+    aki.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    aki.wait_for_timeout(200)
+    expect(aki.locator("#panel-commands h2")).to_contain_text("1／3")
+    expect(aki.locator("#panel-quickmove")).not_to_have_attribute("aria-busy", "true")
+    stay.click()
+    expect(aki.locator("#panel-commands h2")).to_contain_text("Core phase")  # stay ends the moves
+    assert errors == [], errors
+    aki.context.close()

@@ -558,6 +558,23 @@ def test_a_poll_sends_only_the_panels_that_changed(fated, player, opponent):
     assert 'hx-swap-oob="true"' in answer and f'value="{_version(fated)}"' in answer
 
 
+def test_a_countdown_moving_on_does_not_send_its_panel_again(fated, player, opponent, clock):
+    """FL-UI-5, FL-ABN-1: the commands panel shows the abandonment countdown, whose text changes
+    every second (the page's script writes it from its deadline): its signature leaves the text
+    out, so a poll a few seconds later with another player's comment does not swap the commands
+    (a swap replaces the buttons under the player's pointer)."""
+    browser = session_client(player)
+    html = page(browser, fated)
+    assert 'class="countdown" data-deadline=' in html
+    sigs = dict(re.findall(r'data-panel="(\w+)" data-sig="(\w+)"', html))
+    version = str(_version(fated))
+    clock.tick(7)
+    engine.submit(fated.pk, opponent, {"kind": "comment", "text": "hi"})
+    answer = browser.get(f"/games/{fated.pk}/poll/", {"version": version, "sigs": json.dumps(sigs)}).content.decode()
+    swapped = set(re.findall(r'id="panel-(\w+)"', answer))
+    assert "players" in swapped and "commands" not in swapped
+
+
 def test_the_waiting_page_reloads_once_the_game_starts(db, clock, player, opponent, others):
     game = engine.create_game("fated", "fated-labyrinth", {"players": 4, "maze_size": 9})
     engine.register(game.pk, player, "Aki", {"class": "warrior"})

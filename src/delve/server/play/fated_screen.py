@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,8 +72,16 @@ def as_json(command: dict[str, Any]) -> str:
     return json.dumps(command, ensure_ascii=False, sort_keys=True)
 
 
+COUNTDOWN_TEXT = re.compile(r'(<time class="countdown"[^>]*>)[^<]*(</time>)')
+"""A countdown's text: it changes every second, and the page's script writes it from the
+deadline (``data-deadline``) anyway, so it is no change of the panel."""
+
+
 def signature(html: str) -> str:
-    return hashlib.sha1(html.encode(), usedforsecurity=False).hexdigest()[:12]
+    """The signature of a panel's content, countdown texts left out: a refresh re-sends (and the
+    page swaps) only a panel whose content changed, not one whose countdown moved on."""
+    steady = COUNTDOWN_TEXT.sub(r"\1\2", html)
+    return hashlib.sha1(steady.encode(), usedforsecurity=False).hexdigest()[:12]
 
 
 def countdown(seconds: int, lang: str) -> str:
