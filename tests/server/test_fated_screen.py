@@ -1214,3 +1214,47 @@ def test_the_screen_and_the_waiting_page_count_stored_turns_alike_FL_TURN_6_AMB_
     rewrite(fated, lambda s: setattr(s.p(0), "stored", 1))  # another turn accumulated meanwhile
     said = _stored_on_screen(page(browser, fated, headers={"Accept-Language": lang}))
     assert said == _stored_on_waiting_page(browser, fated, lang) and f"1 / {cap}" in said
+
+
+def test_the_end_reloads_the_page_so_the_seed_and_the_replay_show_and_leaving_goes(fated, player, opponent, clock):
+    """FL-OVR-6: the command that ends the game (the escape) answers with a reload (HX-Refresh), and
+    so does a poll of a page drawn while the game ran: the footer then reveals the seed with the
+    replay and export links, and "Leave this game" is gone, with no manual reload. A command before
+    the end and a page drawn after it refresh their panels only."""
+    from delve.fated import death
+    from delve.fated.state import BOTTOM_LEFT, BOTTOM_RIGHT, TOP_LEFT, TOP_RIGHT
+
+    browser = session_client(player)
+    drawn = page(browser, fated)
+    assert '<input type="hidden" id="game-status" name="status" value="running">' in drawn
+    assert "Leave this game" in drawn and f"/games/{fated.pk}/replay/" not in drawn
+
+    def at_the_exit(s: Any) -> None:
+        p = s.p(0)
+        p.treasures, p.visited = 1, TOP_LEFT | TOP_RIGHT | BOTTOM_LEFT | BOTTOM_RIGHT
+        death.update_exit(s.ctx)
+        p.pos = s.state.exit
+        s.to_core(0)
+
+    rewrite(fated, at_the_exit)
+    clock.tick(5)  # after the rewrite's moment
+    drawn_version = str(_version(fated))
+    comment = browser.post(f"/games/{fated.pk}/act/", {"comment": "bye", "status": "running"}, **HTMX)
+    assert "HX-Refresh" not in comment and 'id="panel-players"' in comment.content.decode()
+    escape = browser.post(
+        f"/games/{fated.pk}/act/",
+        {"command": json.dumps({"kind": "escape"}), "version": str(_version(fated)), "status": "running"},
+        **HTMX,
+    )
+    fated.refresh_from_db()
+    assert fated.status == Game.Status.ENDED
+    assert escape["HX-Refresh"] == "true", "the ending command reloads the page"
+    other = session_client(opponent)
+    poll = other.get(f"/games/{fated.pk}/poll/", {"version": drawn_version, "status": "running"})
+    assert poll["HX-Refresh"] == "true", "a page drawn while the game ran reloads"
+    again = other.get(f"/games/{fated.pk}/poll/", {"version": drawn_version, "status": "ended"})
+    assert "HX-Refresh" not in again
+    after = browser.post(f"/games/{fated.pk}/act/", {"comment": "gg", "status": "ended"}, **HTMX)
+    assert "HX-Refresh" not in after and 'id="panel-players"' in after.content.decode()
+    ended = page(browser, fated)
+    assert f"/games/{fated.pk}/replay/" in ended and "Leave this game" not in ended

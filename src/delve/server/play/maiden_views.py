@@ -21,7 +21,7 @@ from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected
 from delve.server.games.models import Game
 from delve.server.play import maiden_screen
-from delve.server.play.views import _signatures, _version, refusal, web_key
+from delve.server.play.views import _signatures, _version, moved_on, refusal, reload, web_key
 
 
 def _maiden_game(game_id: int) -> Game:
@@ -64,26 +64,13 @@ def panel(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
     return HttpResponse(html)
 
 
-def _moved_on(drawn: str | None, game: Game) -> bool:
-    """Whether the page, drawn while the game was ``drawn`` (open or running), is behind its
-    status now: the start changes the page, and so does the end (the seed, the replay and export
-    links, no leaving any more), beyond what its panels refresh."""
-    return drawn in (Game.Status.OPEN, Game.Status.RUNNING) and drawn != game.status
-
-
-def _reload() -> HttpResponse:
-    response = HttpResponse("")
-    response["HX-Refresh"] = "true"
-    return response
-
-
 @require_safe
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """204 while nothing can have changed since ``version``; otherwise the changed panels as
     out-of-band swaps (``force`` sends them all). Never changes the game."""
     found = _maiden_game(game_id)
-    if _moved_on(request.GET.get("status"), found):
-        return _reload()
+    if moved_on(request.GET.get("status"), found):
+        return reload()
     due = found.next_due_at is not None and found.next_due_at <= clock.now()
     unchanged = request.GET.get("version", "") == str(found.version) and not due
     force = request.GET.get("force") == "1"
@@ -152,8 +139,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, error)
         return redirect("play:game", game_id=found.pk)
     found.refresh_from_db()
-    if _moved_on(request.POST.get("status"), found):
-        return _reload()  # this decision (or another) ended the game: the whole page changes
+    if moved_on(request.POST.get("status"), found):
+        return reload()  # this decision (or another) ended the game: the whole page changes
     screen = maiden_screen.load(found, request.user)
     screen.error = error
     return HttpResponse(maiden_screen.render_panels(screen, known=known))

@@ -67,6 +67,21 @@ def refusal(error: DelveError) -> str:
     return str(friendly) if friendly is not None else f"{inputs.error_body(error)['message']} ({error.code})"
 
 
+def moved_on(drawn: str | None, game: Game) -> bool:
+    """Whether a game screen, drawn while the game was ``drawn`` (open or running: the page's
+    ``#game-status``), is behind its status now: the start changes the page, and so does the end
+    (the seed, the replay and export links, no leaving any more), beyond what its panels refresh.
+    Both screens' polls and commands then answer :func:`reload`."""
+    return drawn in (Game.Status.OPEN, Game.Status.RUNNING) and drawn != game.status
+
+
+def reload() -> HttpResponse:
+    """The answer that has htmx load the whole page again (``HX-Refresh``)."""
+    response = HttpResponse("")
+    response["HX-Refresh"] = "true"
+    return response
+
+
 @require_safe
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game page. Reading it changes nothing: when the caller's seat has something to open (a
@@ -99,6 +114,8 @@ def open_game(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, error)
         return redirect("play:game", game_id=found.pk)
     found.refresh_from_db()
+    if moved_on(request.POST.get("status"), found):
+        return reload()
     screen = fated_screen.load(found, request.user, selected=_selected(request.POST))
     screen.error = error
     return HttpResponse(fated_screen.render_panels(screen, known=_signatures(request.POST.get("sigs", ""))))
@@ -162,10 +179,8 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     found = _fated_game(game_id)
     version = request.GET.get("version", "")
     force = request.GET.get("force") == "1"
-    if request.GET.get("status") == Game.Status.OPEN and found.status != Game.Status.OPEN:
-        response = HttpResponse("")  # the game started while the waiting page was open
-        response["HX-Refresh"] = "true"
-        return response
+    if moved_on(request.GET.get("status"), found):
+        return reload()  # the game started while the waiting page was open, or it ended
     if found.status == Game.Status.OPEN:
         return HttpResponse(status=204)
     seat = engine.seat_of(found, request.user)
@@ -243,6 +258,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, error)
         return redirect("play:game", game_id=found.pk)
     found.refresh_from_db()
+    if moved_on(request.POST.get("status"), found):
+        return reload()  # this command (or another) ended the game: the whole page changes
     screen = fated_screen.load(found, request.user, selected=selected)
     if is_comment:
         screen.comment_note = error or (_("Your comment is updated.") if done else "")
