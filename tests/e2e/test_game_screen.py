@@ -561,3 +561,51 @@ def test_a_click_is_never_redirected_to_a_button_swapped_in_under_it(
     expect(aki.locator("#panel-commands h2")).to_contain_text("Core phase")  # stay ends the moves
     assert errors == [], errors
     aki.context.close()
+
+
+def test_a_dead_player_on_a_phone_keeps_only_what_they_can_use(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-LOGIN-4: a dead player can only change their comment. On a 390 px touch phone in
+    Japanese, the living player's screen shows no "point at a command" hint (no pointer); once the
+    player dies, the open page hides the quick moves, the command help and "Leave this game" at the
+    next refresh, and a reload draws the page without them; the comment, the map, the log and the
+    players stay."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game)
+    aki = logged_in(browser, base, users[0], viewport={"width": 390, "height": 844}, lang="ja", touch=True)
+    aki.context.set_extra_http_headers({"Accept-Language": "ja"})
+    aki.goto(f"{base}/games/{game.pk}/")
+    expect(aki.locator("#panel-quickmove")).to_be_visible()
+    expect(aki.locator(".leave-panel")).to_be_visible()
+    expect(aki.locator("#panel-help")).to_be_hidden()  # only the pointer hint in it: no pointer here
+    expect(aki.locator(".pointer-hint")).to_be_hidden()
+
+    def kill(s: Any) -> None:
+        s.p(0).alive, s.p(0).hp, s.p(0).phase = False, 0, "dead"
+
+    rewrite(game, kill)
+    frozen.tick(5)
+    aki.locator("#refresher").evaluate("el => document.body.dispatchEvent(new Event('delve:refresh'))")
+    expect(aki.locator("#board")).to_have_attribute("data-phase", "dead")
+    for hidden in ("#panel-quickmove", "#panel-help", ".leave-panel"):
+        expect(aki.locator(hidden)).to_be_hidden()
+    full(aki, shots, "28a-phone-ja-died-open-page")
+    aki.reload()
+    expect(aki.locator("#board")).to_have_attribute("data-phase", "dead")
+    expect(aki.locator("#panel-quickmove")).to_be_hidden()
+    expect(aki.locator("#panel-help")).to_have_count(0)
+    expect(aki.locator(".leave-panel")).to_have_count(0)
+    for shown in ("#comment-input", "#panel-map", "#panel-events", "#panel-players"):
+        expect(aki.locator(shown)).to_be_visible()
+    full(aki, shots, "28b-phone-ja-dead")
+    aki.context.close()

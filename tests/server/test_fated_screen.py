@@ -1258,3 +1258,22 @@ def test_the_end_reloads_the_page_so_the_seed_and_the_replay_show_and_leaving_go
     assert "HX-Refresh" not in after and 'id="panel-players"' in after.content.decode()
     ended = page(browser, fated)
     assert f"/games/{fated.pk}/replay/" in ended and "Leave this game" not in ended
+
+
+def test_a_dead_player_sees_no_controls_but_the_comment_FL_LOGIN_4(fated, player, opponent):
+    """FL-LOGIN-4: a dead player can do nothing but change their comment: their page has no
+    quick-move pad, no command help and no "Leave this game" (a bot would have nothing to play),
+    and keeps the comment form, the map, the log and the players; a living player keeps them all."""
+
+    def kill(s: Any) -> None:
+        s.p(0).alive = False
+        s.p(0).hp = 0
+        s.p(0).phase = "dead"
+
+    alive = page(session_client(opponent), fated)
+    assert 'id="h-quickmove"' in alive and 'id="panel-help"' in alive and "Leave this game" in alive
+    rewrite(fated, kill)
+    dead = page(session_client(player), fated)
+    assert 'data-phase="dead"' in dead
+    assert 'id="h-quickmove"' not in dead and 'id="panel-help"' not in dead and "Leave this game" not in dead
+    assert 'id="comment-input"' in dead and 'id="h-map"' in dead and 'id="panel-players"' in dead

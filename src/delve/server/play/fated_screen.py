@@ -850,7 +850,8 @@ def _quickmove(screen: Screen) -> dict[str, Any]:
         "stay": _button(screen, stay) if stay else None,
         "active": bool(legal) or stay is not None,
         "move_help": text.command_help("move", screen.lang, screen.preset),
-        "seated": screen.you is not None,
+        # FL-LOGIN-4: a dead player can only change their comment: no pad
+        "seated": screen.you is not None and screen.you.get("phase") != "dead",
         "idle_hint": _t(
             screen,
             f"The buttons work in your {text.phase_name('move', 'en', screen.preset).lower()}.",

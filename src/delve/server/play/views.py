@@ -150,9 +150,14 @@ def _fated_page(request: HttpRequest, found: Game) -> HttpResponse:
             "server_now": clock.now(),
             "comment_help": text.command_help("comment", screen.lang, found.preset),
             "opening": present.opening(found, screen.seat),
-            "can_leave": bots.can_leave(found, screen.mine),
+            # FL-LOGIN-4: a dead player can only comment: a bot would have nothing to play
+            "can_leave": bots.can_leave(found, screen.mine) and not _dead(screen),
         },
     )
+
+
+def _dead(screen: fated_screen.Screen) -> bool:
+    return screen.you is not None and screen.you.get("phase") == "dead"
 
 
 @require_safe
