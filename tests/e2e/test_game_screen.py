@@ -609,3 +609,54 @@ def test_a_dead_player_on_a_phone_keeps_only_what_they_can_use(
         expect(aki.locator(shown)).to_be_visible()
     full(aki, shots, "28b-phone-ja-dead")
     aki.context.close()
+
+
+def test_a_phone_in_japanese_keeps_card_names_and_fates_on_one_line(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-WIN-6, FL-UI-9: on a 390 px phone in Japanese a card name with full-width digits (攻撃３０)
+    is never broken across lines in the recent events, and the standings' fate (最後の生存者) and
+    class (戦士) keep to one line each."""
+    from playwright.sync_api import expect
+
+    from delve.server.games import present
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, hands={0: ["attack-30", "attack-30"]})
+
+    def core(s: Any) -> None:
+        for seat in (2, 3):
+            p = s.p(seat)
+            p.alive, p.hp, p.fate, p.died_at, p.phase = False, 0, "died", s.now, "dead"
+        s.to_core(0)
+
+    rewrite(game, core)
+    frozen.tick(5)
+    legal = present.view_and_commands(game, 0)[1]
+    attack = next(c for c in legal if c["kind"] == "use_card" and c.get("use") == "remote" and c.get("target") == 1)
+    engine.submit(game.pk, users[0], attack)
+    rewrite(game, lambda s: s.to_core(0))
+    frozen.tick(5)
+    engine.submit(game.pk, users[0], {"kind": "give_up"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    ben = logged_in(browser, base, users[1], viewport={"width": 390, "height": 844}, lang="ja", touch=True)
+    ben.context.set_extra_http_headers({"Accept-Language": "ja"})
+    ben.goto(f"{base}/games/{game.pk}/")
+    expect(ben.locator("#panel-events")).to_contain_text("攻撃３０")
+    full(ben, shots, "29-phone-ja-ended-card-names")
+    one_line = (
+        "els => els.map(el => { const r = document.createRange(); r.selectNodeContents(el);"
+        " return [el.textContent, new Set([...r.getClientRects()].map(x => Math.round(x.top))).size]; })"
+        ".filter(x => x[1] > 1)"
+    )
+    assert ben.locator("#panel-events .card-name").count() > 0
+    assert ben.locator("#panel-events .card-name").evaluate_all(one_line) == []
+    assert ben.locator(".standings .fate, .standings .class-name").evaluate_all(one_line) == []
+    ben.context.close()

@@ -1277,3 +1277,17 @@ def test_a_dead_player_sees_no_controls_but_the_comment_FL_LOGIN_4(fated, player
     assert 'data-phase="dead"' in dead
     assert 'id="h-quickmove"' not in dead and 'id="panel-help"' not in dead and "Leave this game" not in dead
     assert 'id="comment-input"' in dead and 'id="h-map"' in dead and 'id="panel-players"' in dead
+
+
+def test_card_names_in_the_recent_events_are_kept_whole_FL_UI_9() -> None:
+    """FL-UI-9: a phone broke 攻撃３０ between its full-width digits in the recent events: every
+    card name in a line is wrapped in a span the page keeps on one line, in both languages, and
+    the rest of the line is still escaped."""
+    html = fated_screen.log_items(
+        [
+            {"text": "プレイヤー01があなたに攻撃３０《遠隔》を使った。<b>"},
+            {"text": "Player 01 used Attack 30 on you."},
+        ]
+    )
+    assert '<span class="card-name">攻撃３０</span>《遠隔》' in html and "&lt;b&gt;" in html
+    assert '<span class="card-name">Attack 30</span>' in html

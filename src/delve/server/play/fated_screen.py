@@ -9,6 +9,7 @@ and help comes from :mod:`delve.fated.text`, names from the content.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import re
@@ -462,8 +463,18 @@ def _stamp(time: dt.datetime | None) -> str:
 
 
 def _said(line: dict[str, Any], key: str) -> str:
-    """A line's text, escaped (a missing one says nothing)."""
-    return conditional_escape(line[key]) if key in line else ""
+    """A line's text, escaped (a missing one says nothing), each card name in it kept on one line
+    (``card-name``: a phone broke 攻撃３０ between its full-width digits)."""
+    if key not in line:
+        return ""
+    return _card_names().sub(r'<span class="card-name">\g<0></span>', str(conditional_escape(line[key])))
+
+
+@functools.cache
+def _card_names() -> re.Pattern[str]:
+    """Every card's name in every language, escaped as a line's text is, longest first."""
+    names = {str(conditional_escape(n)) for card in content.load().cards.values() for n in card.name.values() if n}
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
 
 
 def with_seat_changes(game: Game, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
