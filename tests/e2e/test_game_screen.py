@@ -186,7 +186,7 @@ def test_four_players_move_attack_defend_and_comment(
     full(ben, shots, "05-defense-phase-phone")
     ben.locator(".defenses button", has_text="Defense 10").click()
     expect(ben.locator("#panel-commands h2")).to_contain_text("Move phase")
-    expect(ben.locator("#panel-events")).to_contain_text("defended with Defense 10")
+    expect(ben.locator("#panel-events")).to_contain_text("(Defense 10 reduced the damage)")
     # the "just now" toast lives outside the refreshed panels: a refresh that re-sends the
     # commands panel leaves it to fade; on a phone it may use the window's width, not half of it
     toast = ben.locator("#just-now-host .just-now")
