@@ -351,7 +351,9 @@ def test_two_players_at_one_table_for_two_rounds(
     page.fill("input[name=name]", "Kai")
     page.select_option("select[name=s_players]", "2")
     page.select_option("select[name=s_start_player]", "0")
+    expect(page.locator(".table-names")).to_be_hidden()  # the seats' names: asked for hot-seat only
     page.check("input[name=table][value=hotseat]")
+    expect(page.locator(".table-names")).to_be_visible()
     shot(page, shots, "10-new-game-desktop-en", full=True)
     page.locator("main button[type=submit]").click()
     page.wait_for_url(re.compile(rf"{base}/games/\d+/$"))

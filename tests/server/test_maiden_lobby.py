@@ -358,3 +358,4 @@ def test_the_start_player_help_names_the_seats_as_its_choices_do(
     first, last, helped = seats
     assert f">{first}</option>" in field and f">{last}</option>" in field
     assert helped in field.split("<small>")[1]
+    assert "0-3" not in field and "0〜3" not in field  # the stored values: the staff form's business

@@ -168,11 +168,16 @@ def test_every_setting_key_has_a_label_and_a_help_in_both_languages(name):
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_the_staff_form_lists_every_setting_key_with_its_label_and_help(staff, name):
+    """The staff form, where values are typed, adds the values a setting takes when the players'
+    form shows other words (White Maiden's start player: "seat 1" is the value 0, MV-SETUP-15)."""
     client = session_client(staff)
     for lang, headers in (("en", EN), ("ja", JA)):
         html = page(client.get("/games/new/", **headers))
         for item in setting_help(get_ruleset(name)):
-            assert f"<td><code>{item.key}</code></td><td>{item.label[lang]}</td><td>{item.help[lang]}</td>" in html
+            shown = item.help[lang] + (" " + item.values[lang] if item.values else "")
+            assert f"<td><code>{item.key}</code></td><td>{item.label[lang]}</td><td>{shown}</td>" in html
+        if name == "maiden":
+            assert ("the seat's index 0-3" if lang == "en" else "席の番号0〜3") in html
     admin = page(client.get("/admin/games/game/add/", **JA))
     assert "<td><code>event_log_size</code></td><td>イベントログの件数</td>" in admin
 

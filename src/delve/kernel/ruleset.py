@@ -106,6 +106,9 @@ class SettingHelp(msgspec.Struct, frozen=True):
     key: str
     label: Text
     help: Text
+    #: For the staff form, where values are typed: the values the setting takes when they are not
+    #: the words the players' form shows (White Maiden's start player: 0-3 for "seat 1" to "seat 4").
+    values: Text | None = None
 
 
 class GameOutcome(msgspec.Struct, frozen=True, omit_defaults=True):

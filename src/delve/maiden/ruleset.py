@@ -78,7 +78,10 @@ class MaidenRuleset:
 
     def setting_help(self) -> list[SettingHelp]:
         """Every setting key a game may be given, with its label and a short help."""
-        return [SettingHelp(key, label, settings.HELP[key]) for key, label in settings.LABELS.items()]
+        return [
+            SettingHelp(key, label, settings.HELP[key], settings.VALUES.get(key))
+            for key, label in settings.LABELS.items()
+        ]
 
     def describe_settings(self, overrides: Mapping[str, Any]) -> list[SettingLine]:
         return [

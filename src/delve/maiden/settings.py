@@ -60,12 +60,19 @@ LABELS: dict[str, dict[str, str]] = {
 #: parameters only an operator sets through the overrides).
 DESCRIBED = tuple(key for key in LABELS if key != "event_log_size")
 #: A short help for each setting (the staff form lists every key with its label and this).
+#: The values a setting takes on the staff form, where they are typed, when they are not the words
+#: the players' form shows (its choices say "seat 1" to "seat 4").
+VALUES: dict[str, dict[str, str]] = {
+    "start_player": {
+        "en": "Values: random, choose, or the seat's index 0-3.",
+        "ja": "設定値：random、choose、または席の番号0〜3。",
+    },
+}
 HELP: dict[str, dict[str, str]] = {
     "players": {"en": "Seats in the game, 1 to 4.", "ja": "ゲームの席数（1〜4）。"},
     "start_player": {
-        "en": "Who plays first: random, chosen at the table, or seat 1 to 4 "
-        "(in the settings' values: random, choose, or the seat's index 0-3).",
-        "ja": "最初の手番：ランダム、卓で決める、または席1〜4（設定値ではrandom、choose、席の番号0〜3）。",
+        "en": "Who plays first: random, chosen at the table, or seat 1 to 4.",
+        "ja": "最初の手番：ランダム、卓で決める、または席1〜4。",
     },
     "turn_deadline_hours": {
         "en": "Hours a decision may wait before the autopilot plays it (0: no deadline).",
@@ -97,8 +104,8 @@ HELP: dict[str, dict[str, str]] = {
         "ja": "デンジャールームではレストルームと同じくルーム判定をしません（CHG-14）。",
     },
     "difficulty": {
-        "en": "easy: every special room is active (the rulebook); normal: fewer rest rooms (CHG-13).",
-        "ja": "easy: 特殊ルームはすべて有効（ルールブック）。normal: レストルームが減ります（CHG-13）。",
+        "en": "Easy: every special room is active (the rulebook); normal: fewer rest rooms (CHG-13).",
+        "ja": "イージー：特殊ルームはすべて有効（ルールブック）。ノーマル：レストルームが減ります（CHG-13）。",
     },
     "room_reduction_2p_4p": {
         "en": "Some special rooms are inactive at 2 and 4 players (CHG-13).",

@@ -78,7 +78,10 @@ def setting_reference() -> list[tuple[str, list[tuple[str, str, str]]]]:
             presets = ", ".join(text(choice.label) for choice in ruleset.presets())
         except (KeyError, DelveError):
             continue
-        rows = [(item.key, text(item.label), text(item.help)) for item in setting_help(ruleset)]
+        rows = [
+            (item.key, text(item.label), " ".join([text(item.help), *([text(item.values)] if item.values else [])]))
+            for item in setting_help(ruleset)
+        ]
         if rows:
             out.append((f"{name} — {presets}", rows))
     return out
