@@ -262,3 +262,26 @@ def test_full_resolution_order_appendix_b_mv_check_16_mv_check_17() -> None:
     kinds = [e.kind for e in events]
     assert kinds.index("boss.hit") < kinds.index("boss.pointer")
     assert g.bosses["warden"].pointer == 0  # from the bottom back to the top
+
+
+def test_resolved_check_keeps_its_ap_after_piety_changes_mv_check_mv_asc_1() -> None:
+    """MV-CHECK (AP is final at resolution), MV-ASC-1 (bonus 1 + Pie): a resolved check keeps the
+    AP it was resolved with; a Piety card going down afterwards (the level-up of a boss defeat,
+    the check still on the table) does not recount its ascension bonus in the check's panel."""
+    from delve.maiden import checks
+
+    r, g = new_game(start_player=0)
+    to_move(r, g, pie=2, wil=1, agi=0, ins=0)
+    act(r, g, "move", to="b_imp")
+    g.bosses["imp"].life = 1
+    roll(r, g, 2, 5, 2, 5, 6)
+    act(r, g, "ascend", dice=[0, 2])
+    act(r, g, "ascend", dice=[1, 3])
+    events = act(r, g, "resolve")
+    resolved = next(e for e in events if e.kind == "check.resolved")
+    assert resolved.data["ap"] == 6 + 2 * 3 and resolved.data["result"] == "success"
+    assert g.check is not None and g.check.ap == 12 and g.pending  # the level-up waits
+    set_stats(g, 0, pie=3, wil=1, agi=0, ins=0)  # Piety 2 -> 3 while the check is shown
+    assert checks.current_ap(ctx(r, g), g.maidens[0]) == 12
+    panel = r.view(g, 0)["check"]
+    assert panel is not None and panel["ap"] == 12 and panel["result"] == "success"

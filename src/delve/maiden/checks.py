@@ -170,8 +170,12 @@ def boost(ctx: Ctx, maiden: Maiden, index: int) -> None:
 
 
 def current_ap(ctx: Ctx, maiden: Maiden) -> int:
+    """The check's AP: once resolved, the AP it was resolved with (MV-CHECK; a later change of
+    Piety does not recount its ascension bonus, MV-ASC); before, from the dice now."""
     check = ctx.state.check
     assert check is not None and check.rolled
+    if check.result is not None and check.ap is not None:
+        return check.ap
     return dice.ap(check, bonus(ctx, maiden), ctx.state.settings.multi_die_checks)
 
 
@@ -186,6 +190,7 @@ def resolve(ctx: Ctx, maiden: Maiden) -> None:
     ap = current_ap(ctx, maiden)
     success = check.auto_success or ap >= check.target
     check.result = "success" if success else "failure"
+    check.ap = ap
     state.step = AFTER_CHECK
     ctx.emit("check.resolved", seat=maiden.seat, ap=ap, target=check.target, result=check.result, kind=check.kind)
     if check.kind == "boss":

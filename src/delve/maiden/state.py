@@ -178,6 +178,9 @@ class Check(msgspec.Struct, omit_defaults=True):
     reduce_damage: int = 0
     rerolled_highest: bool = False
     result: str | None = None
+    ap: int | None = None
+    """The AP the check was resolved with (MV-CHECK): fixed once it is resolved, so a later change
+    (Piety and with it the ascension bonus, MV-ASC) does not rewrite a finished check."""
     dead: bool = False
     discarded: bool = False
     skills_used: list[str] = []
