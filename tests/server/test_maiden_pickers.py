@@ -104,6 +104,54 @@ def test_the_damage_window_reads_as_a_choice_to_cancel_the_death(rolled: Game, p
     assert "Arcana: Death" in html and "Die (revive at the start with 1 life)" in html
 
 
+@pytest.mark.parametrize(
+    ("lang", "heading", "says", "arcana_text", "not_said"),
+    [
+        (
+            "en",
+            "About to die: cancel the death or not",
+            "Urza: Ann is about to die. Cancel the death with what is offered below, or let her die.",
+            "Rebirth (when a maiden would die): cancel the death;",
+            "Choose what the effect applies to.",
+        ),
+        (
+            "ja",
+            "倒れる寸前：死亡を取り消すかどうか",
+            "Annが倒れる寸前です。下に示したもので死亡を取り消すか、そのまま倒れるかを選んでください。",
+            "再生（死亡する時）：その死亡を取り消す。",
+            "効果の対象を選んでください。",
+        ),
+    ],
+)
+def test_MV_DEATH_1_the_damage_window_says_who_is_dying_and_the_arcana_says_what_it_does(
+    rolled: Game, player: Any, lang: str, heading: str, says: str, arcana_text: str, not_said: str
+) -> None:
+    """MV-DEATH-1, MV-EXPL-4: a boss's damage (Urza) opens the damage window: the line under the
+    heading names what hurt her and who is about to die and what the choice is (not "choose
+    the target of the effect"); the Death Arcana's button has its text like every Arcana's."""
+    from delve.maiden.state import Decision
+
+    current = state(rolled)
+    current.arcana = [*current.arcana, "a14"]
+    current.pending.insert(
+        0,
+        Decision(
+            kind="choose",
+            seat=0,
+            options=["a14", "die"],
+            data={"for": "death", "cause": "boss:urza", "resume": "ops"},
+            source="boss:urza",
+        ),
+    )
+    Game.objects.filter(pk=rolled.pk).update(state=engine.ruleset_of(rolled).encode(current).decode())
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    html = unescape(decide_panel(client, rolled))
+    text = re.sub(r"<[^>]+>", "", html)
+    assert heading in text and says in text and arcana_text in text
+    assert not_said not in text
+
+
 def test_a_partner_during_another_maidens_check_is_told_whose_turn_it_is(
     clock: Any, player: Any, opponent: Any
 ) -> None:

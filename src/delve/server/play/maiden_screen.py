@@ -19,6 +19,7 @@ from django.template import Context
 from django.template.base import render_value_in_context
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -1168,6 +1169,8 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
             if me is not None:
                 entry["detail"] = _("now %(level)s") % {"level": me["levels"].get(stat, 0)}
             out["options"].append(entry)
+    elif data.get("for") == "death":
+        out.update(_death_window(screen, pending))
     else:
         out["options"] = [_button(screen, c) for c in legal]
         if len(legal) > PICK_BUTTONS * 2:
@@ -1178,6 +1181,36 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
             out["does"] = effect_does(pending)
             out["colon"] = pgettext("after the name of a card, before what it does", ": ")
     return out
+
+
+def _death_window(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
+    """The damage window (MV-DEATH-1, MV-EXPL-4, MV-SKILL-7): what hurt her, who is about to die
+    and what the choice is; each skill or Arcana that cancels the death with its own text."""
+    language = screen.lang
+    data = content()
+    info = pending.get("data") or {}
+    cause = str(pending.get("source") or info.get("cause") or "")
+    source = effect_source(cause, language) if cause else {"name": "", "text": ""}
+    seat = pending.get("seat")
+    who = screen.name_of(int(seat)) if isinstance(seat, int) else ""
+    options = pending.get("options") or []
+    buttons = []
+    for c in screen.legal:
+        button = _button(screen, c)
+        index = c.get("option")
+        option = options[index] if isinstance(index, int) and 0 <= index < len(options) else None
+        if isinstance(option, str) and option in data.skills:
+            button["text"] = pick(data.skills[option].text, language)
+        elif isinstance(option, str) and option in data.areas:
+            button["text"] = pick(data.areas[option].arcana_text, language)
+        buttons.append(button)
+    return {
+        "options": buttons,
+        "source": {"name": capfirst(source["name"]), "text": source["text"]},
+        "does": _("%(who)s is about to die. Cancel the death with what is offered below, or let her die.")
+        % {"who": who},
+        "colon": pgettext("after the name of a card, before what it does", ": "),
+    }
 
 
 def effect_source(source: str, language: str) -> dict[str, str]:
