@@ -403,3 +403,44 @@ def test_two_players_at_one_table_for_two_rounds(
     assert not problems, problems[:5]
     context.close()
     phone.close()
+
+
+def test_a_click_is_never_redirected_to_a_button_swapped_in_under_it(
+    live_server: Any, browser: Any, frozen: Frozen, django_user_model: Any
+) -> None:
+    """The decision panel re-rendered by a refresh while the player taps it (helping on a
+    partner's turn): for a moment after the swap its buttons take no pointer click (aria-busy,
+    dimmed; screen.js, shared with the Fated Labyrinth screen), then they do."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    game = solo_game(user)
+    context = browser.new_context(viewport=PHONE, locale="en-GB", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    log_in(page, live_server.url, "ann", PASSWORD)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    button = page.locator("#panel-decide button").first
+    expect(button).to_be_enabled()
+    box = button.bounding_box()
+    assert box is not None
+    commands = CommandEntry.objects.filter(game_id=game.pk).count()
+    # a refresh that re-sends the decision panel (the page's version and the panel's signature are stale)
+    page.locator("#poller").evaluate(
+        "el => { document.getElementById('game-version').value = '0';"
+        " document.getElementById('panel-decide').setAttribute('data-sig', 'stale');"
+        " htmx.trigger(el, 'delve:poll'); }"
+    )
+    expect(page.locator("#panel-decide")).to_have_attribute("aria-busy", "true")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(500)
+    assert CommandEntry.objects.filter(game_id=game.pk).count() == commands  # the click did nothing
+    expect(page.locator("#panel-decide")).not_to_have_attribute("aria-busy", "true")
+    page.locator("#panel-decide button").first.click()
+    for _ in range(50):
+        if CommandEntry.objects.filter(game_id=game.pk).count() > commands:
+            break
+        page.wait_for_timeout(100)
+    assert CommandEntry.objects.filter(game_id=game.pk).count() > commands
+    context.close()

@@ -324,3 +324,69 @@ def test_a_pool_the_odds_cannot_count_leaves_the_odds_out_not_the_page(
     assert page.status_code == panel.status_code == 200
     assert "cmd-resolve" in panel.content.decode()
     assert any("could not be counted" in r.getMessage() for r in caplog.records)
+
+
+def _suggested_button(html: str, name: str) -> str:
+    button = re.search(rf"<button[^>]*>[^<]*(?:<kbd>[^<]*</kbd>)?[^<]*{name}.*?</button>", html, re.S)
+    assert button is not None, html
+    return button.group(0)
+
+
+@pytest.mark.django_db
+def test_the_suggested_use_after_the_roll_is_the_highlighted_button_not_resolve(clock: Any, player: Any) -> None:
+    """MV-ASC-9 with SUG-3 A20: no ascension reaches the target but the Sun (+3 AP) does: the
+    suggestion names the Sun, whose button is the highlighted one (class best), and Resolve at 0%
+    is not the filled main button (a player saw 'Suggested: Arcana: The Sun (100%)' beside a
+    filled Resolve 0% and a plain Sun button)."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None
+    check = view(game, 0)["check"]
+    faces = [d["face"] for d in check["dice"]]
+    slate = check["slate"] if not check["slate_ignored"] else None
+    slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
+    current.check.target = best_ap(faces, slate_index, check["bonus"]) + 3
+    current.arcana = [a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED)] + [SUN]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    html = unescape(session_client(player).get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+    assert "Suggested: Arcana: The Sun (100%), better than any ascension." in html, html
+    assert re.search(r'class="[^"]*\bbest\b', _suggested_button(html, "The Sun"))
+    resolve = re.search(r'<button[^>]*class="[^"]*cmd-resolve[^"]*"', html)
+    assert resolve is not None and "primary" not in resolve.group(0)
+
+
+@pytest.mark.django_db
+def test_before_the_roll_a_use_that_beats_rolling_as_is_is_suggested_and_roll_is_not_the_main_button(
+    clock: Any, player: Any
+) -> None:
+    """MV-CHECK-4 with SUG-3 A08: before the roll the Chariot (a bigger die) gives a better chance
+    than rolling as is: the panel suggests it and highlights its button, and Roll is not drawn as
+    the main button (Roll 0% was filled beside a 66.5% skill with nothing marking it)."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "pre_roll")
+    current = state(game)
+    assert current.check is not None
+    current.arcana = [a for a in current.arcana if a not in (CHARIOT, HIEROPHANT, JUDGEMENT)]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+    roll = re.search(r'<button[^>]*class="[^"]*cmd-roll[^"]*"', html)
+    assert roll is not None and "primary" in roll.group(0), html  # nothing at hand does better
+    assert "better than rolling as is" not in html
+    current.arcana = [*current.arcana, CHARIOT]
+    for target in range(3, 40):  # a target the Chariot's bigger die makes likelier
+        current.check.target = target
+        Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+        before = maiden_odds.pre_roll(view(game, 0), {})
+        chariot = _skill_button(screen_of(view(game, 0)), {"kind": "use_arcana", "area": CHARIOT})["odds"]
+        if before is not None and chariot is not None and chariot.p > before.success.p:
+            break
+    else:
+        pytest.fail("no target where the Chariot helps")
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode())
+    assert "Arcana: The Chariot" in html and "better than rolling as is." in html, html
+    roll = re.search(r'<button[^>]*class="[^"]*cmd-roll[^"]*"', html)
+    assert roll is not None and "primary" not in roll.group(0)
+    assert re.search(r'class="[^"]*\bbest\b', _suggested_button(html, "Chariot"))

@@ -865,12 +865,16 @@ def _decide(screen: Screen) -> dict[str, Any]:
     if _certain_without_uses(ctx, phase):
         _mark_needless([*ctx["skills"], *ctx["arcana"]])
     if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
-        ctx["better_use"] = _better_use(ctx["after"], [*ctx["skills"], *ctx["arcana"]])
-        # resolving is the main button only when nothing at hand does better than resolving now
         after = ctx["after"]
-        ctx["resolve_primary"] = ctx["better_use"] is None and after.success_now.p >= max(
-            [after.success_best.p, *(ch.success.p for ch in after.choices)]
-        )
+        best_now = max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
+        ctx["better_use"] = _better_use(best_now, [*ctx["skills"], *ctx["arcana"]])
+        # resolving is the main button only when nothing at hand does better than resolving now
+        ctx["resolve_primary"] = ctx["better_use"] is None and after.success_now.p >= best_now
+    if phase == "pre_roll" and "helping" not in ctx and (ctx.get("roll") or {}).get("odds") is not None:
+        # before the roll, a use whose chance beats rolling as is becomes the suggestion, and
+        # rolling is then not the main button (Roll 0% was drawn filled beside a 66% skill)
+        ctx["better_use"] = _better_use(ctx["roll"]["odds"].success.p, [*ctx["skills"], *ctx["arcana"]])
+    ctx["roll_primary"] = ctx.get("better_use") is None
     known = {"move", "stay", "roll", "die_size", "ascend", "resolve", "boost", "use_skill", "use_arcana"}
     buttons = [_button(screen, c) for c in legal if c["kind"] not in known]
     ctx["others"] = buttons
@@ -902,21 +906,29 @@ def _mark_needless(groups: list[dict[str, Any]]) -> None:
             group["best"]["needless"] = True
 
 
-def _better_use(after: maiden_odds.PostRoll, groups: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The skill or Arcana use with the best chance, when it beats every ascension (and resolving
-    now): the suggestion then names it instead of "resolve without ascending" (a player was told
-    to resolve at 0% while a skill offered 100%). None when no use does better."""
-    best_now = max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
-    found: tuple[Any, str] | None = None
+def _better_use(best_now: Any, groups: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The skill or Arcana use with the best chance, when it beats ``best_now`` (after the roll:
+    every ascension and resolving now; before it: rolling as is): the suggestion then names it
+    instead of "resolve without ascending" (a player was told to resolve at 0% while a skill
+    offered 100%), and its button is marked as the suggested one (``best``; for a picker, its
+    Use button, with the best choice selected: ``suggested``). None when no use does better."""
+    found: tuple[Any, str, dict[str, Any]] | None = None
     for group in groups:
-        options = [(b["odds"], b["label"]) for b in group["buttons"]]
-        options += [(c["odds"], f"{group['name']}: {c['label']}") for c in group["choices"]]
+        options = [(b["odds"], b["label"], b) for b in group["buttons"]]
+        options += [(c["odds"], f"{group['name']}: {c['label']}", c) for c in group["choices"]]
         if group.get("best"):
-            options.append((group["best"]["odds"], f"{group['name']}: {group['best']['dice']}"))
-        for odds_, label in options:
+            options.append((group["best"]["odds"], f"{group['name']}: {group['best']['dice']}", group))
+        for odds_, label, entry in options:
             if odds_ is not None and odds_.p > best_now and (found is None or odds_.p > found[0].p):
-                found = (odds_, label)
-    return None if found is None else {"odds": found[0], "label": found[1]}
+                found = (odds_, label, entry)
+    if found is None:
+        return None
+    odds_, label, entry = found
+    entry["suggested"] = True  # a button, a picker's choice (then selected) or a dice picker
+    for group in groups:
+        if any(c is entry for c in group["choices"]):
+            group["suggested"] = True
+    return {"odds": odds_, "label": label}
 
 
 def _with_size(view: dict[str, Any], size: int) -> dict[str, Any]:

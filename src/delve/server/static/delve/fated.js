@@ -12,31 +12,16 @@
 
   var typing = window.Delve.typing; // screen.js
 
-  /* A click is never redirected to a button that replaced the one aimed at. The commands and the
-   * quick moves take no click while the page's opening (FL-TURN-8, #opener) is on its way, since
-   * its answer replaces them (the board's data-opening), and for SETTLE ms after a refresh swapped
-   * them in (aria-busy, shown dimmed: fated.css). Keys are not held back (an arrow key means the
-   * same move on the new pad): only pointer clicks (detail > 0; a key's click has 0). */
-  var SETTLE = 400;
-  var GUARDED = ["panel-commands", "panel-quickmove"];
-  var BUSY = ".panel[aria-busy=true], .board[data-opening] #panel-commands, .board[data-opening] #panel-quickmove";
-  function busy(el) { return !!(el && el.closest && el.closest(BUSY)); }
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    var panel = event.target;
-    if (!panel || GUARDED.indexOf(panel.id) < 0) return;
-    panel.setAttribute("aria-busy", "true");
-    setTimeout(function () { panel.removeAttribute("aria-busy"); }, SETTLE);
-  });
+  /* A click is never redirected to a button that replaced the one aimed at (screen.js): the
+   * commands and the quick moves also take no click while the page's opening (FL-TURN-8,
+   * #opener) is on its way, since its answer replaces them (the board's data-opening). */
+  window.Delve.guardPanels(["panel-commands", "panel-quickmove"],
+    ".board[data-opening] #panel-commands, .board[data-opening] #panel-quickmove");
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "opener") return;
     var board = document.getElementById("board");
     if (board) board.removeAttribute("data-opening");
   });
-  document.addEventListener("click", function (event) {
-    if (!event.detail || !busy(event.target)) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-  }, true);
 
   /* FL-UI-6, FL-MOVE-8: arrow keys and WASD press the quick-move buttons (never while typing). */
   document.addEventListener("keydown", function (event) {

@@ -7,6 +7,11 @@
 
   var typing = window.Delve.typing; // screen.js
 
+  /* A click is never redirected to a button swapped in under it (screen.js): the decision panel,
+   * re-rendered by a refresh while the player taps it (helping on a partner's turn), takes no
+   * pointer click for a moment after the swap. */
+  window.Delve.guardPanels(["panel-decide"]);
+
   function press(button) {
     if (!button || button.disabled) return false;
     if (window.htmx && button.form) htmx.process(button.form);

@@ -23,8 +23,34 @@
       var tag = target.tagName;
       return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
     },
-    markTab: markTab
+    markTab: markTab,
+    guardPanels: guardPanels
   };
+
+  /* A click is never redirected to a button swapped in under it: a guarded panel (by id) takes
+   * no click for SETTLE ms after a refresh swapped it in (aria-busy, shown dimmed: site.css), nor
+   * while the element matching the screen's extra selector is busy. Keys are not held back (a
+   * shortcut means the same command on the new panel): only pointer clicks (detail > 0; a key's
+   * click has 0). Both screens call it with their panels (fated.js, maiden.js). */
+  var SETTLE = 400;
+  var guarded = [];
+  var busySelector = ".panel[aria-busy=true]";
+  function guardPanels(ids, extraBusy) {
+    guarded = guarded.concat(ids);
+    if (extraBusy) busySelector += ", " + extraBusy;
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var panel = event.target;
+    if (!panel || guarded.indexOf(panel.id) < 0) return;
+    panel.setAttribute("aria-busy", "true");
+    setTimeout(function () { panel.removeAttribute("aria-busy"); }, SETTLE);
+  });
+  document.addEventListener("click", function (event) {
+    var el = event.target;
+    if (!event.detail || !guarded.length || !(el && el.closest && el.closest(busySelector))) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
 
   /* Polling without eval (the page's Content-Security-Policy forbids it, and htmx runs with
    * allowEval off): an element with data-poll-every="N" gets a "delve:poll" event every N seconds
