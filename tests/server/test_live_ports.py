@@ -47,6 +47,9 @@ def test_another_process_cannot_claim_it_either() -> None:
 
 def test_a_port_something_else_listens_on_is_not_claimed() -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # as the servers the harness starts: a port an earlier test's server left in TIME_WAIT
+        # (free to claim) still binds
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         port, claim = live.claim_port()
         try:  # bound while claimed, so that no other test process takes the port meanwhile
             sock.bind(("127.0.0.1", port))
