@@ -626,17 +626,22 @@ def _steal_failed(e: Mapping[str, Any], t: _T) -> str:
 
 def _trap_sprung(e: Mapping[str, Any], t: _T) -> str:
     """The setter's private part of a trap's hit (the public result does not name the setter)."""
+    return _stepped_on(e, t, t.say("your", "あなたの"))
+
+
+def _stepped_on(e: Mapping[str, Any], t: _T, whose: str) -> str:
+    """A trap's hit told to its setter (``whose`` "your") or, in a replay, about them."""
     trap = t.trap() if t.lang == "ja" else t.trap().lower()
     who, card = t.p(e.get("defender")), t.card(e.get("card"))
     if e.get("outcome") == "hit":
         damage = int(e.get("damage") or 0)
         return t.say(
-            f"{who} stepped on your {trap} ({card}): {damage} damage.",
-            f"{who}があなたの{trap}（{card}）を踏んだ：{damage}ダメージ。",
+            f"{who} stepped on {whose} {trap} ({card}): {damage} damage.",
+            f"{who}が{whose}{trap}（{card}）を踏んだ：{damage}ダメージ。",
         )
     return t.say(
-        f"{who} stepped on your {trap} ({card}) but blocked it.",
-        f"{who}があなたの{trap}（{card}）を踏んだが、防がれた。",
+        f"{who} stepped on {whose} {trap} ({card}) but blocked it.",
+        f"{who}が{whose}{trap}（{card}）を踏んだが、防がれた。",
     )
 
 
@@ -959,19 +964,7 @@ def _observed_checkpoint(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> s
 
 
 def _observed_trap_sprung(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
-    trap = t.trap() if t.lang == "ja" else t.trap().lower()
-    setter = seats[0] if seats else None
-    who, card, whose = t.p(e.get("defender")), t.card(e.get("card")), t.poss(setter)
-    if e.get("outcome") == "hit":
-        damage = int(e.get("damage") or 0)
-        return t.say(
-            f"{who} stepped on {whose} {trap} ({card}): {damage} damage.",
-            f"{who}が{whose}{trap}（{card}）を踏んだ：{damage}ダメージ。",
-        )
-    return t.say(
-        f"{who} stepped on {whose} {trap} ({card}) but blocked it.",
-        f"{who}が{whose}{trap}（{card}）を踏んだが、防がれた。",
-    )
+    return _stepped_on(e, t, t.poss(seats[0] if seats else None))
 
 
 def _observed_cp_siphoned(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
