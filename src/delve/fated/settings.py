@@ -395,15 +395,10 @@ def describe(s: Settings) -> list[tuple[str, Text, str, Text]]:
 
 
 def preset_label(key: str, preset: str) -> Text:
-    """A setting's label in the preset's words (FL-CFG-5): Level D's table says "Dungeon size" /
-    ダンジョンの広さ where Fated Labyrinth's says "Maze size" / 迷宮の広さ."""
-    label = LABELS[key]
-    if key != "maze_size" or preset == DEFAULT_PRESET:
-        return label
-    return {
-        "en": f"{text.word('maze', 'en', preset).capitalize()} size (tiles per side)",
-        "ja": f"{text.word('maze', 'ja', preset)}の広さ",
-    }
+    """A setting's label in the preset's words (FL-CFG-5, P-25/26, through text.vocabulary):
+    Level D's table says "Dungeon size" / ダンジョンの広さ where Fated Labyrinth's says
+    "Maze size" / 迷宮の広さ, and 移動ターン where it says 移動フェイズ."""
+    return {lang: text.vocabulary(label, lang, preset) for lang, label in LABELS[key].items()}
 
 
 def as_dict(s: Settings) -> dict[str, Any]:
