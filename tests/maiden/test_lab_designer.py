@@ -199,6 +199,50 @@ def test_bq14_says_when_its_intervals_cannot_separate_the_boss_life_bonuses():
     assert games.bonus_choice([("0", proportion(950, 1000))], 0.45).startswith("no option's 95% interval")
 
 
+def _room_rows(tag: str, won: int, n: int) -> list[dict[str, object]]:
+    return [
+        {
+            "tag": tag,
+            "outcome": "won" if i < won else "lost",
+            "won": i < won,
+            "deaths": 1,
+            "life_at_boss_sum": 4,
+            "life_at_boss_n": 1,
+            "danger_level": 3,
+            "quests_resolved": 2,
+        }
+        for i in range(n)
+    ]
+
+
+def _room_cells(wins: dict[tuple[str, bool], int], n: int) -> games.Cells:
+    rows = []
+    for (difficulty, reduction), won in wins.items():
+        for p in games.PLAYERS:
+            if (difficulty, reduction) == ("easy", False):
+                tag = f"strategy:will_first:{p}p"
+            else:
+                tag = f"rooms:{difficulty}:{'on' if reduction else 'off'}:{p}p"
+            rows += _room_rows(tag, won, n)
+    return games.Cells(rows)
+
+
+def test_bq13_says_when_its_intervals_cannot_separate_the_room_configurations():
+    """BQ-13, as BQ-14: the configuration for the target win rate is named only when the games
+    can tell it from the others; 20 games a cell cannot, and the answer says "not resolved"."""
+    wide = _room_cells({("easy", False): 8, ("easy", True): 10, ("normal", False): 11, ("normal", True): 14}, 20)
+    (answer,) = games.bq13(wide)
+    assert answer.headline.count("not resolved") == len(games.PLAYERS) and "Closest" not in answer.headline
+    assert "nearest point estimate easy, reduction on" in answer.headline
+    assert answer.value == 0.5  # the headline: the 2p configuration nearest 50% (10 of 20)
+    narrow = _room_cells(
+        {("easy", False): 300, ("easy", True): 500, ("normal", False): 700, ("normal", True): 900}, 1000
+    )
+    (answer,) = games.bq13(narrow)
+    assert answer.headline.count("the only option whose 95% interval contains it") == len(games.PLAYERS)
+    assert "1p: easy, reduction on (R" in answer.headline
+
+
 # ----------------------------------------------------------------- docs/lab/README.md
 
 

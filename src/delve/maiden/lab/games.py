@@ -351,7 +351,7 @@ def _room_counts(difficulty: str, reduction: bool, players: int) -> tuple[int, i
 
 def bq13(cells: Cells, target: float = 0.5) -> list[Answer]:
     rows = []
-    closest: dict[int, tuple[float, str, Estimate]] = {}
+    options: dict[int, list[tuple[str, Estimate]]] = {}
     for difficulty, reduction in ROOM_CONFIGS:
         for p in PLAYERS:
             if (difficulty, reduction) == ("easy", False):
@@ -375,20 +375,19 @@ def bq13(cells: Cells, target: float = 0.5) -> list[Answer]:
                     mean([_f(x["quests_resolved"]) for x in games]).text(),
                 ]
             )
-            gap = abs(wr.value - target)
-            if p not in closest or gap < closest[p][0]:
-                closest[p] = (gap, label, wr)
-    text = "; ".join(f"{p}p: {label} ({wr.text(percent=True)})" for p, (_, label, wr) in sorted(closest.items()))
-    first = closest.get(2) or next(iter(closest.values()), (0.0, "", proportion(0, 0)))
+            options.setdefault(p, []).append((label, wr))
+    text = "; ".join(f"{p}p: {target_choice(choices, target)}" for p, choices in sorted(options.items()))
+    headline = options.get(2) or next(iter(options.values()), [("", proportion(0, 0))])
+    first = min((est for _, est in headline), key=lambda est: abs(est.value - target))
     return [
         Answer(
             "BQ-13",
             "Special-room counts (rest R, quest Q, danger D)",
-            f"Closest to a {pct(target)} win rate: {text}.",
-            first[2].value,
+            f"The room configuration for a {pct(target)} win rate: {text}.",
+            first.value,
             "simulated",
-            interval=first[2].interval,
-            no_interval=first[2].missing,
+            interval=first.interval,
+            no_interval=first.missing,
             tables=[
                 Table(
                     [
@@ -405,7 +404,9 @@ def bq13(cells: Cells, target: float = 0.5) -> list[Answer]:
                     "reduction removes the rooms marked for 1 and 3 players; D stays 4.",
                 )
             ],
-            notes=["Headline value: the 2-player win rate of the configuration closest to the target."],
+            notes=[
+                "Headline value: the 2-player win rate of the configuration whose point estimate is nearest the target."
+            ],
         )
     ]
 
@@ -483,22 +484,28 @@ def _contains(est: Estimate, value: float) -> bool:
 
 def bonus_choice(options: Sequence[tuple[str, Estimate]], target: float) -> str:
     """BQ-14 in words for one player count: the boss-life bonus options (label, win rate) against
-    the ``target`` win rate. Several options whose 95% intervals contain the target cannot be told
-    apart at this number of games, and the answer says so instead of naming the nearest one best."""
+    the ``target`` win rate, each label said as a bonus ("+2")."""
+    return target_choice([(f"+{label}", est) for label, est in options], target)
+
+
+def target_choice(options: Sequence[tuple[str, Estimate]], target: float) -> str:
+    """Which of ``options`` (label, win rate) gives the ``target`` win rate, in words (BQ-13, BQ-14).
+    Several options whose 95% intervals contain the target cannot be told apart at this number of
+    games, and the answer says so instead of naming the nearest one best."""
     nearest_label, nearest = min(options, key=lambda o: abs(o[1].value - target))
     consistent = [label for label, est in options if _contains(est, target)]
     if len(consistent) > 1:
         return (
             f"not resolved: the 95% intervals of {len(consistent)} options contain it "
-            f"(+{', +'.join(consistent)}), so these games cannot separate them; nearest point estimate "
-            f"+{nearest_label} ({nearest.text(percent=True)})"
+            f"({', '.join(consistent)}), so these games cannot separate them; nearest point estimate "
+            f"{nearest_label} ({nearest.text(percent=True)})"
         )
     if len(consistent) == 1:
         (label,) = consistent
         est = dict(options)[label]
-        return f"+{label} ({est.text(percent=True)}), the only option whose 95% interval contains it"
+        return f"{label} ({est.text(percent=True)}), the only option whose 95% interval contains it"
     return (
-        f"no option's 95% interval contains it; nearest point estimate +{nearest_label} ({nearest.text(percent=True)})"
+        f"no option's 95% interval contains it; nearest point estimate {nearest_label} ({nearest.text(percent=True)})"
     )
 
 

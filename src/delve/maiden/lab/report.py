@@ -351,8 +351,9 @@ def build(
         f"ratios from {MIN_GAMES} games up, Newcombe's paired score interval for differences of win rates over the "
         f"same seeds and player counts).",
         resolution(games_per_cell),
-        f"Games played in {seconds:.0f} s of CPU time; rebuild with: delve lab report --out DIR --games "
-        f"{games_per_cell} (more seeds per cell narrow the intervals; resumes from DIR/games/results.csv).",
+        f"Games played in {seconds:.0f} s (the sum of each game's wall-clock time); rebuild with: "
+        f"delve lab report --out DIR --games {games_per_cell} (more seeds per cell narrow the intervals; "
+        "resumes from DIR/games/results.csv).",
         baseline(),
         "'The game's targets': a round 1–24 equally likely, action markers ⌈r/2⌉ (MV-ROUND-7), a room card "
         "from the shipped deck (copies counted), target = max(1, markers + difficulty).",
