@@ -147,3 +147,26 @@ def test_only_a_player_of_a_running_fated_game_has_an_order_page(game, make_user
     assert session_client(make_user("eve")).get(f"/me/orders/{game.pk}/").status_code == 404
     toy = engine.create_game("toy", "toy", {})
     assert session_client(make_user("fay")).get(f"/me/orders/{toy.pk}/").status_code == 404
+
+
+@pytest.mark.parametrize(("preset", "lang"), [("level-d", "ja"), ("level-d", "en"), ("fated-labyrinth", "ja")])
+def test_the_order_page_speaks_the_presets_words_P_25_P_26(db, clock, four, preset, lang):
+    """P-25, P-26: the order form's labels and its intro go through the preset's vocabulary:
+    Level D's says ワナ (its "against attacks, traps and steals" option) and 防御ターン, Fated
+    Labyrinth's keeps 罠 and 防御フェイズ; every label is in the reader's language."""
+    from html import unescape
+
+    game = fated(four, preset=preset)
+    client = session_client(four[0])
+    client.cookies["django_language"] = lang
+    body = unescape(client.get(f"/me/orders/{game.pk}/", headers={"Accept-Language": lang}).content.decode())
+    if lang == "en":
+        assert "Against attacks, traps and steals" in body
+        assert "when a defense turn of yours has waited" in body and "phase" not in body
+        return
+    assert "防御が待ってから（分）" in body
+    if preset == "level-d":
+        assert "攻撃・ワナ・盗みに対して" in body and "あなたの防御ターンがこの時間待つと" in body
+        assert "罠" not in body and "フェイズ" not in body
+    else:
+        assert "攻撃・罠・盗みに対して" in body and "あなたの防御フェイズがこの時間待つと" in body
