@@ -615,8 +615,8 @@ def test_a_phone_in_japanese_keeps_card_names_and_fates_on_one_line(
     live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
 ) -> None:
     """FL-WIN-6, FL-UI-9: on a 390 px phone in Japanese a card name with full-width digits (攻撃３０)
-    is never broken across lines in the recent events, and the standings' fate (最後の生存者) and
-    class (戦士) keep to one line each."""
+    is never broken across lines in the recent events nor in the full log page (at any phone
+    width), and the standings' fate (最後の生存者) and class (戦士) keep to one line each."""
     from playwright.sync_api import expect
 
     from delve.server.games import present
@@ -659,4 +659,11 @@ def test_a_phone_in_japanese_keeps_card_names_and_fates_on_one_line(
     assert ben.locator("#panel-events .card-name").count() > 0
     assert ben.locator("#panel-events .card-name").evaluate_all(one_line) == []
     assert ben.locator(".standings .fate, .standings .class-name").evaluate_all(one_line) == []
+    ben.goto(f"{base}/games/{game.pk}/log/")
+    expect(ben.locator(".full-log")).to_contain_text("攻撃３０")
+    full(ben, shots, "29b-phone-ja-full-log-card-names")
+    assert ben.locator(".full-log .card-name").count() > 0
+    for width in range(300, 400, 6):  # wherever the line wraps, the card name stays whole
+        ben.set_viewport_size({"width": width, "height": 844})
+        assert ben.locator(".full-log .card-name").evaluate_all(one_line) == [], width
     ben.context.close()

@@ -1291,3 +1291,15 @@ def test_card_names_in_the_recent_events_are_kept_whole_FL_UI_9() -> None:
     )
     assert '<span class="card-name">攻撃３０</span>《遠隔》' in html and "&lt;b&gt;" in html
     assert '<span class="card-name">Attack 30</span>' in html
+
+
+def test_the_full_log_keeps_card_names_whole_by_the_same_rule_FL_UI_9() -> None:
+    """FL-UI-9: the full log page marks card names with the recent events' one rule (its
+    ``card_names`` filter is ``fated_screen.keep_card_names``), Level D's names (ワナ解除) too."""
+    from django.template import engines
+
+    line = "攻撃３０とワナ解除を使った。<b>"
+    shown = engines["django"].from_string("{% load fated_text %}{{ line|card_names }}").render({"line": line})
+    assert shown == str(fated_screen.keep_card_names(line)) == fated_screen.log_items([{"text": line}])[4:-6]
+    assert '<span class="card-name">攻撃３０</span>' in shown and '<span class="card-name">ワナ解除</span>' in shown
+    assert "&lt;b&gt;" in shown

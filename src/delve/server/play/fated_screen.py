@@ -463,17 +463,31 @@ def _stamp(time: dt.datetime | None) -> str:
 
 
 def _said(line: dict[str, Any], key: str) -> str:
-    """A line's text, escaped (a missing one says nothing), each card name in it kept on one line
-    (``card-name``: a phone broke 攻撃３０ between its full-width digits)."""
+    """A line's text (a missing one says nothing) as ``keep_card_names`` marks it."""
     if key not in line:
         return ""
-    return _card_names().sub(r'<span class="card-name">\g<0></span>', str(conditional_escape(line[key])))
+    return keep_card_names(line[key])
+
+
+def keep_card_names(sentence: Any) -> SafeString:
+    """A log line's text, escaped, each card name in it kept on one line (``card-name``, styled
+    ``.log .card-name``: a phone broke 攻撃３０ between its full-width digits). The one rule of
+    the recent-events panel and the full log page (its ``card_names`` template filter)."""
+    return mark_safe(_card_names().sub(r'<span class="card-name">\g<0></span>', str(conditional_escape(sentence))))
 
 
 @functools.cache
 def _card_names() -> re.Pattern[str]:
-    """Every card's name in every language, escaped as a line's text is, longest first."""
-    names = {str(conditional_escape(n)) for card in content.load().cards.values() for n in card.name.values() if n}
+    """Every card's name in every language and every preset's words (Level D's ワナ解除), escaped
+    as a line's text is, longest first."""
+    data = content.load()
+    names = {
+        str(conditional_escape(text.vocabulary(n, lang, preset)))
+        for card in data.cards.values()
+        for lang, n in card.name.items()
+        if n
+        for preset in data.presets
+    }
     return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
 
 
