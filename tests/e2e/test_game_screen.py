@@ -569,8 +569,8 @@ def test_a_dead_player_on_a_phone_keeps_only_what_they_can_use(
     """FL-LOGIN-4: a dead player can only change their comment. On a 390 px touch phone in
     Japanese, the living player's screen shows no "point at a command" hint (no pointer); once the
     player dies, the open page hides the quick moves, the command help and "Leave this game" at the
-    next refresh, and a reload draws the page without them; the comment, the map, the log and the
-    players stay."""
+    next refresh, and a reload draws the page without them nor the hand; the comment, the map, the
+    log and the players stay."""
     from playwright.sync_api import expect
 
     from tests.server.fated_kit import fated_game
@@ -607,6 +607,7 @@ def test_a_dead_player_on_a_phone_keeps_only_what_they_can_use(
     expect(aki.locator(".leave-panel")).to_have_count(0)
     for shown in ("#comment-input", "#panel-map", "#panel-events", "#panel-players"):
         expect(aki.locator(shown)).to_be_visible()
+    expect(aki.locator("#panel-commands .hand")).to_have_count(0)  # no card can be used: no hand shown
     full(aki, shots, "28b-phone-ja-dead")
     aki.context.close()
 

@@ -1279,6 +1279,27 @@ def test_a_dead_player_sees_no_controls_but_the_comment_FL_LOGIN_4(fated, player
     assert 'id="comment-input"' in dead and 'id="h-map"' in dead and 'id="panel-players"' in dead
 
 
+def test_a_dead_player_sees_no_hand_FL_LOGIN_4_FL_DEATH_4(fated, player, opponent):
+    """FL-LOGIN-4, FL-DEATH-5: a dead player can use no card, and FL-DEATH-4 removes their cards
+    from the game: their page shows no hand, even if the seat still listed cards; the map, the
+    log, the players and the comment stay. A living player sees their hand."""
+
+    def kill(s: Any) -> None:
+        s.p(0).alive = False
+        s.p(0).hp = 0
+        s.p(0).phase = "dead"
+        assert s.p(0).hand  # cards left in the seat: the page must still not show them
+
+    assert 'class="hand"' in page(session_client(player), fated)
+    rewrite(fated, kill)
+    dead = page(session_client(player), fated)
+    assert 'data-phase="dead"' in dead
+    assert 'class="hand"' not in dead and "Your hand" not in dead
+    for kept in ('id="h-map"', 'id="panel-events"', 'id="panel-players"', 'id="comment-input"'):
+        assert kept in dead, kept
+    assert 'class="hand"' in page(session_client(opponent), fated)
+
+
 def test_card_names_in_the_recent_events_are_kept_whole_FL_UI_9() -> None:
     """FL-UI-9: a phone broke 攻撃３０ between its full-width digits in the recent events: every
     card name in a line is wrapped in a span the page keeps on one line, in both languages, and

@@ -571,7 +571,9 @@ def _commands(screen: Screen) -> dict[str, Any]:
     ctx["buttons"] = simple
     ctx["defenses"] = defenses
     ctx["give_up"] = give_up
-    ctx["hand"] = _hand(screen, you, card_uses)
+    # FL-LOGIN-4, FL-DEATH-5: a dead player can do nothing with cards (FL-DEATH-4 removes them
+    # from the game at death): no hand is shown, whatever the seat still lists
+    ctx["hand"] = [] if phase == "dead" or not you.get("alive", True) else _hand(screen, you, card_uses)
     ctx["aim_label"] = _t(screen, "◎ Pick on the map", "◎ マップで選ぶ")
     ctx["aim_help"] = _t(
         screen,
