@@ -935,6 +935,34 @@ def test_a_remote_attack_at_a_player_out_of_sight_is_estimated_from_public_value
     assert said in aimed
 
 
+@pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.usefixtures("language_restored")
+def test_the_remote_estimate_mentions_a_parry_only_for_a_target_who_can_parry_FL_CLS_2_FL_DEF_3(
+    player, opponent, others, lang, preset
+):
+    """FL-CLS-2, FL-DEF-3, FL-ATK-17: a Warrior (戦士, the same class in Level D) may nullify a
+    《遠隔》 attack aimed at them for 20 CP: the remote estimate says so for a Warrior target only
+    (not for the Thief, nor for an adjacent use, which cannot be parried)."""
+    game = fated_game([player, opponent, *others], classes=["thief", "warrior", "cat", "warrior"], preset=preset)
+    arrange(game, hands={0: ["attack-10"]}, ready=[0])
+    browser = session_client(player)
+    browser.cookies["django_language"] = lang
+    page(browser, game)
+    for direction in ("right", "left", "right"):
+        engine.submit(game.pk, player, {"kind": "move", "dir": direction})
+    html = unescape(panel(browser, game, "commands"))
+    card = html.split(f"<strong>{text.card_name('attack-10', lang, preset)}</strong>")[1].split('<li class="card')[0]
+    forms = card.split('<form class="use"')[1:]
+    parry = "a Warrior may parry it for 20 CP (no damage)" if lang == "en" else "戦士は20 CPで打ち払って無効にできる"
+    remote = {seat: next(f for f in forms if f'"target": {seat}, "use": "remote"' in f) for seat in (1, 2, 3)}
+    assert parry in remote[1] and parry in remote[3]
+    assert ("before any defense card" if lang == "en" else "防御カード使用前") in remote[2]
+    assert parry not in remote[2]
+    adjacent = next(f for f in forms if '"use": "adjacent"' in f)
+    assert ("damage if it lands" if lang == "en" else "ダメージ") in adjacent and parry not in adjacent
+
+
 def test_a_self_aimed_card_asks_first(fated, player):
     """Aiming a card at oneself spends it in a way that surprises: the button asks first."""
     from delve.server.play.fated_screen import _choice

@@ -793,7 +793,8 @@ def _target_label(screen: Screen, command: dict[str, Any]) -> str:
 def _expected_damage(screen: Screen, command: dict[str, Any], definition: Any, target: dict[str, Any] | None) -> str:
     """For an attack card aimed at a player or monster whose values the caller can see: the
     damage if it lands, floor(max(0, power - defense) x Ironwall/Stripped), and the chance it is
-    evaded (FL-USE-3, FL-ATK-11, FL-ATK-12), before any defense card the target may play. A
+    evaded (FL-USE-3, FL-ATK-11, FL-ATK-12), before any defense card the target may play (and
+    the parry of a target who can parry a remote use: ``_parry_note``). A
     player's values are public (the all-players panel), so a remote use at a player out of sight
     (FL-USE-4: wherever they are) is estimated from them too; a monster is seen on the map only."""
     use = command.get("use")
@@ -823,10 +824,28 @@ def _expected_damage(screen: Screen, command: dict[str, Any], definition: Any, t
         evasion = 0
     elif "nimble" in active:
         evasion = min(100, evasion + 20)
+    parry = _parry_note(screen, values) if use == "remote" and target["type"] == "player" else ""
     return _t(
         screen,
-        f"≈ {damage} damage if it lands ({evasion}% evasion), before any defense card",
-        f"命中すれば約{damage}ダメージ（回避率{evasion}%、防御カード使用前）",
+        f"≈ {damage} damage if it lands ({evasion}% evasion), before any defense card{parry}",
+        f"命中すれば約{damage}ダメージ（回避率{evasion}%、防御カード使用前{parry}）",
+    )
+
+
+def _parry_note(screen: Screen, player: dict[str, Any]) -> str:
+    """FL-CLS-2, FL-DEF-3, FL-ATK-17: a player whose class can parry (the Warrior, 戦士 in both
+    presets) may nullify a 《遠隔》 attack aimed at them for a flat 20 CP (FL-CLS-9): the remote
+    estimate says so for such a target only, in the preset's class name."""
+    cls = player.get("class")
+    classes = content.load().classes
+    if cls not in classes or not classes[cls].has("parry"):
+        return ""
+    name = text.class_name(cls, screen.lang, screen.preset)
+    article = "an" if name[:1] in set("AEIOU") else "a"
+    return _t(
+        screen,
+        f"; {article} {name} may parry it for {combat.ABILITY_CP} CP (no damage)",
+        f"。{name}は{combat.ABILITY_CP} CPで打ち払って無効にできる",
     )
 
 
