@@ -98,3 +98,38 @@ def test_a_page_address_visited_with_a_method_it_does_not_take_gets_the_error_pa
     # the API keeps its JSON answer
     api = client.delete(f"/api/v1/games/{game.pk}/commands", HTTP_ACCEPT_LANGUAGE=lang)
     assert api.status_code == 405 and api.json()["error"]["code"] == "request/method_not_allowed"
+
+
+def test_a_delve_error_while_drawing_a_page_is_logged_with_its_traceback(
+    make_user: Any, game: Game, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A DelveError raised while a GET page is drawn (a page that cannot be drawn looks like a
+    refusal) answers the same 4xx page as before, and the server's logger keeps a warning with
+    the traceback; a POST's refusal (a user's error) stays quiet."""
+    import logging
+
+    from delve.kernel import DelveError
+    from delve.server.play import views
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise DelveError("the page could not be drawn", code="game/broken")
+
+    from tests.server.fated_kit import fated_game
+
+    users = [make_user(name) for name in ("ula", "vic", "wes", "xia")]
+    fated = fated_game(users)
+    client = session_client(users[0])
+    caplog.set_level(logging.INFO, logger="delve.server")
+    refused = client.post(f"/games/{fated.pk}/act/", {"version": "abc", "command": "{}"})
+    assert refused.status_code == 400 and "version" in refused.content.decode()
+    ours = lambda: [r for r in caplog.records if r.name == "delve.server" and r.levelno >= logging.WARNING]  # noqa: E731
+    assert not ours(), "a POST refusal stays quiet"
+    monkeypatch.setattr(views, "_generic_page", broken)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 400
+    _is_site_page(response.content.decode(), 400)
+    [record] = ours()
+    assert record.levelno == logging.WARNING
+    assert f"GET /games/{game.pk}/" in record.getMessage() and "the page could not be drawn" in record.getMessage()
+    assert record.exc_info is not None and record.exc_info[0] is DelveError
+    assert "in broken" in caplog.text  # the traceback, down to the raising frame

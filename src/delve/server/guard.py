@@ -15,7 +15,9 @@ Afterwards it shapes every failure:
   status, whatever raised it or whichever layer produced the response: a view's refusal, an
   exception nobody expected (500, logged), Django's own 400/404/500 pages (rewritten);
 - the pages show a refusal (:class:`~delve.kernel.DelveError`, e.g. a malformed parameter) on an
-  error page with its status (400, 413...), never as a server error, and a page's address
+  error page with its status (400, 413...), never as a server error (one raised while a GET
+  page was drawn is logged too, as a warning with its traceback: a page that could not be drawn
+  looks like a refusal; a POST's refusal stays quiet), and a page's address
   visited with a method it does not take (Django's empty 405) on that page too;
 - a database that is busy or unreachable (the pool timed out, the SQLite writer queue is full)
   answers 503 with ``Retry-After``, never 500: also when a middleware met it before any view
@@ -47,6 +49,9 @@ from delve.server.inputs import NUL, clip, error_body
 log = logging.getLogger("delve.server")
 
 API_PREFIX = "/api/"
+#: The methods that draw a page (a DelveError raised while drawing one is logged, see
+#: :meth:`RequestGuard.process_exception`).
+SAFE = frozenset({"GET", "HEAD"})
 RETRY_AFTER = "5"
 
 #: The code and message the API gives for a failure that came without one of ours.
@@ -108,6 +113,17 @@ class RequestGuard:
         the API anything else is a logged JSON 500 (pages keep Django's 500 page)."""
         error = as_error(exception)
         if error is not None:
+            if isinstance(exception, DelveError) and request.method in SAFE and not is_api(request):
+                # a page that could not be drawn looks like a refusal: keep its traceback, so a
+                # real defect is not mistaken for a user's error (a POST's refusal stays quiet)
+                log.warning(
+                    "page %s %s answered %s: %s",
+                    request.method,
+                    request.path,
+                    status_for(error),
+                    clip(str(exception), 200),
+                    exc_info=exception,
+                )
             return self.answer(request, error)
         if not is_api(request):
             return None  # Django's own 400, 403, 404 and 500 pages
