@@ -105,7 +105,7 @@ def test_a_delve_error_while_drawing_a_page_is_logged_with_its_traceback(
 ) -> None:
     """A DelveError raised while a GET page is drawn (a page that cannot be drawn looks like a
     refusal) answers the same 4xx page as before, and the server's logger keeps a warning with
-    the traceback; a POST's refusal (a user's error) stays quiet."""
+    the traceback; a POST's refusal and a malformed query (a user's error) stay quiet."""
     import logging
 
     from delve.kernel import DelveError
@@ -124,6 +124,8 @@ def test_a_delve_error_while_drawing_a_page_is_logged_with_its_traceback(
     assert refused.status_code == 400 and "version" in refused.content.decode()
     ours = lambda: [r for r in caplog.records if r.name == "delve.server" and r.levelno >= logging.WARNING]  # noqa: E731
     assert not ours(), "a POST refusal stays quiet"
+    malformed = client.get(f"/games/{fated.pk}/log/", {"show": "nope"})
+    assert malformed.status_code == 400 and not ours(), "a malformed query is the user's error: quiet"
     monkeypatch.setattr(views, "_generic_page", broken)
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 400

@@ -113,9 +113,15 @@ class RequestGuard:
         the API anything else is a logged JSON 500 (pages keep Django's 500 page)."""
         error = as_error(exception)
         if error is not None:
-            if isinstance(exception, DelveError) and request.method in SAFE and not is_api(request):
+            if (
+                isinstance(exception, DelveError)
+                and not isinstance(exception, Rejected)
+                and request.method in SAFE
+                and not is_api(request)
+            ):
                 # a page that could not be drawn looks like a refusal: keep its traceback, so a
-                # real defect is not mistaken for a user's error (a POST's refusal stays quiet)
+                # real defect is not mistaken for a user's error (a POST's refusal stays quiet,
+                # as does a request the server refuses on purpose: a malformed query, a 404)
                 log.warning(
                     "page %s %s answered %s: %s",
                     request.method,
