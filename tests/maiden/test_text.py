@@ -233,3 +233,44 @@ def test_the_familiar_is_called_juusha_everywhere_in_japanese() -> None:
     assert settings.LABELS["familiar_evolution"]["ja"] == "従者の進化"
     healed = text.sentence("maiden.healed", {"seat": 0, "cause": "evolution", "amount": 1, "life": 2}, "ja")
     assert "従者の進化" in healed
+
+
+# -- no internal names in the log ----------------------------------------------------------------
+
+#: An internal name (an op, a setting or a kind such as ``boss_damage``): lower-case words joined
+#: by an underscore; no sentence a player reads contains one.
+RAW_NAME = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+def test_every_effect_that_can_find_nothing_to_act_on_says_so_in_players_words() -> None:
+    """``effect.no_target`` is emitted by every op with a pick (``effects._CHOICES``) and by
+    cancel_death: each has what it would have done and why it did nothing, in both languages,
+    and the op's internal name is never shown (the reviewer's "(boss_damage)")."""
+    from delve.maiden import effects
+
+    ops = set(effects._CHOICES) | {"cancel_death"}
+    assert not ops - set(text.NO_TARGET), "add the op to text.NO_TARGET"
+    for op in [*sorted(ops), "some_future_op"]:
+        data = {"op": op, "source": "room:r29", "seat": 0}
+        for lang in ("en", "ja"):
+            line = text.sentence("effect.no_target", data, lang, None, PLAYERS)
+            assert op not in line and not RAW_NAME.search(line), (op, line)
+            assert "{" not in line, line
+    shard = {"op": "boss_damage", "source": "room:r29", "seat": 0}
+    assert text.sentence("effect.no_target", shard, "en", None, PLAYERS) == (
+        "Shard of a Stolen Star would damage a boss in a fight, but no boss fight is under way: nothing happened."
+    )
+    assert text.sentence("effect.no_target", shard, "ja", None, PLAYERS) == (
+        "盗まれた星の欠片の効果は戦闘中のボスにダメージを与えるものだが、戦闘中のボスがいないため何も起きなかった。"
+    )
+    skipped = text.sentence("effect.unsupported", {"op": "boss_damage", "source": "room:r29"}, "en", None, PLAYERS)
+    assert "boss_damage" not in skipped
+
+
+def test_no_log_line_of_a_played_game_contains_an_internal_name(events: list[Event]) -> None:
+    """Every sentence of the random and heuristic playouts, in both languages, is free of raw
+    names such as ``boss_damage`` or ``choose_engaged``."""
+    for event in events:
+        for lang in ("en", "ja"):
+            line = text.event_sentence(event, lang, CONTENT, PLAYERS)
+            assert not RAW_NAME.search(line), (event.kind, line)

@@ -518,6 +518,61 @@ def _fields(e: Mapping[str, Any], n: Names) -> dict[str, str]:
     return out
 
 
+#: What an effect that found nothing to act on would have done, and why it did nothing, in the
+#: players' words (``effect.no_target``; its ``op`` is an internal name, never shown).
+_DICE: tuple[dict[str, str], dict[str, str]] = (
+    {"en": "change the dice of a check", "ja": "判定のサイコロを変える"},
+    {"en": "no rolled die can be changed that way", "ja": "そう変えられる振ったサイコロがない"},
+)
+NO_TARGET: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "boss_damage": (
+        {"en": "damage a boss in a fight", "ja": "戦闘中のボスにダメージを与える"},
+        {"en": "no boss fight is under way", "ja": "戦闘中のボスがいない"},
+    ),
+    "boss_disable_action": (
+        {"en": "disable one of a boss's actions", "ja": "ボスの行動を一つ封じる"},
+        {"en": "no boss has an action left to disable", "ja": "封じられる行動を持つボスがいない"},
+    ),
+    "room_type": (
+        {"en": "change an unexplored room", "ja": "未探索のルームを変える"},
+        {"en": "no unexplored room can be changed so", "ja": "そう変えられる未探索のルームがない"},
+    ),
+    "skill_level": (
+        {"en": "raise a skill's level", "ja": "スキルのレベルを上げる"},
+        {"en": "{seat} has no skill", "ja": "{seat}はスキルを持っていない"},
+    ),
+    "exhaust_skill": (
+        {"en": "exhaust a skill", "ja": "スキルを消耗させる"},
+        {"en": "no skill is ready to exhaust", "ja": "消耗させられるスキルがない"},
+    ),
+    "warp": (
+        {"en": "move {seat} to another room", "ja": "{seat}を別のルームへ移動させる"},
+        {"en": "there is no room she can go to now", "ja": "今行けるルームがない"},
+    ),
+    "cancel_death": (
+        {"en": "cancel a death", "ja": "死亡を取り消す"},
+        {"en": "nobody is about to die", "ja": "倒れようとしている者がいない"},
+    ),
+    **{op: _DICE for op in ("die_adjust", "set_die", "reroll", "swap_colours", "near_pair")},
+}
+
+
+def _no_target(e: Mapping[str, Any], n: Names) -> str:
+    source = n.cause(e.get("source"))
+    known = NO_TARGET.get(str(e.get("op")))
+    if known is None:
+        return n.say(
+            f"An effect of {source} had nothing to act on and did nothing.",
+            f"{source}の効果は対象がなく、何も起きなかった。",
+        )
+    seat = n.player(e.get("seat"))
+    what, why = (pick(t, n.lang).format(seat=seat) for t in known)
+    return n.say(
+        f"{source} would {what}, but {why}: nothing happened.",
+        f"{source}の効果は{what}ものだが、{why}ため何も起きなかった。",
+    )
+
+
 SENTENCES: dict[str, Sentence] = {
     # setup
     "setup.start_player": _start_player,
@@ -669,13 +724,10 @@ SENTENCES: dict[str, Sentence] = {
         "{seat} put the top {count} room cards back in a chosen order.",
         "{seat}はルーム山の上{count}枚を選んだ順番で戻した。",
     ),
-    "effect.no_target": _simple(
-        "An effect of {source} ({op}) had nothing to choose and did nothing.",
-        "{source}の効果（{op}）は選べる対象がなく、何も起きなかった。",
-    ),
+    "effect.no_target": _no_target,
     "effect.unsupported": _simple(
-        "An effect of {source} ({op}) has no rule yet and was skipped.",
-        "{source}の効果（{op}）はまだ実装されておらず、飛ばされた。",
+        "An effect of {source} is not available yet and was skipped.",
+        "{source}の効果の一つはまだ使えないため、飛ばされた。",
     ),
 }
 
