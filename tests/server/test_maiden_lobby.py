@@ -359,3 +359,21 @@ def test_the_start_player_help_names_the_seats_as_its_choices_do(
     assert f">{first}</option>" in field and f">{last}</option>" in field
     assert helped in field.split("<small>")[1]
     assert "0-3" not in field and "0〜3" not in field  # the stored values: the staff form's business
+
+
+@pytest.mark.parametrize(
+    ("lang", "goal", "wrong"),
+    [
+        ("en", "bring down the Mad King Urza within 24 rounds to win", "the ten bosses and the Mad King"),
+        ("ja", "24ラウンド以内に狂王ウルザを倒せば勝利", "10体のボスと狂王ウルザ"),
+    ],
+)
+def test_the_blurb_names_the_real_goal_urza_alone_mv_end_1_mv_boss_11(
+    clock: Any, player: Any, lang: str, goal: str, wrong: str
+) -> None:
+    """MV-BOSS-11: Urza is one of the ten bosses; MV-END-1: defeating him alone wins. The intro
+    of the new-game form says so instead of "defeat the ten bosses and the Mad King Urza"."""
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    page = unescape(client.get("/maiden/new/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    assert goal in page and wrong not in page
