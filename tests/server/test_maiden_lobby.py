@@ -377,3 +377,36 @@ def test_the_blurb_names_the_real_goal_urza_alone_mv_end_1_mv_boss_11(
     client.cookies["django_language"] = lang
     page = unescape(client.get("/maiden/new/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
     assert goal in page and wrong not in page
+
+
+#: A spec rule ID (CHG-13, SUG-9, OQ-2, MV-END-1) and an internal value (ceil_third): neither is a
+#: player's word.
+SPEC_ID = re.compile(r"\b[A-Z]+(?:-[A-Z]+)*-\d+")
+RAW_VALUE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_settings_help_speaks_players_words_no_spec_ids_nor_stored_values(
+    clock: Any, player: Any, lang: str
+) -> None:
+    """The help under each setting of the new-game form (the ruleset's HELP) names no spec ID
+    (「ノーマル：レストルームが減ります（CHG-13）」) and no stored value ("ceil_third, none or a fixed
+    bonus"); the staff form keeps the stored values, shown as values (VALUES)."""
+    from delve.maiden import settings as maiden_settings
+
+    raw = {value for values in maiden_settings._CHOICES.values() for value in values if "_" in value}
+    raw.add("ceil_third")
+    for key, help_text in maiden_settings.HELP.items():
+        words = help_text[lang]
+        assert not SPEC_ID.search(words), (key, words)
+        assert not RAW_VALUE.search(words), (key, words)
+        assert not any(value in words for value in raw), (key, words)
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    page = unescape(client.get("/maiden/new/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    helps = re.findall(r"<small>(.*?)</small>", page, re.S)
+    assert len(helps) >= len(maiden_settings.DESCRIBED)
+    for words in helps:
+        assert not SPEC_ID.search(words) and not RAW_VALUE.search(words), words
+    assert "ceil_third" in maiden_settings.VALUES["boss_life_bonus"][lang]
+    assert "one_plus_pie" in maiden_settings.VALUES["ascension_bonus"][lang]

@@ -59,7 +59,6 @@ LABELS: dict[str, dict[str, str]] = {
 #: The settings the games list and the new-game form show (every labelled one but the tuning
 #: parameters only an operator sets through the overrides).
 DESCRIBED = tuple(key for key in LABELS if key != "event_log_size")
-#: A short help for each setting (the staff form lists every key with its label and this).
 #: The values a setting takes on the staff form, where they are typed, when they are not the words
 #: the players' form shows (its choices say "seat 1" to "seat 4").
 VALUES: dict[str, dict[str, str]] = {
@@ -68,6 +67,9 @@ VALUES: dict[str, dict[str, str]] = {
         "ja": "設定値：random、choose、または席の番号0〜3。",
     },
 }
+#: A short help for each setting, in the players' words: the new-game form shows it under the
+#: setting, the staff form lists every key with its label and this (and VALUES). No spec IDs and no
+#: stored values here (tests/server/test_maiden_lobby.py holds it).
 HELP: dict[str, dict[str, str]] = {
     "players": {"en": "Seats in the game, 1 to 4.", "ja": "ゲームの席数（1〜4）。"},
     "start_player": {
@@ -78,82 +80,83 @@ HELP: dict[str, dict[str, str]] = {
         "en": "Hours a decision may wait before the autopilot plays it (0: no deadline).",
         "ja": "決定を待つ時間。過ぎると自動で進めます（0: 期限なし）。",
     },
-    "life_max": {"en": "A maiden's maximum life (CHG-1).", "ja": "乙女の最大ライフ（CHG-1）。"},
+    "life_max": {"en": "A maiden's maximum life.", "ja": "乙女の最大ライフ。"},
     "boss_life_bonus": {
-        "en": "Extra boss life at 2 and 4 players: ceil_third, none or a fixed bonus 0-20 (SUG-9).",
-        "ja": "2・4人時のボスライフ増加: ceil_third、none、または固定値0〜20（SUG-9）。",
+        "en": "Extra boss life in 2- and 4-player games: a third of its life rounded up, none, or a fixed "
+        "bonus of up to +20.",
+        "ja": "2・4人プレイ時のボスのライフ増加：ライフの3分の1（切り上げ）、なし、または+20までの固定値。",
     },
     "ascension_bonus": {
-        "en": "Ascension adds 1 + Piety (the rulebook) or Piety (CHG-11).",
-        "ja": "アセンションのボーナスは 1＋信仰（ルールブック）か信仰（CHG-11）。",
+        "en": "Ascension adds 1 + Piety (the rulebook) or Piety alone.",
+        "ja": "アセンションのボーナスは 1＋信仰（ルールブック）か信仰のみ。",
     },
     "slate_damage_per_die": {
-        "en": "Damage per die a slate check leaves: 1 or the danger level (CHG-4b).",
-        "ja": "スレート判定で残ったダイス1個ごとのダメージ: 1 かデンジャーレベル（CHG-4b）。",
+        "en": "Damage for each die a slate check leaves: 1 or the danger level.",
+        "ja": "スレート判定で残ったサイコロ1個ごとのダメージ：1 かデンジャーレベル。",
     },
     "danger_room_entry_damage": {
-        "en": "Damage on entering a danger room: none or the new danger level (CHG-9b).",
-        "ja": "デンジャールーム入室時のダメージ: なし か 上がった後のデンジャーレベル（CHG-9b）。",
+        "en": "Damage on entering a danger room: none or the new danger level.",
+        "ja": "デンジャールーム入室時のダメージ：なし か 上がった後のデンジャーレベル。",
     },
     "quest_room_skips_check": {
-        "en": "Quest rooms have no room check, like rest rooms (CHG-14).",
-        "ja": "クエストルームではレストルームと同じくルーム判定をしません（CHG-14）。",
+        "en": "Quest rooms have no room check, like rest rooms.",
+        "ja": "クエストルームではレストルームと同じくルーム判定をしません。",
     },
     "danger_room_skips_check": {
-        "en": "Danger rooms have no room check, like rest rooms (CHG-14).",
-        "ja": "デンジャールームではレストルームと同じくルーム判定をしません（CHG-14）。",
+        "en": "Danger rooms have no room check, like rest rooms.",
+        "ja": "デンジャールームではレストルームと同じくルーム判定をしません。",
     },
     "difficulty": {
-        "en": "Easy: every special room is active (the rulebook); normal: fewer rest rooms (CHG-13).",
-        "ja": "イージー：特殊ルームはすべて有効（ルールブック）。ノーマル：レストルームが減ります（CHG-13）。",
+        "en": "Easy: every special room is active (the rulebook); normal: fewer rest rooms.",
+        "ja": "イージー：特殊ルームはすべて有効（ルールブック）。ノーマル：レストルームが減ります。",
     },
     "room_reduction_2p_4p": {
-        "en": "Some special rooms are inactive at 2 and 4 players (CHG-13).",
-        "ja": "2・4人時は一部の特殊ルームが無効になります（CHG-13）。",
+        "en": "Some special rooms are inactive in 2- and 4-player games.",
+        "ja": "2・4人プレイ時は一部の特殊ルームが無効になります。",
     },
     "entry_restrictions": {
-        "en": "Some rooms need certain symbols to enter; normal difficulty only (CHG-16).",
-        "ja": "入室に特定のシンボルが必要なルーム。ノーマル難易度のみ（CHG-16）。",
+        "en": "Some rooms need certain symbols to enter; normal difficulty only.",
+        "ja": "入室に特定のシンボルが必要なルーム。ノーマル難易度のみ。",
     },
     "multi_die_checks": {
-        "en": "Checks may need several dice at or above the target (CHG-12).",
-        "ja": "目標値以上のダイスが複数必要な判定（CHG-12）。",
+        "en": "Checks may need several dice at or above the target.",
+        "ja": "目標値以上のサイコロが複数必要な判定。",
     },
     "pie_mode": {
-        "en": "Piety raises the ascension bonus, or boosts rolled dice past their maximum (CHG-17).",
-        "ja": "信仰はアセンションのボーナスを上げるか、振ったダイスを最大値を超えて増やします（CHG-17）。",
+        "en": "Piety raises the ascension bonus, or boosts rolled dice past their maximum.",
+        "ja": "信仰はアセンションのボーナスを上げるか、振ったサイコロを最大値を超えて増やします。",
     },
     "agi_skill_level_option": {
-        "en": "A card placed on Agility may raise a skill's level instead of learning one (CHG-5).",
-        "ja": "敏捷にカードを置くとき、新しいスキルの代わりにスキルレベルを上げられます（CHG-5）。",
+        "en": "A card placed on Agility may raise a skill's level instead of learning one.",
+        "ja": "敏捷にカードを置くとき、新しいスキルの代わりにスキルレベルを上げられます。",
     },
     "familiar_evolution": {
-        "en": "A freed area's Arcana may give a familiar its ultimate skill (CHG-20).",
-        "ja": "エリア解放のアルカナで従者に奥義を与えられます（CHG-20）。",
+        "en": "A freed area's Arcana may give a familiar its ultimate skill.",
+        "ja": "エリア解放のアルカナで従者に奥義を与えられます。",
     },
     "familiars_per_player": {
-        "en": "Familiars each player takes at 1, 2, 3 and 4 players, e.g. 1/1/1/1 (OQ-2).",
-        "ja": "1〜4人時に各プレイヤーが連れる従者の数。例: 1/1/1/1（OQ-2）。",
+        "en": "Familiars each player takes in a game of 1, 2, 3 and 4 players, e.g. 1/1/1/1.",
+        "ja": "1〜4人プレイ時に各プレイヤーが連れる従者の数。例: 1/1/1/1。",
     },
     "ins_applies_to_room_deck": {
-        "en": "Inspiration's extra draws apply to room and quest cards too (OQ-10).",
-        "ja": "霊感による追加ドローをルーム・クエストカードにも適用します（OQ-10）。",
+        "en": "Inspiration's extra draws apply to room and quest cards too.",
+        "ja": "霊感による追加ドローをルーム・クエストカードにも適用します。",
     },
     "boss_rooms_block_passage": {
-        "en": "A boss room cannot be passed through while its boss lives (OQ-7).",
-        "ja": "ボスが生きている間はボスルームを通過できません（OQ-7）。",
+        "en": "A boss room cannot be passed through while its boss lives.",
+        "ja": "ボスが生きている間はボスルームを通過できません。",
     },
     "allow_smaller_die": {
-        "en": "Dice smaller than Will's size may be rolled; for simulations (CHG-10).",
-        "ja": "意志のサイズより小さいダイスを振れます。検証用（CHG-10）。",
+        "en": "Dice smaller than Will's size may be rolled; for simulations.",
+        "ja": "意志のサイズより小さいサイコロを振れます。検証用。",
     },
     "slate_roll_restricted": {
-        "en": "A slate check rolls only the slate colour and white; for simulations (CHG-18).",
-        "ja": "スレート判定では色と白のダイスだけを振ります。検証用（CHG-18）。",
+        "en": "A slate check rolls only the slate colour and white; for simulations.",
+        "ja": "スレート判定では色と白のサイコロだけを振ります。検証用。",
     },
     "base_target": {
-        "en": "The base target is the action markers (the rule) or the round number; for simulations (OQ-4).",
-        "ja": "基本目標値はアクションマーカー数（ルール）かラウンド数。検証用（OQ-4）。",
+        "en": "The base target is the action markers (the rule) or the round number; for simulations.",
+        "ja": "基本目標値はアクションマーカー数（ルール）かラウンド数。検証用。",
     },
     "event_log_size": {
         "en": "Events the game screen's log keeps.",
@@ -183,6 +186,16 @@ CHOICE_LABELS: dict[str, dict[str, Text]] = {
     },
 }
 _CHOICES: dict[str, tuple[str, ...]] = {key: tuple(labels) for key, labels in CHOICE_LABELS.items()}
+VALUES.update(
+    {
+        key: {"en": f"Values: {', '.join(values)}.", "ja": f"設定値：{'、'.join(values)}。"}
+        for key, values in _CHOICES.items()
+    }
+)
+VALUES["boss_life_bonus"] = {
+    "en": "Values: ceil_third, none, or a fixed bonus 0-20.",
+    "ja": "設定値：ceil_third、none、または固定値0〜20。",
+}
 START_PLAYER_LABELS: dict[str, Text] = {
     "random": {"en": "random", "ja": "ランダム"},
     "choose": {"en": "chosen at the table", "ja": "卓で決める"},
