@@ -355,7 +355,7 @@ def test_an_ascension_is_named_by_its_faces_not_only_its_positions_MV_ASC_1():
     with translation.override("en"):
         assert command_label(screen, {"kind": "ascend", "dice": [0, 2]}) == "Ascend the pair of 5s (dice 1 and 3)"
     with translation.override("ja"):
-        assert command_label(screen, {"kind": "ascend", "dice": [0, 2]}) == "5のゾロ目でアセンション（ダイス1と3）"
+        assert command_label(screen, {"kind": "ascend", "dice": [0, 2]}) == "5のゾロ目でアセンション（サイコロ1と3）"
     bare = SimpleNamespace(view={}, lang="en")
     with translation.override("en"):
         assert command_label(bare, {"kind": "ascend", "dice": [0, 2]}) == "Ascend dice 1 and 3"

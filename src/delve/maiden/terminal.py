@@ -148,7 +148,7 @@ def render_check(view: View, n: text.Names, bot: MaidenBot) -> str:
             face = int(d["face"] or 0) + int(d.get("bonus") or 0)
             gone = n.say(" (ascended)", "（アセンション済）") if d["removed"] else ""
             dice.append(f"[{i}] {n.colour(d['colour'])} {face}/d{d['size']}{gone}")
-        lines.append(n.say("  Dice: ", "  ダイス：") + ", ".join(dice))
+        lines.append(n.say("  Dice: ", "  サイコロ：") + ", ".join(dice))
         lines.append(
             n.say(
                 f"  AP now {check['ap']} (best reachable {check.get('best_ap')})",
@@ -218,7 +218,7 @@ def command_label(command: Command, view: View, n: text.Names, bot: MaidenBot) -
     if kind == "stay":
         return n.say("Stay (no legal destination)", "とどまる（行ける場所がない）")
     if kind == "roll":
-        return n.say("Roll the dice", "ダイスを振る")
+        return n.say("Roll the dice", "サイコロを振る")
     if kind == "resolve":
         outcomes = ascension_outcomes(view, bot)
         stop = outcomes.get(None)
@@ -238,10 +238,10 @@ def command_label(command: Command, view: View, n: text.Names, bot: MaidenBot) -
         )
         return n.say(
             f"Ascend dice {i} and {j} (pair of {face}s){extra}",
-            f"ダイス{i}と{j}（{face}のゾロ目）でアセンション{extra}",
+            f"サイコロ{i}と{j}（{face}のゾロ目）でアセンション{extra}",
         )
     if kind == "boost":
-        return n.say(f"Raise die {command['die']} by 1", f"ダイス{command['die']}を+1する")
+        return n.say(f"Raise die {command['die']} by 1", f"サイコロ{command['die']}を+1する")
     if kind == "die_size":
         return n.say(f"Roll d{command['size']} instead", f"代わりにd{command['size']}で振る")
     if kind in ("use_skill", "use_arcana"):
@@ -496,12 +496,12 @@ def _pick_name(pick: dict[str, Any], n: text.Names) -> str:
     if "seat" in pick:
         parts.append(n.player(pick["seat"]))
     if "die" in pick:
-        parts.append(n.say(f"die {pick['die']} -> {pick.get('face')}", f"ダイス{pick['die']}→{pick.get('face')}"))
+        parts.append(n.say(f"die {pick['die']} -> {pick.get('face')}", f"サイコロ{pick['die']}→{pick.get('face')}"))
     if "dice" in pick:
         numbers = ", ".join(str(i) for i in pick["dice"])
-        parts.append(n.say(f"dice {numbers}", f"ダイス{numbers}"))
+        parts.append(n.say(f"dice {numbers}", f"サイコロ{numbers}"))
     if "onto" in pick:
-        parts.append(n.say(f"onto die {pick['onto']}", f"ダイス{pick['onto']}へ"))
+        parts.append(n.say(f"onto die {pick['onto']}", f"サイコロ{pick['onto']}へ"))
     if "boss" in pick:
         parts.append(n.boss(str(pick["boss"])))
     if "action" in pick:

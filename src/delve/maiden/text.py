@@ -315,7 +315,7 @@ def _check_started(e: Mapping[str, Any], n: Names) -> str:
     extra = n.say(f", {n.colour(slate)} slate", f"、{n.colour(slate)}のスレート") if slate else ""
     required = int(e.get("required") or 1)
     if required > 1:
-        extra += n.say(f", {required} dice needed", f"、{required}個のダイスが必要")
+        extra += n.say(f", {required} dice needed", f"、{required}個のサイコロが必要")
     return n.say(
         f"{who} faces {what}: target {e.get('target')}{extra}.",
         f"{who}が{what}に挑む：目標値{e.get('target')}{extra}。",
@@ -412,12 +412,12 @@ def _skill_used(e: Mapping[str, Any], n: Names) -> str:
 def _check_modified(e: Mapping[str, Any], n: Names) -> str:
     field, value, who = e.get("field"), e.get("value"), n.player(e.get("seat"))
     texts = {
-        "size_bonus": (f"the die grows {value} size(s) larger", f"ダイスが{value}段階大きくなる"),
-        "extra_white": (f"{value} extra white dice", f"白ダイスが{value}個増える"),
+        "size_bonus": (f"the die grows {value} size(s) larger", f"サイコロが{value}段階大きくなる"),
+        "extra_white": (f"{value} extra white dice", f"白いサイコロが{value}個増える"),
         "ap_bonus": (f"+{value} AP", f"AP+{value}"),
         "auto_success": ("the check succeeds automatically", "判定は自動的に成功する"),
         "ignore_slate": ("the slate is ignored", "スレートを無視する"),
-        "ignore_slate_dice": (f"{value} fewer slate damage dice", f"スレートダメージのダイスが{value}個減る"),
+        "ignore_slate_dice": (f"{value} fewer slate damage dice", f"スレートダメージのサイコロが{value}個減る"),
         "reduce_damage": (f"{value} less damage from each source", f"各ダメージが{value}減る"),
     }
     en, ja = texts.get(str(field), (f"{field} = {value}", f"{field} = {value}"))
@@ -623,7 +623,7 @@ SENTENCES: dict[str, Sentence] = {
     "check.rolled": _simple("{seat} rolled {dice}.", "{seat}の出目：{dice}。"),
     "check.rerolled": lambda e, n: n.say(
         f"A die was rerolled: now {join([str(f) for f in e.get('faces') or []], 'en')}.",
-        f"ダイスが振り直された：{join([str(f) for f in e.get('faces') or []], 'ja')}。",
+        f"サイコロが振り直された：{join([str(f) for f in e.get('faces') or []], 'ja')}。",
     ),
     "check.ascended": _ascended,
     "maiden.warped": lambda e, n: n.say(
@@ -631,10 +631,10 @@ SENTENCES: dict[str, Sentence] = {
         f"{n.player(e.get('seat'))}は{n.room(e.get('frm'))}から{n.room(e.get('to'))}へワープした。",
     ),
     "check.die_changed": _simple(
-        "{seat} turned a die from {before} to {face}.", "{seat}はダイスの目を{before}から{face}に変えた。"
+        "{seat} turned a die from {before} to {face}.", "{seat}はサイコロの目を{before}から{face}に変えた。"
     ),
     "check.colours_swapped": _simple(
-        "{seat} swapped the colours of two dice.", "{seat}は2個のダイスの色を入れ替えた。"
+        "{seat} swapped the colours of two dice.", "{seat}は2個のサイコロの色を入れ替えた。"
     ),
     "check.near_pair": lambda e, n: n.say(
         f"{n.player(e.get('seat'))} ascended {join([str(f) for f in e.get('faces') or []], 'en')} as a pair: "
@@ -642,7 +642,7 @@ SENTENCES: dict[str, Sentence] = {
         f"{n.player(e.get('seat'))}は{join([str(f) for f in e.get('faces') or []], 'ja')}を組にしてアセンションした："
         f"AP+{e.get('bonus')}。",
     ),
-    "check.boosted": _simple("{seat} raised a die to {value}.", "{seat}がダイスを{value}に上げた。"),
+    "check.boosted": _simple("{seat} raised a die to {value}.", "{seat}がサイコロを{value}に上げた。"),
     "check.modified": _check_modified,
     "check.resolved": _resolved,
     "check.event": _check_event,

@@ -90,7 +90,7 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 },
                 {
                     "en": "Check. Draw a room card (or face the boss's current action) and roll against it (below).",
-                    "ja": "判定：ルームカードを引き（ボス戦ではボスの現在のアクション）、それに対してダイスを振り"
+                    "ja": "判定：ルームカードを引き（ボス戦ではボスの現在のアクション）、それに対してサイコロを振り"
                     "ます（下記）。",
                 },
                 {
@@ -110,17 +110,17 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 "Your action points (AP) are your highest die plus ascension bonuses. The target is the base "
                 "target plus the card's difficulty: AP at least the target succeeds; otherwise you take damage "
                 "equal to the danger level.",
-                "ja": "赤・青・黒のダイス各1個と、信仰のレベルと同じ数の白ダイスを振ります。ダイスの大きさは意思で"
-                "決まります（0でd4、1でd6、2でd8、3でd12、4以上でd20）。アクションポイント（AP）は最も大きい"
-                "出目にアセンションのボーナスを足したものです。目標値は基本目標値＋カードの難易度。APが目標値"
+                "ja": "赤・青・黒のサイコロ各1個と、信仰のレベルと同じ数の白いサイコロを振ります。"
+                "サイコロの大きさは意思で決まります（0でd4、1でd6、2でd8、3でd12、4以上でd20）。アクションポイント（AP）は最も大きい"
+                "出目にアセンションのボーナスを足したものです。目標値は基本目標値＋カードの難度。APが目標値"
                 "以上なら成功、届かなければデンジャーレベルと同じダメージを受けます。",
             },
             {
                 "en": "A slate (a colour printed on the card) is a dangerous attack: your AP is that colour's die "
                 "instead of the highest, and after the check, success or not, you take 1 damage for each other "
                 "die still on the table, less one per level of Agility.",
-                "ja": "スレート（カードに描かれた色）は避けにくい攻撃です。APは最大の出目ではなくその色のダイスの"
-                "出目になり、判定の後には成否にかかわらず、場に残ったほかのダイス1個につき1ダメージを受けます"
+                "ja": "スレート（カードに描かれた色）は避けにくい攻撃です。APは最大の出目ではなくその色のサイコロの"
+                "出目になり、判定の後には成否にかかわらず、場に残ったほかのサイコロ1個につき1ダメージを受けます"
                 "（敏捷のレベルの数だけ減ります）。",
             },
         ),
@@ -134,9 +134,9 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 "add 1 + Piety to your AP, as often as you have pairs. Removed dice no longer count, nor "
                 "cause slate damage; a slate's own die cannot be removed. The screen suggests the best "
                 "ascensions and shows the exact chance of success of every choice before you make it.",
-                "ja": "ダイスを振った後、同じ目のダイス2個（ゾロ目、色は問わない）を取り除くと、APに1＋信仰が"
-                "加わります。ゾロ目がある限り何度でも行えます。取り除いたダイスは数えられず、スレートの"
-                "ダメージも与えません。スレートの色のダイスは取り除けません。画面は最善のアセンションを提案し、"
+                "ja": "サイコロを振った後、同じ目のサイコロ2個（ゾロ目、色は問わない）を取り除くと、APに1＋信仰が"
+                "加わります。ゾロ目がある限り何度でも行えます。取り除いたサイコロは数えられず、スレートの"
+                "ダメージも与えません。スレートの色のサイコロは取り除けません。画面は最善のアセンションを提案し、"
                 "どの選択にも成功の確率を事前に正確に表示します。",
             },
         ),
@@ -184,13 +184,13 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
             [
                 {
                     "en": "Piety: one more white die per level, and each ascension adds 1 + Piety.",
-                    "ja": "信仰：レベルごとに白ダイスが1個増え、アセンション1回で1＋信仰が加わる。",
+                    "ja": "信仰：レベルごとに白いサイコロが1個増え、アセンション1回で1＋信仰が加わる。",
                 },
-                {"en": "Will: bigger dice (d4 up to d20).", "ja": "意思：ダイスが大きくなる（d4からd20まで）。"},
+                {"en": "Will: bigger dice (d4 up to d20).", "ja": "意思：サイコロが大きくなる（d4からd20まで）。"},
                 {
                     "en": "Agility: one more movement point per level, one die less of slate damage, and a new "
                     "skill each time a card is placed on it.",
-                    "ja": "敏捷：レベルごとに移動力が1増え、スレートのダメージがダイス1個分減り、カードを置くたびに"
+                    "ja": "敏捷：レベルごとに移動力が1増え、スレートのダメージがサイコロ1個分減り、カードを置くたびに"
                     "新しいスキルを1つ覚える。",
                 },
                 {
@@ -230,7 +230,7 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 "action. Its damage lasts, even if you die; several maidens may fight the same boss. With two or "
                 "four players (four turns a round) every boss has, by default, a third more life, rounded up.",
                 "ja": "ボスルームに入るとボス戦が始まり、ボスを倒すか死亡するまでそこを離れられません。毎手番、"
-                "ボスの現在のアクション（難易度・スレート・効果）に対して1回判定し、成功するとボスのライフを1"
+                "ボスの現在のアクション（難度・スレート・効果）に対して1回判定し、成功するとボスのライフを1"
                 "削ります。成否にかかわらずボスは次のアクションに移ります。与えたダメージは死亡しても残り、"
                 "複数の乙女が同じボスと戦えます。2人と4人のゲーム（1ラウンド4手番）では、既定でどのボスもライフが3分の1"
                 "（切り上げ）増えます。",
@@ -260,7 +260,7 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                 "choice. Keys: R roll the dice, B the suggested ascension, E resolve the check, 1-9 move to a "
                 "listed room or pick a listed option, S stay. In a game at one table (hot-seat) the panel says "
                 "whose decision it is.",
-                "ja": "決定パネルには今できることだけが並び、それぞれの成功確率が示されます。キー操作：R ダイスを"
+                "ja": "決定パネルには今できることだけが並び、それぞれの成功確率が示されます。キー操作：R サイコロを"
                 "振る、B 提案されたアセンション、E 判定の解決、1〜9 表示されたルームへ移動／選択肢を選ぶ、"
                 "S とどまる。1台で遊ぶ（ホットシート）ゲームでは誰の決定かがパネルに表示されます。",
             },
