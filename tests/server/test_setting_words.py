@@ -134,6 +134,9 @@ def test_the_white_maiden_form_says_the_entry_restriction_rule_in_japanese(clock
     html = page(response)
     assert "入室制限ルーム：入室制限ルームはノーマル難易度のものです" in html
     assert "absent in easy difficulty" not in html and "need normal difficulty" not in html
+    assert "CHG-16" not in html  # players' words: no spec ID in the reason
+    english = page(session_client(player).post("/maiden/new/", data, **EN))
+    assert "need normal difficulty" in english and "CHG-16" not in english
     assert not Game.objects.exists()
     allowed = session_client(player).post("/maiden/new/", form_data(s_entry_restrictions=True, s_difficulty="normal"))
     assert allowed.status_code == 302

@@ -382,10 +382,10 @@ def _check(s: Settings) -> None:
             expected="rule",
             got=s.entry_restrictions,
             words={
-                "en": "entry-restricted rooms need normal difficulty: easy difficulty (the rulebook) has none "
-                "(CHG-16). Turn them off or choose normal difficulty.",
-                "ja": "入室制限ルームはノーマル難易度のものです：イージー難易度（ルールブック）にはありません"
-                "（CHG-16）。入室制限をなしにするか、ノーマル難易度を選んでください。",
+                "en": "entry-restricted rooms need normal difficulty: easy difficulty (the rulebook) has none. "
+                "Turn them off or choose normal difficulty.",
+                "ja": "入室制限ルームはノーマル難易度のものです：イージー難易度（ルールブック）にはありません。"
+                "入室制限をなしにするか、ノーマル難易度を選んでください。",
             },
         )
 
