@@ -30,7 +30,7 @@ def test_watch_mode_plays_a_whole_seeded_game(capsys: Any) -> None:
     code, out, err = run(capsys, "play", "--players", "2", "--seed", "7")
     assert (code, err) == (0, "")
     assert out.startswith("White Maiden: 2 player(s), seed 7; the bots play every seat.")
-    assert "Round 1 begins: 1 action markers, base target 1." in out
+    assert "Round 1 begins: 1 action marker, base target 1." in out
     assert re.search(r"^Result: (WON|LOST)\. Rounds \d+, bosses defeated \d+", out, re.M)
     assert "Event “" not in out  # no event fell back to the generic sentence
     again = run(capsys, "play", "--players", "2", "--seed", "7")

@@ -77,7 +77,9 @@ def test_every_kind_played_has_a_sentence_in_both_languages(events: list[Event])
 
 def test_sentences_use_the_content_names_in_each_language() -> None:
     event = Event(kind="boss.engaged", time=0, data={"boss": "warden", "life": 4, "seat": 1})
-    assert text.event_sentence(event, "en", CONTENT, PLAYERS) == ("Bianca challenged Warden! It awakens with 4 life.")
+    assert text.event_sentence(event, "en", CONTENT, PLAYERS) == (
+        "Bianca challenged Warden! The boss awakens with 4 life."
+    )
     ja = text.event_sentence(event, "ja", CONTENT)
     assert ja == "プレイヤー2がWarden（日本語）に挑んだ！ボスはライフ4で目覚めた。"
 
@@ -274,3 +276,25 @@ def test_no_log_line_of_a_played_game_contains_an_internal_name(events: list[Eve
         for lang in ("en", "ja"):
             line = text.event_sentence(event, lang, CONTENT, PLAYERS)
             assert not RAW_NAME.search(line), (event.kind, line)
+
+
+def test_prose_agrees_and_fits_the_game() -> None:
+    """One action marker is singular; a boss (often a person, MV-COMP-9) is not "it"; the game
+    climbs the Tree of Life rather than descending; Shir is no scout (the draft removed scouts:
+    斥候をなくして)."""
+    one = text.sentence("round.started", {"round": 1, "action_markers": 1, "base_target": 1}, "en", CONTENT)
+    assert one == "Round 1 begins: 1 action marker, base target 1."
+    two = text.sentence("round.started", {"round": 2, "action_markers": 2, "base_target": 2}, "en", CONTENT)
+    assert "2 action markers" in two
+    for kind, data in (
+        ("boss.engaged", {"boss": "warden", "life": 4, "seat": 0}),
+        ("boss.weakened", {"boss": "warden", "amount": 1}),
+    ):
+        line = text.sentence(kind, data, "en", CONTENT, PLAYERS)
+        assert not re.search(r"\b[Ii]t\b", line), line
+    setup = text.sentence("setup.done", {}, "en", CONTENT)
+    assert "descent" not in setup and "Tree of Life" in setup
+    from delve.maiden.content import load
+
+    shir = load().familiars["shir"]
+    assert "scout" not in shir.text.en.lower() and "斥候" not in shir.text.ja

@@ -269,8 +269,10 @@ def _start_player(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _round_started(e: Mapping[str, Any], n: Names) -> str:
+    markers = e.get("action_markers")
+    plural = "" if str(markers) == "1" else "s"
     return n.say(
-        f"Round {e.get('round')} begins: {e.get('action_markers')} action markers, base target {e.get('base_target')}.",
+        f"Round {e.get('round')} begins: {markers} action marker{plural}, base target {e.get('base_target')}.",
         f"第{e.get('round')}ラウンド開始。アクションマーカー{e.get('action_markers')}個、基本目標値{e.get('base_target')}。",
     )
 
@@ -577,7 +579,7 @@ SENTENCES: dict[str, Sentence] = {
     # setup
     "setup.start_player": _start_player,
     "setup.familiar": _simple("{seat} chose the familiar {familiar}.", "{seat}は従者「{familiar}」を選んだ。"),
-    "setup.done": _simple("Setup is complete. The descent begins!", "準備完了。探索が始まる！"),
+    "setup.done": _simple("Setup is complete. The climb up the Tree of Life begins!", "準備完了。探索が始まる！"),
     # rounds and turns
     "round.started": _round_started,
     "turn.started": _turn_started,
@@ -664,7 +666,7 @@ SENTENCES: dict[str, Sentence] = {
     ),
     # bosses
     "boss.engaged": _simple(
-        "{seat} challenged {boss}! It awakens with {life} life.",
+        "{seat} challenged {boss}! The boss awakens with {life} life.",
         "{seat}が{boss}に挑んだ！ボスはライフ{life}で目覚めた。",
     ),
     "boss.joined": _simple("{seat} joined the fight against {boss}.", "{seat}が{boss}との戦いに加わった。"),
@@ -680,7 +682,7 @@ SENTENCES: dict[str, Sentence] = {
         "{boss} lost {amount} life ({cause}); {life} left.", "{boss}のライフが{amount}減った（{cause}）。残り{life}。"
     ),
     "boss.weakened": _simple(
-        "{boss} is weakened: {amount} less life when it awakens.",
+        "{boss} is weakened: {amount} less life when first challenged.",
         "{boss}は弱体化した：目覚めた時のライフが{amount}少ない。",
     ),
     "boss.defeated": _simple(
