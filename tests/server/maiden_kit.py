@@ -78,3 +78,30 @@ def play_until(
 
 def now() -> int:
     return server_clock.now()
+
+
+def into_boss_check(game: Game, users: list[Any], boss: str, action: int, **stats: int) -> None:
+    """Put the first seat's maiden into a check against ``boss``'s action ``action`` (its room
+    entered and the fight engaged, the pointer on that action), with ``stats`` levels if given:
+    the state edited through the engine's own functions and saved as a command would save it."""
+    from delve.maiden import bosses, checks
+    from delve.maiden.ctx import Ctx
+    from tests.maiden.helpers import set_stats
+
+    play_until(game, users, lambda v: v["phase"] == "move" and v["active_seat"] == 0)
+    game.refresh_from_db()
+    rules: Any = engine.ruleset_of(game)
+    state = engine.load_state(game, rules)
+    if stats:
+        set_stats(state, 0, **{"pie": 0, "wil": 0, "agi": 0, "ins": 0, **stats})
+    ctx = Ctx(state, state.clock, rules.content)
+    maiden = state.maidens[0]
+    maiden.room = boss
+    if boss not in state.explored:
+        state.explored.append(boss)
+    bosses.engage(ctx, maiden, boss)
+    state.bosses[boss].pointer = action
+    checks.start_boss_check(ctx, maiden, boss)
+    game.state = rules.encode(state).decode()
+    game.version += 1
+    game.save()

@@ -220,7 +220,7 @@ def after_result(ctx: Ctx, maiden: Maiden, stage: str) -> None:
     dl = state.danger_level + board.mod_sum(ctx, check.room, "dl_delta")
     if stage == "failure":
         if not success:
-            amount = dl + _failure_delta(ctx, maiden, check.room) - check.reduce_damage
+            amount = dl + failure_delta(ctx, maiden, check.room) - check.reduce_damage
             death.damage(ctx, maiden, amount, cause="failure", then={"resume": "check", "stage": "slate"})
             if death.awaiting(ctx):
                 return
@@ -246,7 +246,9 @@ def after_result(ctx: Ctx, maiden: Maiden, stage: str) -> None:
         )
 
 
-def _failure_delta(ctx: Ctx, maiden: Maiden, room: str) -> int:
+def failure_delta(ctx: Ctx, maiden: Maiden, room: str) -> int:
+    """The failure damage the mods in force add (``failure_damage_delta``; none with
+    ``failure_damage_unless_partner`` while another maiden is in the same area)."""
     delta = board.mod_sum(ctx, room, "failure_damage_delta")
     if delta and board.mod_flag(ctx, room, "failure_damage_unless_partner"):
         area = ctx.content.rooms[room].area

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from delve.kernel.lasting import Lasting
-from delve.maiden import board, checks, commands, dice, movement, rounds
+from delve.maiden import board, checks, commands, dice, movement, rounds, rules_text
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
 
@@ -433,6 +433,8 @@ def _boss(ctx: Ctx, boss_id: str) -> dict[str, Any]:
                 "slate": a.slate,
                 "required_count": getattr(a, "required_count", 1),
                 "effect": dict(a.effect.text) if getattr(a, "effect", None) is not None else None,
+                # its extra rules for the check against it (MV-BOSS-10; rules_text says them)
+                "mods": rules_text.given(getattr(a, "mods", None)),
             }
             for a in boss.actions
         ],
@@ -500,6 +502,13 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
         "size_chosen": bool(check.size),
         "no_white_dice": board.mod_flag(ctx, check.room, "no_white_dice"),
         "auto_success": check.auto_success,
+        # What the expected damage needs of the mods in force (an area's, a boss action's: the
+        # danger level they make, failure damage and slate damage per die added), and the
+        # automatic reroll of the highest die, which the odds before the roll do not count.
+        "danger_level": ctx.state.danger_level + board.mod_sum(ctx, check.room, "dl_delta"),
+        "failure_damage_delta": checks.failure_delta(ctx, active, check.room),
+        "slate_per_die_delta": board.mod_sum(ctx, check.room, "slate_per_die_delta"),
+        "reroll_highest": board.mod_flag(ctx, check.room, "reroll_highest"),
     }
     return out
 

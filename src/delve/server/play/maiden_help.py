@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import get_language
 
+from delve.maiden import rules_text
 from delve.server.games.models import Game
 from delve.server.games.present import settings_lines
 from delve.server.play.maiden_screen import colour_name, content, pick, timing_name
@@ -334,7 +335,8 @@ def bosses(lang: str) -> list[dict[str, Any]]:
                         "name": pick(action.name, lang),
                         "difficulty": action.difficulty,
                         "slate": colour_name(action.slate) if action.slate else "",
-                        "effect": pick(action.effect.text, lang) if action.effect is not None else "",
+                        # its extra rules (mods) and its effect (MV-BOSS-10)
+                        "effect": rules_text.action_text(action, lang),
                     }
                     for action in boss.actions
                 ],

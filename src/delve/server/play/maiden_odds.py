@@ -97,6 +97,12 @@ def _bonus_variant(settings: dict[str, Any]) -> Variant:
     )
 
 
+def _danger_level(view: dict[str, Any]) -> int:
+    """The danger level the check's damage counts: with the mods' ``dl_delta`` (the view's
+    check says it), else the game's."""
+    return int((view.get("check") or {}).get("danger_level", view["danger_level"]))
+
+
 def _slate(check: dict[str, Any]) -> str | None:
     slate = check.get("slate")
     return None if not slate or check.get("slate_ignored") else str(slate)
@@ -116,6 +122,9 @@ class PreRoll:
     dice: int
     target: int
     slate: str | None
+    rerolled_highest: bool = False
+    """The mod ``reroll_highest`` is in force: the engine rerolls the highest die after the roll,
+    which the chance of success before the roll does not count (the screen says so)."""
 
     @property
     def expected_damage_text(self) -> str:
@@ -143,9 +152,12 @@ def pre_roll(view: dict[str, Any], settings: dict[str, Any]) -> PreRoll | None:
         slate=_slate(check),
         required=int(check.get("required") or 1),
         agi=int(maiden["levels"]["agi"]),
-        danger_level=int(view["danger_level"]),
+        danger_level=_danger_level(view),
         settings=settings,
         pie=int(maiden["levels"]["pie"]),
+        failure_delta=int(check.get("failure_damage_delta", 0)),
+        slate_delta=int(check.get("slate_per_die_delta", 0)),
+        rerolled_highest=bool(check.get("reroll_highest")),
     )
 
 
@@ -161,7 +173,14 @@ def _odds_for(
     danger_level: int,
     settings: dict[str, Any],
     pie: int,
+    failure_delta: int = 0,
+    slate_delta: int = 0,
+    rerolled_highest: bool = False,
 ) -> PreRoll:
+    """``failure_delta`` and ``slate_delta``: the failure damage and the slate damage per die
+    that mods add (``failure_damage_delta``, ``slate_per_die_delta``), counted in the expected
+    damage: the odds' damage is the danger level on a failure plus, with a slate, the dice left
+    times the damage per die."""
     base = Variant.from_settings(settings)
     if base.pie_mode == "boost":
         rules, pie_arg = base, pie  # the boost points depend on Pie itself
@@ -179,13 +198,19 @@ def _odds_for(
         size=size,
         white=max(0, white),
     )
+    expected = result.expected_damage + max(-max(1, danger_level), failure_delta) * (1 - result.p_success)
+    per_die = base.per_die(max(1, danger_level))
+    if slate_delta and result.slate is not None and per_die > 0:
+        dice_left = result.slate_damage.mean() / per_die  # the slate damage is dice left x per die
+        expected += dice_left * (max(0, per_die + slate_delta) - per_die)
     return PreRoll(
         success=Chance(result.p_success),
-        expected_damage=result.expected_damage,
+        expected_damage=expected,
         size=result.die_size,
         dice=result.dice,
         target=result.target,
         slate=result.slate,
+        rerolled_highest=rerolled_highest,
     )
 
 
@@ -231,7 +256,22 @@ def room_card_odds(
         danger_level=int(view["danger_level"]) + int(mods.get("dl_delta", 0)),
         settings=settings,
         pie=pie,
+        failure_delta=_failure_delta(view, maiden, mods),
+        slate_delta=int(mods.get("slate_per_die_delta", 0)),
+        rerolled_highest=bool(mods.get("reroll_highest")),
     )
+
+
+def _failure_delta(view: dict[str, Any], maiden: dict[str, Any], mods: dict[str, Any]) -> int:
+    """The failure damage the mods add where ``maiden`` stands; none with
+    ``failure_damage_unless_partner`` while another maiden is in her area (as the engine)."""
+    delta = int(mods.get("failure_damage_delta", 0))
+    if not delta or not mods.get("failure_damage_unless_partner"):
+        return delta
+    area = {r["id"]: r.get("area") for r in view["map"]["rooms"]}
+    here = area.get(maiden["room"])
+    partner = any(m["seat"] != maiden["seat"] and area.get(m["room"]) == here for m in view["maidens"])
+    return 0 if partner else delta
 
 
 # ---------------------------------------------------------------- after the roll
@@ -296,7 +336,7 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
         "slate": slate,
         "target": target,
         "agi": agi,
-        "danger_level": max(1, int(view["danger_level"])),
+        "danger_level": max(1, _danger_level(view)),
         "variant": rules,
     }
     # The odds module counts the bonus of pairs already removed; the engine's AP also holds AP
@@ -388,7 +428,7 @@ def reroll_chance(view: dict[str, Any], settings: dict[str, Any], index: int) ->
             slate=_slate(check),  # type: ignore[arg-type]
             target=int(check["target"]),
             agi=int(maiden["levels"]["agi"]),
-            danger_level=max(1, int(view["danger_level"])),
+            danger_level=max(1, _danger_level(view)),
             variant=_bonus_variant(settings),
             removed=removed,
             ap_bonus=offset,
@@ -421,7 +461,7 @@ def adjust_chance(view: dict[str, Any], settings: dict[str, Any], index: int, de
             slate=_slate(check),  # type: ignore[arg-type]
             target=int(check["target"]),
             agi=int(maiden["levels"]["agi"]),
-            danger_level=max(1, int(view["danger_level"])),
+            danger_level=max(1, _danger_level(view)),
             variant=_bonus_variant(settings),
             removed=removed,
         )
@@ -606,7 +646,7 @@ def _check_args(table: _Table, rules: Variant, target: int | None, view: dict[st
         "slate": table.slate,
         "target": target,
         "agi": table.agi,
-        "danger_level": max(1, int(view["danger_level"])),
+        "danger_level": max(1, _danger_level(view)),
         "variant": rules,
         "removed": table.removed,
         "ap_bonus": table.ap_bonus,

@@ -24,6 +24,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError
+from delve.maiden import rules_text
 from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
 from delve.server.games import bots, engine, present
@@ -1337,7 +1338,8 @@ def _dice(screen: Screen) -> dict[str, Any]:
         action = boss.actions[int(check["action"] or 0)] if boss is not None else None
         title = boss_name(str(source), language)
         subtitle = pick(action.name, language) if action is not None else ""
-        effect = pick(action.effect.text, language) if action is not None and action.effect is not None else ""
+        # the action's extra rules in force while it is rolled against, and its effect (MV-BOSS-10)
+        effect = rules_text.action_text(action, language) if action is not None else ""
     else:
         card = data.room_cards.get(source)
         title = pick(card.name, language) if card else str(source)
@@ -1491,7 +1493,8 @@ def _bosses(screen: Screen) -> dict[str, Any]:
                     "difficulty": a["difficulty"],
                     "slate": colour_name(a.get("slate")) if a.get("slate") else "",
                     "slate_key": a.get("slate") or "",
-                    "effect": pick(a.get("effect"), language) if a.get("effect") else "",
+                    # its extra rules (mods) and its effect (MV-BOSS-10)
+                    "effect": rules_text.action_text(a, language),
                     "current": b["engaged"] and b["pointer"] == i,
                     "disabled": i in (b.get("disabled") or []),
                 }
