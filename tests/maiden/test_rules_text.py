@@ -81,3 +81,30 @@ def test_a_plain_action_says_nothing_more_and_an_effect_keeps_its_text_MV_BOSS_1
     assert rules_text.action_text(data.bosses["malkuth"].actions[0], "en") == ""
     lullaby = data.bosses["yesod"].actions[0]
     assert lullaby.effect is not None and lullaby.effect.text.en in rules_text.action_text(lullaby, "en")
+
+
+@pytest.mark.parametrize(
+    ("on", "en", "ja"),
+    [
+        ("success", "On a success: ", "成功時："),
+        ("failure", "On a failure: ", "失敗時："),
+        ("always", "Success or failure: ", "成否にかかわらず："),
+    ],
+)
+def test_an_event_says_when_it_triggers_MV_EVENT_2(on: str, en: str, ja: str) -> None:
+    """MV-EVENT-2: each event says whether it triggers on success, on failure or always; the
+    sentence a player reads before the check starts with it."""
+    data = load()
+    events = [a.effect for b in data.bosses.values() for a in b.actions if a.effect is not None]
+    events += [c.event for c in data.room_cards.values() if c.event is not None]
+    shown = [e for e in events if e.on == on]
+    assert shown, f"the shipped content has events on {on}"
+    for event in shown:
+        assert rules_text.event_text(event, "en") == en + event.text.en
+        assert rules_text.event_text(event, "ja") == ja + event.text.ja
+
+
+def test_heirs_sacrifice_says_it_scalds_on_a_success_MV_EVENT_2() -> None:
+    heir = load().bosses["tiphareth"].actions[2]
+    assert rules_text.action_text(heir, "en") == "On a success: His golden blood scalds you: take 1 damage."
+    assert rules_text.action_text(heir, "ja").startswith("成功時：")

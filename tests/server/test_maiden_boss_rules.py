@@ -162,3 +162,46 @@ def test_a_room_card_offered_counts_the_failure_and_slate_damage_its_area_adds_M
     base = maiden_odds.room_card_odds(public, {}, slate_card, 0, {})
     more = maiden_odds.room_card_odds(public, {}, slate_card, 0, {"slate_per_die_delta": 1})
     assert more.expected_damage > base.expected_damage
+
+
+def test_a_boss_actions_effect_says_its_trigger_on_the_check_panel_the_bosses_panel_and_the_help_MV_EVENT_2(
+    clock: Any, player: Any
+) -> None:
+    """Heir's Sacrifice burns on a success: said before the roll, wherever the action is."""
+    game = _solo(player, "tiphareth", 2, wil=1)
+    said = "On a success: His golden blood scalds you: take 1 damage."
+    assert said in _dice_panel(game, player)
+    assert "成功時：金色の血があなたを焼く" in _dice_panel(game, player, "ja")
+    screen = maiden_screen.load(game, player)
+    screen.lang = "en"
+    bosses = maiden_screen.panel_context(screen, "bosses")["bosses"]
+    heir = next(b for b in bosses if b["id"] == "tiphareth")["actions"][2]
+    assert heir["effect"] == said
+    assert said in unescape(Client().get("/help/?preset=white-maiden").content.decode())
+    lullaby = load().bosses["yesod"].actions[0]
+    assert lullaby.effect is not None
+    assert "失敗時：" + lullaby.effect.text.ja in unescape(
+        Client().get("/help/?preset=white-maiden", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    )
+
+
+def test_a_room_cards_event_says_its_trigger_when_offered_and_on_the_check_panel_MV_EVENT_2(
+    clock: Any, player: Any
+) -> None:
+    """A room card's event with its trigger: on the check panel while the card is rolled against,
+    and on the card offered by a draw (the same words)."""
+    from tests.server.maiden_kit import play_until
+
+    game = maiden_game([player])
+    data = load()
+    for _ in range(40):
+        public = play_until(game, [player], lambda v: v["phase"] == "pre_roll")
+        card = data.room_cards.get(public["check"]["source"])
+        if card is not None and card.event is not None:
+            break
+        play_until(game, [player], lambda v: v["phase"] != "pre_roll")
+    else:
+        pytest.skip("no room card with an event was drawn")
+    said = rules_text.event_text(card.event, "en")
+    assert said.startswith(("On a success: ", "On a failure: ", "Success or failure: "))
+    assert said in _dice_panel(game, player)

@@ -1,9 +1,11 @@
 """Player-facing sentences made from the content's data, in English and Japanese: what each
-passive modifier (MODS: a boss action's extra rules, MV-BOSS-10) does.
+passive modifier (MODS: a boss action's extra rules, MV-BOSS-10) does, and when an event
+triggers (MV-EVENT-2).
 
-A boss action's effect has its own text; its extra rules are in the data only, so the words for
-them are made here, from the data, and every place that describes a boss action (the help, the
-bosses panel, the check panel) uses these functions. Every MODS field has a sentence
+A boss action's effect and a room card's event have their own texts; the extra rules and the
+trigger (success, failure, always) are in the data only, so the words for them are made here, and
+every place that describes a boss action or an event before it happens (the help, the bosses
+panel, the check panel, a room card offered by a draw) uses these functions. Every MODS field has a sentence
 (``MOD_SENTENCES``; a test checks it), so a modifier added to the content is never silent.
 """
 
@@ -159,18 +161,37 @@ def mods_text(mods: Any, lang: str) -> str:
     return ("" if (lang or "en")[:2] == "ja" else " ").join(mod_sentences(mods, lang))
 
 
+#: When an event happens (MV-EVENT-2: every event says it).
+TRIGGERS: dict[str, dict[str, str]] = {
+    "success": {"en": "On a success", "ja": "成功時"},
+    "failure": {"en": "On a failure", "ja": "失敗時"},
+    "always": {"en": "Success or failure", "ja": "成否にかかわらず"},
+}
+
+
+def trigger_label(on: Any, lang: str) -> str:
+    """ "On a success" / "成功時"..., the trigger of an event (MV-EVENT-2)."""
+    return pick(TRIGGERS.get(str(on), {"en": str(on), "ja": str(on)}), lang)
+
+
 def event_text(effect: Any, lang: str) -> str:
     """An event (a room card's event, a boss action's effect) as a player reads it before the
-    check ("" without an event)."""
+    check, its trigger first (MV-EVENT-2): "On a success: His golden blood scalds you: take 1
+    damage." ("" without an event)."""
     if effect is None:
         return ""
+    on = effect.get("on") if isinstance(effect, Mapping) else getattr(effect, "on", None)
     text = effect.get("text") if isinstance(effect, Mapping) else getattr(effect, "text", None)
-    return pick(text, lang)
+    said = pick(text, lang)
+    if not said:
+        return ""
+    colon = "：" if (lang or "en")[:2] == "ja" else ": "
+    return f"{trigger_label(on or 'always', lang)}{colon}{said}"
 
 
 def action_text(action: Any, lang: str) -> str:
     """Everything a boss action does besides its difficulty and slate: its extra rules (mods)
-    and its effect ("" for a plain action). ``action``: the content's BossAction, or a view's
+    and its effect with the effect's trigger ("" for a plain action). ``action``: the content's BossAction, or a view's
     action (``mods``, ``effect``: the effect's texts, ``on``: its trigger)."""
     if isinstance(action, Mapping):
         mods = action.get("mods")

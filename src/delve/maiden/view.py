@@ -433,6 +433,7 @@ def _boss(ctx: Ctx, boss_id: str) -> dict[str, Any]:
                 "slate": a.slate,
                 "required_count": getattr(a, "required_count", 1),
                 "effect": dict(a.effect.text) if getattr(a, "effect", None) is not None else None,
+                "on": a.effect.on if getattr(a, "effect", None) is not None else None,  # MV-EVENT-2
                 # its extra rules for the check against it (MV-BOSS-10; rules_text says them)
                 "mods": rules_text.given(getattr(a, "mods", None)),
             }

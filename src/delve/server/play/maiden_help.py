@@ -335,7 +335,7 @@ def bosses(lang: str) -> list[dict[str, Any]]:
                         "name": pick(action.name, lang),
                         "difficulty": action.difficulty,
                         "slate": colour_name(action.slate) if action.slate else "",
-                        # its extra rules (mods) and its effect (MV-BOSS-10)
+                        # its extra rules (mods) and its effect with its trigger (MV-BOSS-10, MV-EVENT-2)
                         "effect": rules_text.action_text(action, lang),
                     }
                     for action in boss.actions

@@ -1151,7 +1151,7 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
                     entry["detail"] = _("difficulty %(d)+d") % {"d": card.difficulty} + (
                         " · " + _("slate %(c)s") % {"c": colour_name(card.slate)} if card.slate else ""
                     )
-                    entry["text"] = pick(card.event.text, language) if card.event is not None else ""
+                    entry["text"] = rules_text.event_text(card.event, language)  # with its trigger (MV-EVENT-2)
             elif deck == "quest":
                 quest = content_.quests.get(card_id)
                 entry["text"] = pick(quest.text, language) if quest else ""
@@ -1338,13 +1338,14 @@ def _dice(screen: Screen) -> dict[str, Any]:
         action = boss.actions[int(check["action"] or 0)] if boss is not None else None
         title = boss_name(str(source), language)
         subtitle = pick(action.name, language) if action is not None else ""
-        # the action's extra rules in force while it is rolled against, and its effect (MV-BOSS-10)
+        # the action's extra rules in force while it is rolled against, and its effect with its
+        # trigger (MV-BOSS-10, MV-EVENT-2)
         effect = rules_text.action_text(action, language) if action is not None else ""
     else:
         card = data.room_cards.get(source)
         title = pick(card.name, language) if card else str(source)
         subtitle = _("room card")
-        effect = pick(card.event.text, language) if card is not None and card.event is not None else ""
+        effect = rules_text.event_text(card.event, language) if card is not None else ""  # MV-EVENT-2
     slate = maiden_odds._slate(check)
     dice = []
     if check.get("rolled"):
@@ -1493,7 +1494,7 @@ def _bosses(screen: Screen) -> dict[str, Any]:
                     "difficulty": a["difficulty"],
                     "slate": colour_name(a.get("slate")) if a.get("slate") else "",
                     "slate_key": a.get("slate") or "",
-                    # its extra rules (mods) and its effect (MV-BOSS-10)
+                    # its extra rules (mods) and its effect with its trigger (MV-BOSS-10, MV-EVENT-2)
                     "effect": rules_text.action_text(a, language),
                     "current": b["engaged"] and b["pointer"] == i,
                     "disabled": i in (b.get("disabled") or []),
