@@ -9,6 +9,7 @@ import re
 from html import unescape
 from typing import Any
 
+import msgspec
 import pytest
 from django.test import Client
 
@@ -99,3 +100,24 @@ def test_MV_STAT_2_the_help_explains_the_letters_under_a_stat_in_both_languages(
         assert f"{letter} {name.en}" in en
         assert f"{name.ja[0]}＝{name.ja}" in ja
     assert "能力値のレベルの下に並ぶ文字は" in ja
+
+
+def test_the_help_says_which_inspiration_opens_which_hidden_passage_from_the_map_SUG_10(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SUG-10, MV-MOVE-13: a hidden passage opens to a maiden whose Inspiration reaches its
+    ``min_ins``; the help's words come from the map (Qesheth needs 1, the Da'at stairs 2; the
+    help said 2 for all), so a map with other thresholds reads otherwise."""
+    html = page(Client(), URL)
+    assert "at 1 or more, Qesheth, the Rainbow Bridge; at 2 or more, Da'at: the Abyss Stair to Binah and" in html
+    assert "At 2 or more you may also take the hidden passages" not in html
+    assert "霊感1以上で虹の橋ケシェト、2以上でダアト" in page(Client(), URL, "ja")
+    data = load()
+    assert sorted(p.min_ins for p in data.passages.values()) == [1, 2, 2]
+    even = msgspec.structs.replace(
+        data, passages={k: msgspec.structs.replace(p, min_ins=3) for k, p in data.passages.items()}
+    )
+    monkeypatch.setattr(maiden_help, "content", lambda: even)
+    html = page(Client(), URL)
+    assert "At 3 or more you may also take the hidden passages (the dashed lines on the map)." in html
+    assert "3以上になると隠し通路（地図の点線）も通れる。" in page(Client(), URL, "ja")

@@ -1,12 +1,13 @@
 """Player-facing sentences made from the content's data, in English and Japanese: what each
-passive modifier (MODS: a boss action's extra rules, MV-BOSS-10) does, and when an event
-triggers (MV-EVENT-2).
+passive modifier (MODS: a boss action's extra rules, MV-BOSS-10) does, when an event triggers
+(MV-EVENT-2), and which Inspiration opens which hidden passages (SUG-10).
 
-A boss action's effect and a room card's event have their own texts; the extra rules and the
-trigger (success, failure, always) are in the data only, so the words for them are made here, and
-every place that describes a boss action or an event before it happens (the help, the bosses
-panel, the check panel, a room card offered by a draw) uses these functions. Every MODS field has a sentence
-(``MOD_SENTENCES``; a test checks it), so a modifier added to the content is never silent.
+A boss action's effect and a room card's event have their own texts; the extra rules, the
+trigger (success, failure, always) and the passages' thresholds are in the data only, so the
+words for them are made here, and every place that describes them before they matter (the help,
+the bosses panel, the check panel, a room card offered by a draw) uses these functions. Every
+MODS field has a sentence (``MOD_SENTENCES``; a test checks it), so a modifier added to the
+content is never silent.
 """
 
 from __future__ import annotations
@@ -200,3 +201,32 @@ def action_text(action: Any, lang: str) -> str:
         mods, effect = getattr(action, "mods", None), getattr(action, "effect", None)
     parts = [p for p in (mods_text(mods, lang), event_text(effect, lang)) if p]
     return ("" if (lang or "en")[:2] == "ja" else " ").join(parts)
+
+
+def passage_thresholds(content: Any) -> list[int]:
+    """The Inspiration levels at which hidden passages open (SUG-10), smallest first."""
+    return sorted({int(p.min_ins) for p in content.passages.values()})
+
+
+def passages_sentence(content: Any, lang: str) -> str:
+    """Which Inspiration opens which hidden passages, from the map's data (SUG-10), e.g. "At 1
+    or more you may also take Qesheth, the Rainbow Bridge; at 2 or more, also the other hidden
+    passages (the dashed lines on the map).\""""
+    ja = (lang or "en")[:2] == "ja"
+    passages = sorted(content.passages.values(), key=lambda p: (int(p.min_ins), p.id))
+    if not passages:
+        return ""
+    levels = passage_thresholds(content)
+    if len(levels) == 1:
+        if ja:
+            return f"{levels[0]}以上になると隠し通路（地図の点線）も通れる。"
+        return f"At {levels[0]} or more you may also take the hidden passages (the dashed lines on the map)."
+    parts = []
+    for level in levels:
+        names = [pick(p.name, lang) for p in passages if int(p.min_ins) == level]
+        parts.append((level, names))
+    if ja:
+        said = "、".join(f"{level}以上で{'・'.join(names)}" for level, names in parts)
+        return f"隠し通路（地図の点線）は霊感{said}を通れる。"
+    said = "; ".join(f"at {level} or more, {' and '.join(names)}" for level, names in parts)
+    return f"You may also take the hidden passages (the dashed lines on the map): {said}."

@@ -195,10 +195,10 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                     "新しいスキルを1つ覚える。",
                 },
                 {
-                    "en": "Inspiration: every draw from any deck draws one more card per level; you keep one. "
-                    "At 2 or more you may also take the hidden passages (the dashed lines on the map).",
-                    "ja": "霊感：どの山札から引くときもレベルごとに1枚多く引き、1枚を選んで残す。2以上になると"
-                    "隠し通路（地図の点線）も通れる。",
+                    # then: the hidden passages' Inspiration thresholds, from the map (SUG-10, MV-MOVE-13)
+                    "en": "Inspiration: every draw from any deck draws one more card per level; you keep one.",
+                    "ja": "霊感：どの山札から引くときもレベルごとに1枚多く引き、1枚を選んで残す。",
+                    "then": "passages",
                 },
             ],
         ),
@@ -280,11 +280,20 @@ def guide(lang: str) -> list[dict[str, Any]]:
     sections = []
     for anchor, title, blocks in GUIDE:
         shown = [
-            {"list": [item[lang] for item in block]} if isinstance(block, list) else {"text": block[lang]}
+            {"list": [_said(item, lang) for item in block]} if isinstance(block, list) else {"text": _said(block, lang)}
             for block in blocks
         ]
         sections.append({"id": anchor, "title": title[lang], "blocks": shown})
     return sections
+
+
+def _said(block: Text, lang: str) -> str:
+    """A paragraph or list item of the guide; ``then: "passages"`` appends which Inspiration
+    opens which hidden passages, made from the map's data (never a number written here)."""
+    text = block[lang]
+    if block.get("then") == "passages":
+        text += ("" if lang == "ja" else " ") + rules_text.passages_sentence(content(), lang)
+    return text
 
 
 def _symbols(symbols: tuple[str, ...], lang: str) -> str:
