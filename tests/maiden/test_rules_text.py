@@ -57,17 +57,17 @@ def test_every_mod_in_the_shipped_content_has_its_sentence_MV_BOSS_10() -> None:
             "この判定で使ったスキルは、条件を満たしていても消耗する",
         ),
         ("hod", 2, "No ascension.", "アセンションできない。"),
-        ("tiphareth", 0, "After the roll, the highest die is rerolled once.", "最も大きい出目のダイスを1回振り直す"),
+        ("tiphareth", 0, "After the roll, the highest die is rerolled once.", "最も大きい出目のサイコロを1回振り直す"),
         ("geburah", 0, "A failure deals 1 more damage.", "失敗時のダメージが1増える。"),
-        ("chesed", 0, "Slate damage +1 per die.", "スレートのダメージがダイス1個につき+1。"),
+        ("chesed", 0, "Slate damage +1 per die.", "スレートのダメージがサイコロ1個につき+1。"),
         ("binah", 0, "Skills used in this check always exhaust", "条件を満たしていても消耗する"),
         (
             "binah",
             2,
             "No white dice are rolled. A failure also exhausts one of your ready skills.",
-            "白ダイスを振らない。",
+            "白いサイコロを振らない。",
         ),
-        ("chokmah", 1, "Dice are one size smaller (d4 at least).", "ダイスが1段階小さくなる（最小d4）。"),
+        ("chokmah", 1, "Dice are one size smaller (d4 at least).", "サイコロが1段階小さくなる（最小d4）。"),
     ],
 )
 def test_a_boss_actions_extra_rules_are_said_with_it_MV_BOSS_10(boss: str, index: int, en: str, ja: str) -> None:

@@ -116,7 +116,7 @@ def test_gilded_glare_says_its_reroll_and_that_the_chance_before_the_roll_does_n
     html = _dice_panel(game, player)
     assert "After the roll, the highest die is rerolled once." in html
     assert UNCOUNTED in html
-    assert "最も大きい出目のダイスの振り直しを数えていません" in _dice_panel(game, player, "ja")
+    assert "最も大きい出目のサイコロの振り直しを数えていません" in _dice_panel(game, player, "ja")
     plain = _solo(player, "tiphareth", 1, wil=1)
     assert UNCOUNTED not in _dice_panel(plain, player)
 

@@ -32,9 +32,9 @@ def _step(value: Any) -> Said:
     n = abs(_n(value))
     if _n(value) < 0:
         sizes = "one size" if n == 1 else f"{n} sizes"
-        return f"Dice are {sizes} smaller (d4 at least).", f"ダイスが{n}段階小さくなる（最小d4）。"
+        return f"Dice are {sizes} smaller (d4 at least).", f"サイコロが{n}段階小さくなる（最小d4）。"
     sizes = "one size" if n == 1 else f"{n} sizes"
-    return f"Dice are {sizes} bigger (d20 at most).", f"ダイスが{n}段階大きくなる（最大d20）。"
+    return f"Dice are {sizes} bigger (d20 at most).", f"サイコロが{n}段階大きくなる（最大d20）。"
 
 
 def _failure_damage(mods: Mapping[str, Any]) -> Said:
@@ -83,11 +83,11 @@ MOD_SENTENCES: dict[str, Callable[[Any, Mapping[str, Any]], Said] | None] = {
     "failure_damage_unless_partner": None,
     "slate_per_die_delta": lambda v, m: (
         f"Slate damage {_signed(v)} per die.",
-        f"スレートのダメージがダイス1個につき{_signed(v)}。",
+        f"スレートのダメージがサイコロ1個につき{_signed(v)}。",
     ),
     "default_slate": lambda v, m: _slate(v),
     "die_step": lambda v, m: _step(v),
-    "no_white_dice": lambda v, m: ("No white dice are rolled.", "白ダイスを振らない。"),
+    "no_white_dice": lambda v, m: ("No white dice are rolled.", "白いサイコロを振らない。"),
     "no_ascension": lambda v, m: ("No ascension.", "アセンションできない。"),
     "ascension_bonus_fixed": lambda v, m: (
         f"Each ascension adds {_n(v)}, whatever Piety is.",
@@ -95,7 +95,7 @@ MOD_SENTENCES: dict[str, Callable[[Any, Mapping[str, Any]], Said] | None] = {
     ),
     "reroll_highest": lambda v, m: (
         "After the roll, the highest die is rerolled once.",
-        "ダイスを振った後、最も大きい出目のダイスを1回振り直す。",
+        "サイコロを振った後、最も大きい出目のサイコロを1回振り直す。",
     ),
     "skills_always_exhaust": lambda v, m: (
         "Skills used in this check always exhaust, even with their condition met.",
