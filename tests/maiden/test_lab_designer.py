@@ -191,7 +191,9 @@ def test_bq14_says_when_its_intervals_cannot_separate_the_boss_life_bonuses():
     wide = [("⌈L/3⌉ (default)", proportion(7, 20)), ("2", proportion(9, 20)), ("3", proportion(6, 20))]
     text = games.bonus_choice(wide, 0.45)
     assert text.startswith("not resolved") and "cannot separate" in text and "best" not in text
-    assert "+⌈L/3⌉ (default), +2, +3" in text and "nearest point estimate +2" in text
+    assert "the 95% intervals of all 3 options contain it" in text and "nearest point estimate +2" in text
+    some = [*wide, ("5", proportion(19, 20))]
+    assert "of 3 options (+⌈L/3⌉ (default), +2, +3) contain it" in games.bonus_choice(some, 0.45)
     narrow = [("⌈L/3⌉ (default)", proportion(700, 1000)), ("3", proportion(450, 1000))]
     assert games.bonus_choice(narrow, 0.45).startswith("+3 (45.0%") and "only option" in games.bonus_choice(
         narrow, 0.45
@@ -232,7 +234,8 @@ def test_bq13_says_when_its_intervals_cannot_separate_the_room_configurations():
     can tell it from the others; 20 games a cell cannot, and the answer says "not resolved"."""
     wide = _room_cells({("easy", False): 8, ("easy", True): 10, ("normal", False): 11, ("normal", True): 14}, 20)
     (answer,) = games.bq13(wide)
-    assert answer.headline.count("not resolved") == len(games.PLAYERS) and "Closest" not in answer.headline
+    assert answer.headline.count("not resolved: the 95% intervals of all 4 options") == len(games.PLAYERS)
+    assert "Closest" not in answer.headline
     assert "nearest point estimate easy, reduction on" in answer.headline
     assert answer.value == 0.5  # the headline: the 2p configuration nearest 50% (10 of 20)
     narrow = _room_cells(

@@ -495,10 +495,14 @@ def target_choice(options: Sequence[tuple[str, Estimate]], target: float) -> str
     nearest_label, nearest = min(options, key=lambda o: abs(o[1].value - target))
     consistent = [label for label, est in options if _contains(est, target)]
     if len(consistent) > 1:
+        if len(consistent) == len(options):
+            which = f"all {len(options)} options"
+        else:
+            sep = " / " if any("," in label for label in consistent) else ", "
+            which = f"{len(consistent)} options ({sep.join(consistent)})"
         return (
-            f"not resolved: the 95% intervals of {len(consistent)} options contain it "
-            f"({', '.join(consistent)}), so these games cannot separate them; nearest point estimate "
-            f"{nearest_label} ({nearest.text(percent=True)})"
+            f"not resolved: the 95% intervals of {which} contain it, so these games cannot separate them; "
+            f"nearest point estimate {nearest_label} ({nearest.text(percent=True)})"
         )
     if len(consistent) == 1:
         (label,) = consistent
