@@ -108,17 +108,29 @@ def test_alms_of_lead_counts_its_extra_slate_damage_per_die_MV_BOSS_10_MV_SLATE_
     assert _before(game, player).expected_damage == total / 64
 
 
-def test_gilded_glare_says_its_reroll_and_that_the_chance_before_the_roll_does_not_count_it_MV_BOSS_10(
+def test_gilded_glare_says_its_reroll_and_the_chance_before_the_roll_counts_it_MV_BOSS_10(
     clock: Any, player: Any
 ) -> None:
+    """The chance shown before the roll is the engine's: every roll of 3d6 (Wil 1), the first
+    highest die rerolled (``dice.highest``, as ``checks.roll``), then the best ascension
+    (MV-ASC-9); no note says it is left out any more."""
+    from tests.maiden.test_odds_reroll_highest import _engine_joint
+
     game = _solo(player, "tiphareth", 0, wil=1)
-    assert view(game, 0)["check"]["reroll_highest"]
+    check = view(game, 0)["check"]
+    assert check["reroll_highest"] and (check["size"], check["white"]) == (6, 0)
     html = _dice_panel(game, player)
     assert "After the roll, the highest die is rerolled once." in html
-    assert UNCOUNTED in html
-    assert "最も大きい出目のサイコロの振り直しを数えていません" in _dice_panel(game, player, "ja")
-    plain = _solo(player, "tiphareth", 1, wil=1)
-    assert UNCOUNTED not in _dice_panel(plain, player)
+    assert UNCOUNTED not in html
+    assert "最も大きい出目のサイコロを1回振り直す" in _dice_panel(game, player, "ja")
+    assert "振り直しを数えていません" not in _dice_panel(game, player, "ja")
+    joint = _engine_joint(6, 0, bonus=check["bonus"])
+    exact = Fraction(sum(n for (ap, _), n in joint.items() if ap >= check["target"]), 6**4)
+    before = _before(game, player)
+    assert before.success.p == exact
+    assert exact != enumerate_success(6, 0, check["bonus"], check["target"], None)
+    dl = view(game, 0)["danger_level"]
+    assert before.expected_damage == dl * (1 - exact)
 
 
 def test_the_bosses_panel_says_every_actions_rules_MV_BOSS_10(clock: Any, player: Any) -> None:

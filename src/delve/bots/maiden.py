@@ -269,15 +269,16 @@ class MaidenBot:
         levels: Mapping[str, int] | None = None,
     ) -> Quick:
         """P(success) and expected damage of a check for this maiden (or for ``levels``), with
-        the mods of where it is made (die step, no white dice, DL delta; ``_extra_white``: white
-        dice an effect adds)."""
+        the mods of where it is made (die step, no white dice, DL delta, the reroll of the highest
+        die; ``_extra_white``: white dice an effect adds)."""
         lv = levels or me["levels"]
         wil = max(0, min(int(lv["wil"]), 4) + int(mods.get("die_step", 0)))
         pie = int(lv["pie"])
         white = (0 if mods.get("no_white_dice") else pie) + int(mods.get("_extra_white", 0))
         dl = max(1, int(view["danger_level"]) + int(mods.get("dl_delta", 0)))
         colour = slate if slate in odds.SLATE_COLOURS else None
-        return quick_odds(wil, pie, white, max(1, target), int(lv["agi"]), colour, dl, self.dice_variant)
+        reroll = bool(mods.get("reroll_highest"))
+        return quick_odds(wil, pie, white, max(1, target), int(lv["agi"]), colour, dl, self.dice_variant, reroll)
 
     def skill_value(self, skill_id: str, tops: Sequence[str]) -> float:
         """How useful a skill is: its ops, halved when the top cards do not meet its condition."""
@@ -934,9 +935,18 @@ class Quick:
 
 @lru_cache(maxsize=65536)
 def quick_odds(
-    wil: int, pie: int, white: int, target: int, agi: int, slate: str | None, dl: int, variant: odds.Variant
+    wil: int,
+    pie: int,
+    white: int,
+    target: int,
+    agi: int,
+    slate: str | None,
+    dl: int,
+    variant: odds.Variant,
+    reroll_highest: bool = False,
 ) -> Quick:
-    """``odds.check_odds`` as two floats, cached (a pure function of its arguments)."""
+    """``odds.check_odds`` as two floats, cached (a pure function of its arguments);
+    ``reroll_highest``: the mod of that name rerolls the highest die after the roll."""
     result = odds.check_odds(
         wil,
         pie,
@@ -946,6 +956,7 @@ def quick_odds(
         danger_level=dl,
         variant=variant,
         white=white,
+        reroll_highest=reroll_highest,
     )
     return Quick(float(result.p_success), float(result.expected_damage))
 

@@ -118,7 +118,7 @@ def roll(ctx: Ctx, maiden: Maiden) -> None:
     check.rolled = True
     ctx.emit("check.rolled", seat=maiden.seat, dice=[[d.colour, d.size, d.face] for d in check.dice])
     if board.mod_flag(ctx, check.room, "reroll_highest"):
-        highest = max(range(len(check.dice)), key=lambda i: (dice.value(check.dice[i]), -i))
+        highest = dice.highest(check)
         check.dice[highest].face = ctx.rng.randint(1, size)
         check.rerolled_highest = True
         ctx.emit("check.rerolled", seat=maiden.seat, dice=[highest], faces=[check.dice[highest].face])

@@ -43,6 +43,13 @@ def value(die: Die) -> int:
     return (die.face or 0) + die.bonus
 
 
+def highest(check: Check) -> int:
+    """The die the mod ``reroll_highest`` rerolls right after the roll: the highest value, the
+    first in the pool order (red, blue, black, then white) when several show it; white dice and
+    the slate die included (MV-BOSS-10)."""
+    return max(range(len(check.dice)), key=lambda i: (value(check.dice[i]), -i))
+
+
 def ascension_bonus(settings: Settings, pie: int, fixed: int | None = None) -> int:
     """MV-ASC-1, CHG-11, CHG-17: 1 + Pie (rulebook) or Pie; with pie_mode boost, Pie counts as 0;
     the ``ascension_bonus_fixed`` mod overrides."""

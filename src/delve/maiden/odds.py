@@ -308,7 +308,7 @@ class JointDistribution:
 
 
 @lru_cache(maxsize=4096)
-def _ap_counts(size: int, dice: int, bonus: int) -> tuple[tuple[int, int], ...]:
+def _ap_counts(size: int, dice: int, bonus: int, above: int = 0) -> tuple[tuple[int, int], ...]:
     """Best AP of a normal check (MV-ASC-9) → number of ordered rolls, without any boost.
 
     Best AP = bonus · P + max(H_odd, H_even − bonus), where P is the number of disjoint pairs,
@@ -316,10 +316,12 @@ def _ap_counts(size: int, dice: int, bonus: int) -> tuple[tuple[int, int], ...]:
     number (≥ 2) of times: keeping one die m costs a pair exactly when m's count is even. Faces are
     visited from the highest with the state (dice left, pairs so far, highest even face); at the
     first face shown an odd number of times the kept die is fixed, and the dice left on lower
-    faces only add pairs, whose distribution is :func:`_pair_counts` of those faces.
+    faces only add pairs, whose distribution is :func:`_pair_counts` of those faces. ``above``: a
+    face above ``size`` already shown an even number (≥ 2) of times, whose pairs the caller
+    counts (:func:`_reroll_highest_ap_counts`).
     """
     result: dict[int, int] = {}
-    states: dict[tuple[int, int, int], int] = {(dice, 0, 0): 1}
+    states: dict[tuple[int, int, int], int] = {(dice, 0, above): 1}
     for face in range(size, 0, -1):
         nxt: dict[tuple[int, int, int], int] = {}
         for (left, pairs, even), ways in states.items():
@@ -459,6 +461,163 @@ def _multi_counts(size: int, dice: int, required: int, bonus: int, boost: int) -
 
 
 # --------------------------------------------------------------------------------------------
+# The reroll of the highest die (the mod ``reroll_highest``, MV-BOSS-10)
+# --------------------------------------------------------------------------------------------
+#
+# Right after the roll, before any choice, the engine rerolls the die of the highest face (the
+# first in the pool order, red, blue, black, then white, when several show it) once, with the
+# same size. Every count below is of ordered rolls out of size ** (dice + 1): the roll, then the
+# rerolled die. Condition on the highest face ``top`` and the number ``k`` of dice showing it:
+# the other dice are a roll of d(top − 1), and after the reroll the pool is k − 1 dice showing
+# ``top``, the fresh die, and those lower dice; a fresh face below ``top`` is one more die of
+# d(top − 1). So every case is the programmes above on d(top − 1), started from the few faces
+# at or above ``top``.
+
+
+def _high_faces(top: int, k: int, fresh: int) -> tuple[int, int, int, int]:
+    """Pairs, highest face shown an odd number of times, highest shown an even number (≥ 2) of
+    times before it (0: none), among k − 1 dice showing ``top`` and a fresh die showing
+    ``fresh`` ≥ ``top``, or none (``fresh`` 0); and how many dice those are."""
+    counts = Counter({top: k - 1})
+    if fresh:
+        counts[fresh] += 1
+    pairs = odd = even = 0
+    for face in sorted(counts, reverse=True):
+        c = counts[face]
+        pairs += c // 2
+        if c % 2 and not odd:
+            odd = face
+        elif c and not c % 2 and not odd and not even:
+            even = face
+    return pairs, odd, even, sum(counts.values())
+
+
+@lru_cache(maxsize=4096)
+def _reroll_highest_ap_counts(size: int, dice: int, bonus: int) -> tuple[tuple[int, int], ...]:
+    """Best AP of a normal check (MV-ASC-9) after the highest die is rerolled → ordered rolls
+    out of size ** (dice + 1), without any boost (the closed formula of :func:`_ap_counts`)."""
+    result: dict[int, int] = {}
+    for top in range(1, size + 1):
+        low = top - 1
+        for k in range(1, dice + 1):
+            lower = dice - k  # dice below ``top``: a roll of d(low)
+            if lower and not low:
+                continue
+            arrange = comb(dice, k)
+            branches = [(0, lower + 1)] if low else []  # the fresh die below ``top`` joins them
+            branches += [(fresh, lower) for fresh in range(top, size + 1)]
+            for fresh, rolled in branches:
+                pairs, odd, even, _ = _high_faces(top, k, fresh)
+                if odd:  # the kept die is settled above ``top``: the lower dice only add pairs
+                    keep = max(odd, even - bonus) if even else odd
+                    for more, ways in _pair_counts(low, rolled):
+                        ap = keep + bonus * (pairs + more)
+                        result[ap] = result.get(ap, 0) + arrange * ways
+                else:
+                    for ap, ways in _ap_counts(low, rolled, bonus, even):
+                        result[ap + bonus * pairs] = result.get(ap + bonus * pairs, 0) + arrange * ways
+    return tuple(sorted(result.items()))
+
+
+@lru_cache(maxsize=4096)
+def _reroll_highest_slate_counts(
+    size: int, others: int, before: int, bonus: int, boost: int, agi: int, per_die: int
+) -> tuple[tuple[tuple[int, int], int], ...]:
+    """(AP, slate damage) of a slate check after the highest die is rerolled → ordered rolls out
+    of size ** (others + 2). ``before``: non-slate dice ahead of the slate die in the pool order
+    (red, blue, black, white), which are rerolled rather than it when they show the same face.
+
+    Either the slate die shows the highest face and no die ahead of it does: it is rerolled
+    (a uniform face) and the other dice stay; or a non-slate die of the highest face is
+    rerolled, the slate die showing less, or as much with a die ahead of it showing it too.
+    Every non-slate pair is then taken (MV-ASC-9), as in :func:`_slate_counts`.
+    """
+    result: dict[tuple[int, int], int] = {}
+
+    def add(face: int, pairs: int, ways: int) -> None:
+        key = (face + bonus * pairs + boost, max(0, others - 2 * pairs - agi) * per_die)
+        result[key] = result.get(key, 0) + ways
+
+    for top in range(1, size + 1):
+        low = top - 1
+        for k in range(others - before + 1):  # the slate die is rerolled
+            lower = others - k
+            if lower and not low:
+                continue
+            for more, ways in _pair_counts(low, lower):
+                for face in range(1, size + 1):
+                    add(face, k // 2 + more, comb(others - before, k) * ways)
+        for k in range(1, others + 1):  # a non-slate die showing ``top`` is rerolled
+            lower = others - k
+            if lower and not low:
+                continue
+            after: dict[int, int] = {}
+            branches = [(0, lower + 1)] if low else []
+            branches += [(fresh, lower) for fresh in range(top, size + 1)]
+            for fresh, rolled in branches:
+                pairs = _high_faces(top, k, fresh)[0]
+                for more, ways in _pair_counts(low, rolled):
+                    after[pairs + more] = after.get(pairs + more, 0) + ways
+            tie = comb(others, k) - comb(others - before, k)
+            for pairs, ways in after.items():
+                for face in range(1, top):
+                    add(face, pairs, comb(others, k) * ways)
+                if tie:
+                    add(top, pairs, tie * ways)
+    return tuple(sorted(result.items()))
+
+
+_REROLL_HIGHEST_BRUTE_LIMIT: Final = 200_000
+"""The most (pool, fresh face) cases :func:`_reroll_highest_multi_counts` scores one by one."""
+
+
+@lru_cache(maxsize=256)
+def _reroll_highest_multi_counts(
+    size: int, dice: int, required: int, bonus: int, boost: int
+) -> tuple[tuple[int, int], ...]:
+    """The highest target ``required`` dice can all reach (CHG-12) after the highest die is
+    rerolled → ordered rolls out of size ** (dice + 1): every sorted roll (weighted by its
+    orderings) and fresh face, each pool scored as :func:`best_plan` scores it."""
+    cases = comb(size + dice - 1, dice) * size
+    if cases > _REROLL_HIGHEST_BRUTE_LIMIT:
+        raise OddsError(
+            "reroll_highest",
+            f"{dice}d{size} with {required} required dice after the reroll of the highest die needs every "
+            f"roll scored one by one ({cases} cases, more than {_REROLL_HIGHEST_BRUTE_LIMIT})",
+        )
+    variant = Variant(ascension_bonus="pie", pie_mode="boost" if boost else "ascension", multi_die_checks=True)
+    result: dict[int, int] = {}
+    scored: dict[tuple[int, ...], int] = {}
+    factorial = [1]
+    for n in range(1, dice + 1):
+        factorial.append(factorial[-1] * n)
+    for faces in itertools.combinations_with_replacement(range(size, 0, -1), dice):
+        orderings = factorial[dice]
+        for c in Counter(faces).values():
+            orderings //= factorial[c]
+        for fresh in range(1, size + 1):
+            pool = tuple(sorted((fresh, *faces[1:]), reverse=True))
+            if pool not in scored:
+                table = _Table(
+                    tuple(Die("white", v) for v in pool),
+                    frozenset(),
+                    None,
+                    0,
+                    0,
+                    1,
+                    required,
+                    None,
+                    variant,
+                    bonus,
+                    boost,
+                    0,
+                )
+                scored[pool] = min(_unordered_plans(table), key=_order).ap
+            result[scored[pool]] = result.get(scored[pool], 0) + orderings
+    return tuple(sorted(result.items()))
+
+
+# --------------------------------------------------------------------------------------------
 # Before the roll
 # --------------------------------------------------------------------------------------------
 
@@ -522,10 +681,15 @@ def slate_joint(
     white: int | None = None,
     bonus: int | None = None,
     ap_bonus: int = 0,
+    reroll_highest: bool = False,
+    colour: SlateColour = "red",
 ) -> JointDistribution:
     """Joint (AP, slate damage) of a slate check with every non-slate pair ascended (MV-ASC-9).
 
     ``bonus`` overrides the per-ascension bonus and ``ap_bonus`` adds a flat bonus (effects).
+    ``reroll_highest``: the highest die is rerolled once right after the roll (the mod of that
+    name, MV-BOSS-10); which die that is when several show the highest face depends on the pool
+    order, hence on the slate's ``colour`` (else the colour changes nothing).
     """
     _validate_check(pie, agi, danger_level, 1, variant)
     (s,) = candidate_sizes(wil, size, Variant())
@@ -533,8 +697,14 @@ def slate_joint(
     others = whites + (0 if variant.slate_roll_restricted else 2)
     b = _bonus(variant, pie, bonus)
     boost = variant.boost(pie) + _need_int("ap_bonus", ap_bonus, minimum=-_IMPOSSIBLE)
-    counts = _slate_counts(s, others, b, boost, agi, variant.per_die(danger_level))
-    total = s ** (others + 1)
+    if reroll_highest:
+        _need_slate(colour)
+        before = 0 if variant.slate_roll_restricted else SLATE_COLOURS.index(colour)
+        counts = _reroll_highest_slate_counts(s, others, before, b, boost, agi, variant.per_die(danger_level))
+        total = s ** (others + 2)
+    else:
+        counts = _slate_counts(s, others, b, boost, agi, variant.per_die(danger_level))
+        total = s ** (others + 1)
     return JointDistribution(tuple((key, Fraction(ways, total)) for key, ways in counts))
 
 
@@ -554,13 +724,14 @@ def ap_distribution(
     wil: int,
     pie: int,
     *,
-    slate: bool = False,
+    slate: bool | SlateColour = False,
     required_count: int = 1,
     variant: Variant = DEFAULT,
     size: int | None = None,
     white: int | None = None,
     bonus: int | None = None,
     ap_bonus: int = 0,
+    reroll_highest: bool = False,
 ) -> Distribution:
     """The distribution of AP under optimal ascension (MV-ASC-9) for one die size.
 
@@ -569,36 +740,57 @@ def ap_distribution(
     per-ascension bonus and ``ap_bonus`` adds a flat bonus (effects). With a slate, AP is the
     slate die plus bonuses (MV-SLATE-2) and ``required_count`` is 1 (CHG-12). With
     ``required_count`` N > 1 it is the highest target N remaining dice can all reach once the
-    bonuses are placed.
+    bonuses are placed. ``reroll_highest``: the highest die is rerolled once right after the roll
+    (the mod of that name); with a slate, give its colour as ``slate`` (it decides which die
+    that is when the slate die ties for the highest face).
     """
     _validate_check(pie, 0, 1, required_count, variant)
     (s,) = candidate_sizes(wil, size, Variant())
     if slate:
-        return slate_joint(wil, pie, variant=variant, size=s, white=white, bonus=bonus, ap_bonus=ap_bonus).ap()
+        if reroll_highest and slate is True:
+            raise OddsError("slate", "the reroll of the highest die needs the slate's colour (red, blue or black)")
+        colour: SlateColour = "red" if slate is True else slate
+        return slate_joint(
+            wil,
+            pie,
+            variant=variant,
+            size=s,
+            white=white,
+            bonus=bonus,
+            ap_bonus=ap_bonus,
+            reroll_highest=reroll_highest,
+            colour=colour,
+        ).ap()
     whites = pie if white is None else _need_int("white", white, minimum=0)
     dice = 3 + whites
-    total = s**dice
+    total = s ** (dice + 1) if reroll_highest else s**dice
     b, boost = _bonus(variant, pie, bonus), variant.boost(pie)
     shift = _need_int("ap_bonus", ap_bonus, minimum=-_IMPOSSIBLE)
     if required_count == 1:
-        counts = {ap + boost + shift: ways for ap, ways in _ap_counts(s, dice, b)}
+        table = _reroll_highest_ap_counts(s, dice, b) if reroll_highest else _ap_counts(s, dice, b)
+        counts = {ap + boost + shift: ways for ap, ways in table}
     else:
         if boost and b > 1:
             raise OddsError("bonus", f"{b}: boost mode with several required dice needs a bonus of 0 or 1")
-        counts = {ap + shift: ways for ap, ways in _multi_counts(s, dice, required_count, b, boost)}
+        if reroll_highest:
+            multi = _reroll_highest_multi_counts(s, dice, required_count, b, boost)
+        else:
+            multi = _multi_counts(s, dice, required_count, b, boost)
+        counts = {ap + shift: ways for ap, ways in multi}
     return Distribution.from_counts(counts, total)
 
 
 class DistributionOptions(TypedDict, total=False):
     """The keyword arguments of :func:`ap_distribution` (and :func:`success_probability`)."""
 
-    slate: bool
+    slate: bool | SlateColour
     required_count: int
     variant: Variant
     size: int | None
     white: int | None
     bonus: int | None
     ap_bonus: int
+    reroll_highest: bool
 
 
 def success_probability(wil: int, pie: int, target: int, **options: Unpack[DistributionOptions]) -> Fraction:
@@ -623,6 +815,7 @@ def check_odds(
     white: int | None = None,
     bonus: int | None = None,
     ap_bonus: int = 0,
+    reroll_highest: bool = False,
 ) -> CheckOdds:
     """Everything about one check before the roll, under optimal play.
 
@@ -630,11 +823,14 @@ def check_odds(
     size up to Wil's is compared and the best for ``objective`` is returned: ``"success"``
     maximises P(success) then minimises the expected total damage; ``"damage"`` the reverse.
     Ties go to the larger die. ``size``, ``white``, ``bonus`` and ``ap_bonus`` carry effects on
-    the check (see :func:`ap_distribution`).
+    the check (see :func:`ap_distribution`). ``reroll_highest``: the highest die is rerolled once
+    right after the roll, before any choice (the mod of that name, MV-BOSS-10), as the engine does.
 
     :raises OddsError: naming the bad argument.
     """
     _need_int("target", target, minimum=1)
+    if not isinstance(reroll_highest, bool):
+        raise OddsError("reroll_highest", f"{reroll_highest!r} is not true or false")
     _validate_check(pie, agi, danger_level, required_count, variant)
     if slate is not None:
         _need_slate(slate)
@@ -643,7 +839,9 @@ def check_odds(
     whites = pie if white is None else _need_int("white", white, minimum=0)
     required = 1 if slate is not None else required_count  # CHG-12: a slate needs its one die
     candidates = [
-        _check_odds_for_size(s, pie, whites, target, agi, slate, danger_level, required, variant, bonus, ap_bonus)
+        _check_odds_for_size(
+            s, pie, whites, target, agi, slate, danger_level, required, variant, bonus, ap_bonus, reroll_highest
+        )
         for s in candidate_sizes(wil, size, variant)
     ]
     return best_of(candidates, objective)
@@ -675,6 +873,7 @@ def _check_odds_for_size(
     variant: Variant,
     bonus: int | None,
     ap_bonus: int,
+    reroll_highest: bool = False,
 ) -> CheckOdds:
     if slate is not None:
         joint = slate_joint(
@@ -687,11 +886,21 @@ def _check_odds_for_size(
             white=whites,
             bonus=bonus,
             ap_bonus=ap_bonus,
+            reroll_highest=reroll_highest,
+            colour=slate,
         )
         dice = 1 + whites + (0 if variant.slate_roll_restricted else 2)
     else:
         ap = ap_distribution(
-            0, pie, required_count=required, variant=variant, size=size, white=whites, bonus=bonus, ap_bonus=ap_bonus
+            0,
+            pie,
+            required_count=required,
+            variant=variant,
+            size=size,
+            white=whites,
+            bonus=bonus,
+            ap_bonus=ap_bonus,
+            reroll_highest=reroll_highest,
         )
         joint = JointDistribution(tuple(((k, 0), p) for k, p in ap.outcomes))
         dice = 3 + whites

@@ -122,9 +122,6 @@ class PreRoll:
     dice: int
     target: int
     slate: str | None
-    rerolled_highest: bool = False
-    """The mod ``reroll_highest`` is in force: the engine rerolls the highest die after the roll,
-    which the chance of success before the roll does not count (the screen says so)."""
 
     @property
     def expected_damage_text(self) -> str:
@@ -157,7 +154,7 @@ def pre_roll(view: dict[str, Any], settings: dict[str, Any]) -> PreRoll | None:
         pie=int(maiden["levels"]["pie"]),
         failure_delta=int(check.get("failure_damage_delta", 0)),
         slate_delta=int(check.get("slate_per_die_delta", 0)),
-        rerolled_highest=bool(check.get("reroll_highest")),
+        reroll_highest=bool(check.get("reroll_highest")),
     )
 
 
@@ -175,12 +172,13 @@ def _odds_for(
     pie: int,
     failure_delta: int = 0,
     slate_delta: int = 0,
-    rerolled_highest: bool = False,
+    reroll_highest: bool = False,
 ) -> PreRoll:
     """``failure_delta`` and ``slate_delta``: the failure damage and the slate damage per die
     that mods add (``failure_damage_delta``, ``slate_per_die_delta``), counted in the expected
     damage: the odds' damage is the danger level on a failure plus, with a slate, the dice left
-    times the damage per die."""
+    times the damage per die. ``reroll_highest``: the mod of that name is in force, so the
+    engine rerolls the highest die right after the roll; the odds count it (MV-BOSS-10)."""
     base = Variant.from_settings(settings)
     if base.pie_mode == "boost":
         rules, pie_arg = base, pie  # the boost points depend on Pie itself
@@ -197,6 +195,7 @@ def _odds_for(
         variant=rules,
         size=size,
         white=max(0, white),
+        reroll_highest=reroll_highest,
     )
     expected = result.expected_damage + max(-max(1, danger_level), failure_delta) * (1 - result.p_success)
     per_die = base.per_die(max(1, danger_level))
@@ -210,7 +209,6 @@ def _odds_for(
         dice=result.dice,
         target=result.target,
         slate=result.slate,
-        rerolled_highest=rerolled_highest,
     )
 
 
@@ -258,7 +256,7 @@ def room_card_odds(
         pie=pie,
         failure_delta=_failure_delta(view, maiden, mods),
         slate_delta=int(mods.get("slate_per_die_delta", 0)),
-        rerolled_highest=bool(mods.get("reroll_highest")),
+        reroll_highest=bool(mods.get("reroll_highest")),
     )
 
 
