@@ -91,3 +91,20 @@ def test_success_probability_takes_the_keywords_of_ap_distribution():
     with pytest.raises(OddsError) as err:
         success_probability(2, 1, 0)
     assert err.value.argument == "target"
+
+
+def test_a_mods_slate_damage_per_die_counts_in_the_plans_order_MV_BOSS_10_MV_SLATE_6():
+    """Alms of Lead (+1 slate damage per die, MV-BOSS-10): the plans' slate damage is dealt as
+    the engine deals it, (1 + delta) per die left (MV-SLATE-6, at least 0), and the order
+    breaks ties between plans of equal AP by that damage: with a bonus of 0 (CHG-11, Pie 0) the
+    pair gains no AP, so it is taken only while a die left still hurts."""
+    pool = [("red", 2), ("blue", 3), ("black", 3)]
+    rule = Variant(ascension_bonus="pie")
+    heavy = ascension_plans(pool, 0, slate="red", target=2, variant=rule, slate_per_die_delta=1)
+    assert [(p.pairs, p.slate_damage) for p in heavy] == [(((1, 2),), 0), ((), 4)]
+    assert best_plan(pool, 0, slate="red", target=2, variant=rule, slate_per_die_delta=1).pairs == ((1, 2),)
+    harmless = ascension_plans(pool, 0, slate="red", target=2, variant=rule, slate_per_die_delta=-1)
+    assert [(p.pairs, p.slate_damage) for p in harmless] == [((), 0), (((1, 2),), 0)]
+    with pytest.raises(OddsError) as err:
+        Check(0, slate_per_die_delta="1")  # type: ignore[arg-type]
+    assert err.value.argument == "slate_per_die_delta"

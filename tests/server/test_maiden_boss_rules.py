@@ -217,3 +217,30 @@ def test_a_room_cards_event_says_its_trigger_when_offered_and_on_the_check_panel
     said = rules_text.event_text(card.event, "en")
     assert said.startswith(("On a success: ", "On a failure: ", "Success or failure: "))
     assert said in _dice_panel(game, player)
+
+
+def test_alms_of_lead_counts_its_slate_damage_per_die_after_the_roll_MV_BOSS_10_MV_SLATE_6(
+    clock: Any, player: Any
+) -> None:
+    """After the roll the ascension choices say the slate damage the engine deals: (1 + 1) per
+    non-slate die left (MV-SLATE-6 with the action's +1), and the pair that removes two is first."""
+    from delve.server.play import maiden_odds
+
+    game = _solo(player, "chesed", 0, wil=0)
+    public = view(game, 0)
+    check = dict(public["check"])
+    assert (check["slate"], check["slate_per_die_delta"]) == ("blue", 1)
+    check.update(
+        rolled=True,
+        result=None,
+        ap=None,
+        dice=[
+            {"colour": "red", "size": 4, "face": 3},
+            {"colour": "blue", "size": 4, "face": 2},
+            {"colour": "black", "size": 4, "face": 3},
+        ],
+    )
+    after = maiden_odds.post_roll({**public, "check": check}, {}, [{"kind": "ascend", "dice": [0, 2]}])
+    assert after is not None
+    assert after.slate_damage_now == 2 * 2
+    assert [(c.pair, c.slate_damage, c.best) for c in after.choices] == [((0, 2), 0, True)]

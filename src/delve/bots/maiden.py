@@ -668,6 +668,7 @@ class MaidenBot:
                 variant=self.dice_variant,
                 removed=removed,
                 ap_bonus=ap_bonus,
+                slate_per_die_delta=int(mods.get("slate_per_die_delta", 0)),
             )
         except odds.OddsError:
             return None

@@ -1047,6 +1047,13 @@ class _Table:
     bonus: int
     points: int
     ap_bonus: int
+    slate_per_die_delta: int = 0
+
+    @property
+    def per_die(self) -> int:
+        """Slate damage per remaining non-slate die (MV-SLATE-6, CHG-4b), with what a mod adds
+        (``slate_per_die_delta``, MV-BOSS-10), not below 0 (as the engine deals it)."""
+        return max(0, self.variant.per_die(self.danger_level) + self.slate_per_die_delta)
 
     @property
     def counted_pairs(self) -> int:
@@ -1067,6 +1074,7 @@ class _PoolOptions(TypedDict, total=False):
     bonus: int | None
     points: int | None
     ap_bonus: int
+    slate_per_die_delta: int
 
 
 class CheckOptions(_PoolOptions, total=False):
@@ -1088,7 +1096,8 @@ class Check:
     ``removed`` are the indices already ascended in this check (kept as a tuple); ``points`` are
     ``pie_mode=boost`` points not yet placed (default: Pie in boost mode, else 0); ``bonus``
     overrides the per-ascension bonus (an effect that fixes it); ``ap_bonus`` is a flat AP bonus
-    from effects.
+    from effects. ``slate_per_die_delta``: slate damage per die a mod adds (Alms of Lead: +1,
+    MV-BOSS-10), so plans that differ in the dice they leave are told apart by the damage dealt.
 
     Frozen and hashable, so a caller may key a cache on it.
 
@@ -1107,6 +1116,7 @@ class Check:
     bonus: int | None = None
     points: int | None = None
     ap_bonus: int = 0
+    slate_per_die_delta: int = 0
 
     def __post_init__(self) -> None:
         _validate_check(self.pie, self.agi, self.danger_level, self.required_count, self.variant)
@@ -1119,6 +1129,7 @@ class Check:
         if self.points is not None:
             _need_int("points", self.points, minimum=0)
         _need_int("ap_bonus", self.ap_bonus, minimum=-_IMPOSSIBLE)
+        _need_int("slate_per_die_delta", self.slate_per_die_delta, minimum=-_IMPOSSIBLE)
         object.__setattr__(self, "removed", tuple(self.removed))
 
 
@@ -1161,6 +1172,7 @@ def _check_table(pool: tuple[Die, ...], check: Check) -> _Table:
         bonus,
         points,
         check.ap_bonus,
+        check.slate_per_die_delta,
     )
 
 
@@ -1242,7 +1254,7 @@ def _unordered_plans(table: _Table) -> list[Plan]:
         if i != table.slate_index:
             pairable.setdefault(dice[i].value, []).append(i)
     faces = sorted(face for face, group in pairable.items() if len(group) > 1)  # (a lone die pairs with none)
-    per_die = table.variant.per_die(table.danger_level)
+    per_die = table.per_die
     plans = []
     for choice in itertools.product(*(range(len(pairable[v]) // 2 + 1) for v in faces)):
         pairs: list[tuple[int, int]] = []
@@ -1547,7 +1559,7 @@ def _reroll_joint_fast(table: _Table, chosen: tuple[int, ...], size: int) -> Cou
             joint[(keep + bonus * pairs + base, 0)] += ways
         return joint
     others = sum(1 for i in on_table if i != slate)
-    per_die = table.variant.per_die(table.danger_level)
+    per_die = table.per_die
     slate_faces = range(1, size + 1) if slate in chosen else (dice[slate].value,)
     for pairs, ways in _reroll_pair_counts(size, kept, rolled).items():
         damage = slate_damage(others - 2 * pairs, table.agi, per_die)

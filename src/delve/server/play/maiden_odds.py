@@ -336,6 +336,7 @@ def post_roll(view: dict[str, Any], settings: dict[str, Any], legal: list[dict[s
         "agi": agi,
         "danger_level": max(1, _danger_level(view)),
         "variant": rules,
+        "slate_per_die_delta": int(check.get("slate_per_die_delta", 0)),  # a mod's (MV-BOSS-10)
     }
     # The odds module counts the bonus of pairs already removed; the engine's AP also holds AP
     # bonuses of skills: the offset between them is the same for every plan.
