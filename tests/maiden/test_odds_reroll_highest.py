@@ -8,7 +8,6 @@ every roll and every face of the rerolled die, the die picked by ``dice.highest`
 from __future__ import annotations
 
 import itertools
-import time
 from collections import Counter
 from fractions import Fraction
 
@@ -146,19 +145,3 @@ def test_engine_rerolls_the_first_of_the_highest_dice() -> None:
         die.face = face
     assert engine_dice.highest(check) == 1
     assert Settings().multi_die_checks is False
-
-
-def test_worst_case_stays_well_under_a_second() -> None:
-    """The largest pool a game reaches (d20, 13 white dice) with the reroll, from cold caches."""
-    for cached in (
-        odds._reroll_highest_ap_counts,
-        odds._reroll_highest_slate_counts,
-        odds._ap_counts,
-        odds._pair_counts,
-        odds._check_odds_for_size,
-    ):
-        cached.cache_clear()
-    start = time.perf_counter()
-    odds.check_odds(4, 13, 30, reroll_highest=True)
-    odds.check_odds(4, 13, 30, slate="black", agi=2, reroll_highest=True)
-    assert time.perf_counter() - start < 1.0
