@@ -68,3 +68,36 @@ def test_every_string_marked_in_the_sources_has_its_japanese(tmp_path):
     untranslated, fuzzy = msgids(merged, "--untranslated"), msgids(merged, "--only-fuzzy")
     assert not untranslated, f"translate these in django.po (docs/ui.md): {untranslated[:10]}"
     assert not fuzzy, f"these are not in django.po as written in the sources: {fuzzy[:10]}"
+
+
+# English joins these clauses with colons, commas or a dash where Japanese ends each one with 。;
+# read and found to say what the English says, once.
+CLAUSES_AS_SENTENCES = {
+    "The new token is %(token)s — copy it now, it is not shown again.",
+}
+CLAUSES_AS_SENTENCES_PREFIX = ("Attack cards have three uses: ",)
+
+
+def sentences(text: str) -> int:
+    return len(re.findall(r"[.!?](?:\s|$)", text))
+
+
+def test_no_japanese_translation_says_more_sentences_than_its_english():
+    """A msgstr with more Japanese sentences (。！？) than its msgid has sentences, plus one, is two
+    translations run together (the start-player refusal once said its apology twice), and no
+    Japanese sentence is said twice in one msgstr."""
+    long, repeated = [], []
+    for key, text in catalogue(LOCALE / "django.mo").items():
+        msgid = key[0] if isinstance(key, tuple) else key
+        if not msgid or not isinstance(msgid, str):
+            continue
+        parts = [part for part in re.split(r"(?<=[。！？])", text) if part.strip()]
+        if len(parts) != len(set(parts)):
+            repeated.append(text)
+        if msgid in CLAUSES_AS_SENTENCES or msgid.startswith(CLAUSES_AS_SENTENCES_PREFIX):
+            continue
+        said = sum(text.count(mark) for mark in "。！？")
+        if said > sentences(msgid) + 1:
+            long.append((msgid, text))
+    assert not long, long[:3]
+    assert not repeated, repeated[:3]
