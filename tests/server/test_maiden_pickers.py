@@ -175,3 +175,76 @@ def test_a_partner_during_another_maidens_check_is_told_whose_turn_it_is(
     acting = unescape(decide_panel(session_client(player), game))
     assert re.search(r'<h2 id="h-decide">Ascend and resolve', acting)
     assert "what is listed here you may use for her" not in acting
+
+
+def selected_and_best(raw: str) -> tuple[list[str], list[str]]:
+    """The options of every picker list: those selected, and those with the list's highest chance."""
+    chosen, best = [], []
+    for form in re.findall(r'<form class="cmd pick pick-list".*?</form>', raw, re.S):
+        options = re.findall(r"<option ([^>]*)>([^<]*)</option>", form)
+        percent = [int(m[1]) if (m := re.search(r" · (\d+)%", text)) else -1 for _, text in options]
+        chosen += [unescape(text) for attrs, text in options if " selected" in attrs]
+        best += [unescape(text) for (_, text), p in zip(options, percent, strict=True) if p == max(percent)]
+    return chosen, best
+
+
+def test_MV_EXPL_5_a_partners_arcana_picker_opens_on_its_best_choice(clock: Any, player: Any, opponent: Any) -> None:
+    """MV-EXPL-5: a partner may use an Arcana in another maiden's check. Justice's list opened on
+    its first entry (die 1 at 0%) while 100% stood further down, so Use without opening the list
+    spent the Arcana for nothing: the list opens on the choice with the highest chance, which says
+    it is the best, in English and in Japanese."""
+    game = maiden_game([player, opponent])
+    play_until(game, [player, opponent], lambda v: v["phase"] == "post_roll" and v["active_seat"] == 0)
+    current = state(game)
+    current.arcana = [*current.arcana, JUSTICE]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    raw = decide_panel(session_client(opponent), game)
+    chosen, best = selected_and_best(raw)
+    assert len(chosen) == 1 and chosen[0] in best, (chosen, best)
+    percents = [int(p) for p in re.findall(r" · (\d+)%", raw)]
+    if min(percents) < max(percents):
+        assert "best chance" in chosen[0]
+        assert unescape(raw).count("· best chance") == 1
+    japanese = session_client(opponent)
+    japanese.cookies["django_language"] = "ja"
+    raw_ja = japanese.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    chosen_ja, best_ja = selected_and_best(raw_ja)
+    assert len(chosen_ja) == 1 and chosen_ja[0] in best_ja
+    if min(percents) < max(percents):
+        assert "最も高い確率" in chosen_ja[0]
+
+
+def test_MV_ASC_8_the_acting_maidens_picker_opens_on_its_best_choice(rolled: Game, player: Any) -> None:
+    chosen, best = selected_and_best(decide_panel(session_client(player), rolled))
+    assert chosen and all(text in best for text in chosen), (chosen, best)
+
+
+def test_MV_EXPL_5_the_best_choice_is_marked_only_when_the_chances_differ() -> None:
+    """Justice's die 1 at 0% before two choices at 100%: the first 100% is selected and named the
+    best; when every choice has the same chance, the first is selected and none is named."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from delve.server.play.maiden_screen import _mark_top_choice
+
+    def choices(*chances: float) -> list[dict[str, Any]]:
+        return [
+            {"json": str(n), "label": f"die {n}", "odds": SimpleNamespace(p=p, percent=f"{round(p * 100)}%")}
+            for n, p in enumerate(chances, start=1)
+        ]
+
+    differ = choices(0.0, 1.0, 1.0)
+    _mark_top_choice(differ)
+    assert [c.get("top", False) for c in differ] == [False, True, False] and differ[1]["top_named"]
+    same = choices(1.0, 1.0)
+    _mark_top_choice(same)
+    assert same[0]["top"] and not same[0]["top_named"] and "top" not in same[1]
+    use = {"name": "Arcana: Justice", "id": "pick-x", "grouped": [{"name": "", "choices": differ}]}
+    s = {"game": SimpleNamespace(pk=1)}
+    for language, best in (("en", "best chance"), ("ja", "最も高い確率")):
+        with translation.override(language):
+            html = render_to_string("play/maiden/_use.html", {"u": use, "s": s})
+        assert re.search(rf'<option value="2" selected>die 2 · 100% · {best}</option>', html), html
+        assert html.count(" selected") == 1 and html.count(best) == 1

@@ -1104,6 +1104,7 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
             }
         )
     group["choices"] = choices
+    _mark_top_choice(choices)
     grouped: list[dict[str, Any]] = []
     for choice in choices:
         if not grouped or grouped[-1]["name"] != choice["group"]:
@@ -1111,6 +1112,19 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
         grouped[-1]["choices"].append(choice)
     group["grouped"] = grouped
     return group
+
+
+def _mark_top_choice(choices: list[dict[str, Any]]) -> None:
+    """Marks a picker's choice with the highest chance (the first of equals, as ``_better_use``
+    takes it) as ``top``: the list opens on it, so Use without opening the list applies the best
+    pick (a partner helping with Justice had die 1 at 0% selected while 100% stood further down),
+    and, when the chances differ, its entry says it is the best."""
+    known = [c for c in choices if c.get("odds") is not None]
+    if not known:
+        return
+    top = max(known, key=lambda c: c["odds"].p)  # max keeps the first of equals
+    top["top"] = True
+    top["top_named"] = any(c["odds"].p < top["odds"].p for c in known)
 
 
 def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
