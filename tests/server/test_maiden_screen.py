@@ -487,15 +487,77 @@ def test_a_room_has_the_same_name_on_the_buttons_and_in_the_log() -> None:
     assert ", room " in maiden_screen.room_label(room.id, "en")
 
 
-def test_a_token_that_would_cover_a_boss_name_moves_below_its_room() -> None:
-    """The map drew the tokens of the room below Hod right on the name "Hod" (a playtest's
-    screenshot read "H④"): such a token moves below its own room; others stay above theirs."""
-    hod = {"x": "20", "y": "50", "label_y": "55.8", "boss": True, "short": "Hod", "life": None, "tokens": []}
-    below = {"x": "20", "y": "59", "boss": False, "tokens": [{"seat": 3, "n": 4, "x": "20", "y": "55.6"}]}
-    far = {"x": "60", "y": "59", "boss": False, "tokens": [{"seat": 0, "n": 1, "x": "60", "y": "55.6"}]}
-    maiden_screen._clear_labels([hod, below, far])
-    assert below["tokens"][0]["y"] == "62.4"  # under its room, off the name
-    assert far["tokens"][0]["y"] == "55.6"
+def map_shapes(html: str) -> tuple[list[tuple[str, float, float, float]], list[tuple[str, tuple[float, ...]]]]:
+    """The map panel's room shapes and tokens (kind, centre x, y, reach) and its boss names with
+    the box each covers (from the SVG's coordinates and the names' estimated widths)."""
+    shapes: list[tuple[str, float, float, float]] = []
+    for x, y, r in re.findall(r'<circle cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.]+)"/>', html):
+        if float(r) > 1:  # a room's circle or a maiden's token (the explored marker is inside its room)
+            shapes.append(("circle", float(x), float(y), float(r)))
+    for x, y in re.findall(r'<rect x="([\d.-]+)" y="([\d.-]+)" width="6" height="6"', html):
+        shapes.append(("diamond", float(x) + 3, float(y) + 3, maiden_screen.BOSS_REACH))
+    labels = [
+        (unescape(text), maiden_screen.label_box(float(x), float(y), maiden_screen._label_width(unescape(text))))
+        for x, y, text in re.findall(r'<text class="boss-name" x="([\d.-]+)" y="([\d.-]+)">([^<]*)</text>', html)
+    ]
+    return shapes, labels
+
+
+def covered(box: tuple[float, ...], kind: str, x: float, y: float, reach: float) -> bool:
+    nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    if kind == "diamond":
+        return abs(nx - x) + abs(ny - y) < reach
+    return (nx - x) ** 2 + (ny - y) ** 2 < reach**2
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_MV_BOSS_1_no_boss_name_on_the_map_covers_a_room_a_token_or_another_name(
+    clock: Any, player: Any, opponent: Any, language: str
+) -> None:
+    """Boss names sat on the rooms below them on every screen (コクマー ♥1/5, Chesed ♥3/3,
+    Yesod ♥3/3 behind the maidens' tokens): with every boss in a fight (the longest names, with
+    their life) and the maidens in the rooms right under Yesod and Hod, no name's box meets a
+    room, a token or another name, and every name is inside the map."""
+    from delve.maiden import bosses
+    from delve.maiden.ctx import Ctx
+
+    game = maiden_game([player, opponent])
+    play_until(game, [player, opponent], lambda v: v["phase"] == "move")
+    game.refresh_from_db()
+    rules: Any = engine.ruleset_of(game)
+    current = engine.load_state(game, rules)
+    ctx = Ctx(current, current.clock, rules.content)
+    for n, boss in enumerate(current.bosses):
+        if boss not in current.explored:
+            current.explored.append(boss)
+        bosses.engage(ctx, current.maidens[n % 2], boss)
+    rooms = rules.content.rooms
+    for maiden, boss in zip(current.maidens, ("yesod", "hod"), strict=True):
+        bx, by = rooms[boss].x, rooms[boss].y
+        maiden.room = min((r for r in rooms.values() if r.y > by and abs(r.x - bx) < 0.5), key=lambda r: r.y - by).id
+    game.state = rules.encode(current).decode()
+    game.version += 1
+    game.save()
+    client = session_client(player)
+    client.cookies["django_language"] = language
+    html = client.get(f"/games/{game.pk}/maiden/panels/map/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    shapes, labels = map_shapes(html)
+    assert len(labels) == len(current.bosses) and all("♥" in text for text, _ in labels)
+    assert sum(shape[0] == "circle" and shape[3] == 1.9 for shape in shapes) == 2  # both tokens drawn
+    left, top, right, bottom = maiden_screen.MAP_BOX
+    assert re.search(rf'viewBox="{left:g} {top:g} {right - left:g} {bottom - top:g}"', html)
+    for text, box in labels:
+        assert left <= box[0] and box[2] <= right and top <= box[1] and box[3] <= bottom, text
+        hits = [shape for shape in shapes if covered(box, *shape)]
+        assert not hits, (text, box, hits)
+    for n, (text, box) in enumerate(labels):
+        for other, second in labels[n + 1 :]:
+            assert box[2] <= second[0] or second[2] <= box[0] or box[3] <= second[1] or second[3] <= box[1], (
+                text,
+                other,
+            )
+    # names are drawn last, over the tokens
+    assert html.index('class="tokens"') < html.index('class="labels"')
 
 
 def test_the_end_reloads_the_page_so_the_seed_and_the_replay_show_and_leaving_goes(clock: Any, player: Any) -> None:

@@ -523,7 +523,6 @@ def _map(screen: Screen) -> dict[str, Any]:
                 "y": num(y),
                 "bx": num(round(x - 3, 2)),
                 "by": num(round(y - 3, 2)),
-                "label_y": num(round(y + 5.8, 2)),
                 "req_y": num(round(y + 4.4, 2)),
                 "type": kind,
                 "explored": room["explored"],
@@ -539,7 +538,7 @@ def _map(screen: Screen) -> dict[str, Any]:
                 "requirement": "".join(room.get("entry_requirement") or []),
             }
         )
-    _clear_labels(out_rooms)
+    _place_labels(out_rooms)
     return {
         "rooms": out_rooms,
         "edges": edges,
@@ -556,19 +555,81 @@ def _label_width(text: str) -> float:
     return sum(2.3 if ord(c) > 0x2E80 else 1.35 for c in text)
 
 
-def _clear_labels(rooms: list[dict[str, Any]]) -> None:
-    """Move a maiden's token that would sit on a boss's name (the room below Hod puts its tokens
-    right on "Hod") to below its own room instead: both stay readable."""
-    boxes = []
+MAP_BOX = (-9.0, -6.0, 109.0, 104.0)  # the map's viewBox (left, top, right, bottom): room for side names
+LABEL_ASCENT, LABEL_DESCENT, LABEL_GAP = 1.75, 0.55, 0.35
+BOSS_REACH = 4.25  # a boss room's diamond: a 6-unit square turned 45 degrees, |dx| + |dy| <= 4.25
+
+
+def room_radius(room: dict[str, Any]) -> float:
+    return 2.6 if room["type"] == "start" else 2.2
+
+
+def label_box(x: float, baseline: float, width: float) -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom) a boss label centred on ``x`` at ``baseline`` covers."""
+    return (x - width / 2, baseline - LABEL_ASCENT, x + width / 2, baseline + LABEL_DESCENT)
+
+
+def _box_hits_circle(box: tuple[float, float, float, float], cx: float, cy: float, r: float) -> bool:
+    nx, ny = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < (r + LABEL_GAP) ** 2
+
+
+def _box_hits_diamond(box: tuple[float, float, float, float], cx: float, cy: float) -> bool:
+    nx, ny = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+    return abs(nx - cx) + abs(ny - cy) < BOSS_REACH + LABEL_GAP
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] + LABEL_GAP and b[0] < a[2] + LABEL_GAP and a[1] < b[3] + LABEL_GAP and b[1] < a[3] + LABEL_GAP
+
+
+def _label_hits(box: tuple[float, float, float, float], rooms: list[dict[str, Any]], placed: list[Any]) -> int:
+    """How many room shapes, maiden tokens, entry marks, other labels and map edges ``box`` meets."""
+    hits = 0
     for r in rooms:
-        if r["boss"]:
-            text = r["short"] + (f" ♥{r['life']}" if r["life"] else "")
-            boxes.append((float(r["x"]), float(r["label_y"]) - 0.8, _label_width(text) / 2))
+        x, y = float(r["x"]), float(r["y"])
+        hits += _box_hits_diamond(box, x, y) if r["boss"] else _box_hits_circle(box, x, y, room_radius(r))
+        hits += sum(_box_hits_circle(box, float(t["x"]), float(t["y"]), 2.15) for t in r["tokens"])
+        if r.get("requirement"):
+            half = 0.6 * len(r["requirement"])
+            hits += _boxes_meet(box, (x - half, float(r["req_y"]) - 1.4, x + half, float(r["req_y"]) + 0.4))
+    hits += sum(_boxes_meet(box, other) for other in placed)
+    left, top, right, bottom = MAP_BOX
+    outside = box[0] < left or box[1] < top or box[2] > right or box[3] > bottom
+    return hits + 10 * outside  # a name cut off at the map's edge is worse than one over a line
+
+
+def _place_labels(rooms: list[dict[str, Any]]) -> None:
+    """Put each boss room's name (and its life in a fight) where it covers no room, no maiden's
+    token and no other name: below the diamond if that is clear, else above, beside or on a
+    diagonal (names sat on the rooms below them: Chesed ♥3/3, ティファレト ♥4/4). The name's
+    centre and baseline go to ``label_x``/``label_y``; when no place is clear, the one meeting
+    the fewest things."""
+    placed: list[tuple[float, float, float, float]] = []
     for r in rooms:
-        for t in r["tokens"]:
-            tx, ty = float(t["x"]), float(t["y"])
-            if any(abs(tx - bx) < half + 1.9 and abs(ty - by) < 1.2 + 1.9 for bx, by, half in boxes):
-                t["y"] = f"{float(r['y']) + 3.4:g}"
+        if not r["boss"]:
+            continue
+        x, y = float(r["x"]), float(r["y"])
+        width = _label_width(r["short"] + (f" ♥{r['life']}" if r["life"] else ""))
+        side = BOSS_REACH + 0.4 + width / 2
+        slant = BOSS_REACH / 2 + 0.6 + width / 2
+        below, above = BOSS_REACH + 0.3 + LABEL_ASCENT, -(BOSS_REACH + 0.3 + LABEL_DESCENT)
+        candidates = [
+            (x, y + below),
+            (x, y + above),
+            (x + side, y + 0.6),
+            (x - side, y + 0.6),
+            (x + slant, y + below - 1.6),
+            (x - slant, y + below - 1.6),
+            (x + slant, y + above + 1.6),
+            (x - slant, y + above + 1.6),
+            (x, y + below + 2.4),
+            (x, y + above - 2.4),
+        ]
+        scored = [(_label_hits(label_box(cx, cy, width), rooms, placed), n) for n, (cx, cy) in enumerate(candidates)]
+        lx, ly = candidates[min(scored)[1]]
+        r["label_x"], r["label_y"] = f"{round(lx, 2):g}", f"{round(ly, 2):g}"
+        placed.append(label_box(lx, ly, width))
 
 
 def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms: list[dict[str, Any]]) -> SafeString:
@@ -607,17 +668,20 @@ def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms:
             f'\n  <g class="{classes}" data-room="{v(r["id"])}"{button} aria-label="{info}">\n'
             f"    <title>{info}</title>\n    {shape}\n    {marker}\n    {glyph}\n    {need}\n  </g>\n  "
         )
-    out.append('\n  <g class="labels" aria-hidden="true">')
-    for r in rooms:
-        if r["boss"]:
-            life = f" ♥{v(r['life'])}" if r["life"] else ""
-            out.append(f'<text class="boss-name" x="{v(r["x"])}" y="{v(r["label_y"])}">{v(r["short"])}{life}</text>')
-    out.append('</g>\n  <g class="tokens" aria-hidden="true">')
+    out.append('\n  <g class="tokens" aria-hidden="true">')
     for r in rooms:
         for t in r["tokens"]:
             out.append(
                 f'<g class="token seat-{v(t["seat"])}"><circle cx="{v(t["x"])}" cy="{v(t["y"])}" r="1.9"/>'
                 f'<text x="{v(t["x"])}" y="{v(t["y"])}">{v(t["n"])}</text></g>'
+            )
+    # the names last, over everything (each placed off the rooms and tokens: _place_labels)
+    out.append('</g>\n  <g class="labels" aria-hidden="true">')
+    for r in rooms:
+        if r["boss"]:
+            life = f" ♥{v(r['life'])}" if r["life"] else ""
+            out.append(
+                f'<text class="boss-name" x="{v(r["label_x"])}" y="{v(r["label_y"])}">{v(r["short"])}{life}</text>'
             )
     out.append("</g>")
     return mark_safe("".join(out))
