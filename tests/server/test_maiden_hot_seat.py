@@ -136,12 +136,13 @@ def test_an_open_decision_says_which_seat_the_table_takes_it_as(clock: Any, play
     game = hot_seat(player, start_player="choose")
     assert view(game, None)["pending"][0]["seat"] is None
     html = unescape(session_client(player).get(f"/games/{game.pk}/").content.decode())
-    assert "Your decision (any player; you take it as Grandpa)" in html
+    assert "Choose who starts (anyone at the table may; you choose as Grandpa)" in html
     chip = re.search(r'<span class="seat-chip seat-(\d) acting">([^<]+)</span>', html)
     assert chip is not None and chip.group(2) == "Grandpa"
     client = session_client(player)
     client.cookies["django_language"] = "ja"
-    assert "誰でも可。Grandpaとして決める" in unescape(client.get(f"/games/{game.pk}/").content.decode())
+    japanese = unescape(client.get(f"/games/{game.pk}/").content.decode())
+    assert "スタートプレイヤーを決めてください（誰が決めてもよい。Grandpaとして決めます）" in japanese
 
 
 def test_after_the_host_leaves_the_header_names_the_seats_they_still_play(clock: Any, player: Any) -> None:

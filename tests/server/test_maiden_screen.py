@@ -602,3 +602,31 @@ def test_the_end_reloads_the_page_so_the_seed_and_the_replay_show_and_leaving_go
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f"/replays/{game.pk}/" in page or "Replay step by step" in page
     assert "the seed is revealed when the game ends" not in page and "Leave this game" not in page
+
+
+def test_MV_SETUP_15_every_player_is_told_anyone_may_choose_who_starts(
+    clock: Any, player: Any, opponent: Any, make_user: Any, spectator: Any
+) -> None:
+    """MV-SETUP-15: the start player is chosen once, for the table, by any one player. Each of
+    three players online read "Your decision (any player)" (「あなたの決定（誰か）」) at the
+    same moment: each is now asked to choose who starts, with the words that anyone at the table
+    may; a spectator reads that the players are choosing."""
+    users = [player, opponent, make_user("carol")]
+    game = maiden_game(users, start_player="choose")
+    assert view(game, None)["pending"][0] == {
+        **view(game, None)["pending"][0],
+        "kind": "choose_start_player",
+        "seat": None,
+    }
+    for user in users:
+        html = unescape(session_client(user).get(f"/games/{game.pk}/maiden/panels/status/").content.decode())
+        assert "<strong>Choose who starts (anyone at the table may)</strong>" in html
+        assert "Your decision (" not in html and "any player" not in html
+        japanese = session_client(user)
+        japanese.cookies["django_language"] = "ja"
+        ja = unescape(
+            japanese.get(f"/games/{game.pk}/maiden/panels/status/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+        )
+        assert "スタートプレイヤーを決めてください（誰が決めてもよい）" in ja and "あなたの決定（" not in ja
+    watching = unescape(session_client(spectator).get(f"/games/{game.pk}/maiden/panels/status/").content.decode())
+    assert "The players are choosing the start player: any one of them may decide for the table." in watching

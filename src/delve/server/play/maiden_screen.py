@@ -432,10 +432,24 @@ def _now_line(screen: Screen) -> dict[str, Any]:
         head = pending[0]
         seat = head.get("seat")
         who = screen.name_of(seat) if seat is not None else _("any player")
-        if seat is None and screen.hot_seat and screen.acting is not None:
-            # the table's chip marks the seat the screen acts as: the line says so too
-            who = _("any player; you take it as %(name)s") % {"name": screen.acting.name}
         what = decision_name(head["kind"], head.get("data") or {})
+        if seat is None and head["kind"] == "choose_start_player":
+            # MV-SETUP-15: a decision for the whole table, which any one player takes (the first
+            # to choose); "Your decision (any player)" was shown to all three at once
+            yours = bool(screen.legal)
+            line = {"seat": None, "you": yours, "colour": _colour(None), "who": who, "what": what}
+            if not yours:
+                line["table"] = _("The players are %(what)s: any one of them may decide for the table.") % {
+                    "what": what
+                }
+            elif screen.hot_seat and screen.acting is not None:
+                # the table's chip marks the seat the screen acts as: the line says so too
+                line["table"] = _("Choose who starts (anyone at the table may; you choose as %(name)s)") % {
+                    "name": screen.acting.name
+                }
+            else:
+                line["table"] = _("Choose who starts (anyone at the table may)")
+            return line
     else:
         seat = view.get("active_seat")
         who = screen.name_of(seat)
