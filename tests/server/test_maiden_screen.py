@@ -630,3 +630,52 @@ def test_MV_SETUP_15_every_player_is_told_anyone_may_choose_who_starts(
         assert "スタートプレイヤーを決めてください（誰が決めてもよい）" in ja and "あなたの決定（" not in ja
     watching = unescape(session_client(spectator).get(f"/games/{game.pk}/maiden/panels/status/").content.decode())
     assert "The players are choosing the start player: any one of them may decide for the table." in watching
+
+
+def test_MV_END_2_after_the_end_bosses_show_their_final_state_and_the_result_links_the_replay(
+    clock: Any, player: Any
+) -> None:
+    """MV-END-2: once the game is over no fight goes on. A boss left in a fight was still marked
+    "in battle" (戦闘中) with its next action, and its maiden "fighting" it: the boss now reads
+    "not defeated" (未撃破), the maiden fights nobody, and the
+    Result panel links the replay and the export (they were only in the page's footer)."""
+    from django.urls import reverse
+
+    from delve.maiden import bosses
+    from delve.maiden.ctx import Ctx
+
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "move")
+    current = state(game)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    play_until(game, [player], lambda v: v["ended"], limit=200)
+    game.refresh_from_db()
+    rules: Any = engine.ruleset_of(game)
+    ended = engine.load_state(game, rules)
+    bosses.engage(Ctx(ended, ended.clock, rules.content), ended.maidens[0], "hod")
+    Game.objects.filter(pk=game.pk).update(state=rules.encode(ended).decode())
+    assert view(game, None)["ended"]
+    for language, undefeated, battle in (("en", "not defeated", "in battle"), ("ja", "未撃破", "戦闘中")):
+        client = session_client(player)
+        client.cookies["django_language"] = language
+        panel = unescape(
+            client.get(f"/games/{game.pk}/maiden/panels/bosses/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        )
+        assert f'<span class="tag undefeated">{undefeated}</span>' in panel
+        assert battle not in panel and 'class="ptr"' not in panel and " open>" not in panel
+        maidens = unescape(
+            client.get(f"/games/{game.pk}/maiden/panels/maidens/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        )
+        assert ("fighting" if language == "en" else "と戦闘中") not in maidens
+        result = client.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        links = re.search(r'<p class="result-links">(.*?)</p>', result, re.S)
+        assert links is not None
+        assert f'href="{reverse("replays:replay", args=[game.pk])}"' in links[1]
+        assert f'href="{reverse("replays:export", args=[game.pk])}" download' in links[1]
+    running = maiden_game([player])
+    assert (
+        'class="result-links"'
+        not in session_client(player).get(f"/games/{running.pk}/maiden/panels/decide/").content.decode()
+    )

@@ -1562,7 +1562,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                 "mp": m["mp"],
                 "skills": skills,
                 "familiars": familiars,
-                "boss": boss_name(m["boss"], language) if m.get("boss") else "",
+                "boss": boss_name(m["boss"], language) if m.get("boss") and not view["ended"] else "",
                 "deaths": m.get("deaths", 0),
                 "active": m["seat"] == view.get("active_seat"),
                 "you": m["seat"] == screen.seat,
@@ -1576,6 +1576,7 @@ def _bosses(screen: Screen) -> dict[str, Any]:
     view = screen.view
     assert view is not None
     language = screen.lang
+    ended = bool(view["ended"])  # after the end no fight goes on: a boss is defeated or not
     out = []
     for b in view["bosses"]:
         actions = []
@@ -1588,7 +1589,7 @@ def _bosses(screen: Screen) -> dict[str, Any]:
                     "slate_key": a.get("slate") or "",
                     # its extra rules (mods) and its effect with its trigger (MV-BOSS-10, MV-EVENT-2)
                     "effect": rules_text.action_text(a, language),
-                    "current": b["engaged"] and b["pointer"] == i,
+                    "current": b["engaged"] and b["pointer"] == i and not ended,
                     "disabled": i in (b.get("disabled") or []),
                 }
             )
@@ -1605,13 +1606,15 @@ def _bosses(screen: Screen) -> dict[str, Any]:
                 "name": pick(b["name"], language),
                 "sephirah": pick(b.get("sephirah"), language),
                 "engaged": b["engaged"],
+                "in_battle": b["engaged"] and not b["defeated"] and not ended,
+                "undefeated": ended and not b["defeated"],
                 "defeated": b["defeated"],
                 "final": b["final"],
                 "life": life_left,
                 "life_max": life_max,
                 "pips": [i < (life_left or 0) for i in range(life_max or 0)],
                 "actions": actions,
-                "fighting": [mm["name"] for mm in view["maidens"] if mm.get("boss") == b["id"]],
+                "fighting": [] if ended else [mm["name"] for mm in view["maidens"] if mm.get("boss") == b["id"]],
             }
         )
     out.sort(key=lambda b: (not b["engaged"] or b["defeated"], b["defeated"]))
