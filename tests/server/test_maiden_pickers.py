@@ -248,3 +248,22 @@ def test_MV_EXPL_5_the_best_choice_is_marked_only_when_the_chances_differ() -> N
             html = render_to_string("play/maiden/_use.html", {"u": use, "s": s})
         assert re.search(rf'<option value="2" selected>die 2 · 100% · {best}</option>', html), html
         assert html.count(" selected") == 1 and html.count(best) == 1
+
+
+def test_a_list_of_dice_is_written_as_the_readers_language_writes_a_list(rolled: Game, player: Any) -> None:
+    """MV-ASC-8: a use that picks several dice names them in a list: 「サイコロ1（赤 1）、サイコロ2
+    （青 3）」 in Japanese (it read 「サイコロ1（赤 1）, サイコロ2（青 3）」, an ASCII comma), "die 1
+    (red 1), die 2 (blue 3)" in English; the log lists the same way (one helper, ``listing``)."""
+    from django.utils import translation
+
+    from delve.maiden.text import listing
+    from delve.server.play import maiden_screen
+
+    assert listing(["a", "b", "c"], "ja") == "a、b、c" and listing(["a", "b"], "en") == "a, b"
+    assert listing([], "ja") == "" and listing(["a"], "en") == "a"
+    pair = next(c for c in legal(rolled, 0) if c.get("area") == WHEEL and len(c["dice"]) == 2)
+    for language, comma, other in (("ja", "、", ", "), ("en", ", ", "、")):
+        with translation.override(language):
+            screen = maiden_screen.load(rolled, player)
+            label = maiden_screen.command_label(screen, pair)
+        assert comma in label and other not in label, label

@@ -9,7 +9,7 @@ a readable generic sentence, so a new kind never breaks a screen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 LANGS = ("en", "ja")
@@ -223,6 +223,13 @@ class Names:
         if head == "boss":
             return self.boss(rest)
         return text or self.say("an effect", "効果")
+
+
+def listing(items: Iterable[str], lang: str) -> str:
+    """Items listed one after another as the reader's language writes a list: "die 1 (red 1),
+    die 2 (blue 3)" in English, 「サイコロ1（赤 1）、サイコロ2（青 3）」 in Japanese (an ASCII
+    comma there read as a typo). ``join`` says "and" before the last in English."""
+    return ("、" if _lang(lang) == "ja" else ", ").join(items)
 
 
 def join(items: Sequence[str], lang: str) -> str:
@@ -775,7 +782,7 @@ def sentence(
 def _generic(kind: str, data: Mapping[str, Any], n: Names) -> str:
     fields = _fields(data, n)
     parts = [f"{k} {v}" if n.lang == "en" else f"{k}:{v}" for k, v in fields.items() if k not in ("kind", "time")]
-    details = ", ".join(parts) if n.lang == "en" else "、".join(parts)
+    details = listing(parts, n.lang)
     if details:
         return n.say(f"Event “{kind}”: {details}.", f"出来事「{kind}」：{details}。")
     return n.say(f"Event “{kind}”.", f"出来事「{kind}」。")

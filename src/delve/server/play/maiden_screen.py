@@ -27,6 +27,7 @@ from delve.kernel import DelveError
 from delve.maiden import rules_text
 from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
+from delve.maiden.text import listing
 from delve.server.games import bots, engine, present
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.table import controlled_seats
@@ -524,7 +525,7 @@ def _map(screen: Screen) -> dict[str, Any]:
         if room.get("entry_requirement"):
             info.append(
                 _("needs %(symbols)s")
-                % {"symbols": ", ".join(symbol_name(s, language) for s in room["entry_requirement"])}
+                % {"symbols": listing((symbol_name(s, language) for s in room["entry_requirement"]), language)}
             )
         command = destinations.get(room["id"])
         if command is not None:
@@ -542,7 +543,7 @@ def _map(screen: Screen) -> dict[str, Any]:
                 "explored": room["explored"],
                 "label": label,
                 "short": label.split(",")[0].split("（")[0].split("(")[0].strip(),
-                "info": ", ".join(str(i) for i in info),
+                "info": listing((str(i) for i in info), language),
                 "boss": boss is not None,
                 "defeated": bool(boss and boss["defeated"]),
                 "life": life,
@@ -815,7 +816,7 @@ def pick_words(screen: Screen, params: dict[str, Any]) -> str:
     elif params.get("face") is not None:
         parts.append(_("face %(n)s") % {"n": params["face"]})
     if params.get("dice"):
-        parts.append(", ".join(_die_word(screen, int(i)) for i in params["dice"]))
+        parts.append(listing((_die_word(screen, int(i)) for i in params["dice"]), language))
     if params.get("onto") is not None:
         parts.append(_("bonus on %(die)s") % {"die": _die_word(screen, int(params["onto"]))})
     if params.get("seat") is not None:
@@ -1163,7 +1164,7 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
             best_key = max(known, key=lambda k: (known[k].p, -k.count(","), [-int(x) for x in k.split(",")]))
             group["best"] = {
                 "odds": known[best_key],
-                "dice": ", ".join(_die_word(screen, int(x)) for x in best_key.split(",")),
+                "dice": listing((_die_word(screen, int(x)) for x in best_key.split(",")), screen.lang),
             }
         if len(sizes) == 1:
             group["hint"] = ngettext("Tick %(n)s die.", "Tick %(n)s dice.", sizes[0]) % {"n": sizes[0]}
@@ -1224,7 +1225,7 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
                     **_button(screen, c),
                     "text": pick(fam.text, language) if fam else "",
                     "detail": _("Action card: %(symbol)s · Skill: %(skills)s")
-                    % {"symbol": symbol_name(fam.action, language) if fam else "", "skills": ", ".join(skills)},
+                    % {"symbol": symbol_name(fam.action, language) if fam else "", "skills": listing(skills, language)},
                 }
             )
     elif kind == "keep_card":
@@ -1252,7 +1253,7 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
                 if skill is not None:
                     entry["text"] = pick(skill.text, language)
                     entry["detail"] = _("needs %(symbols)s") % {
-                        "symbols": ", ".join(symbol_name(s, language) for s in skill.condition) or "—"
+                        "symbols": listing((symbol_name(s, language) for s in skill.condition), language) or "—"
                     }
             elif deck == "action":
                 symbol = symbol_name(card_id, language)
@@ -1520,7 +1521,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                     "exhausted": sk["exhausted"],
                     "used": sk.get("used_this_turn", False),
                     "text": pick(definition.text, language) if definition else "",
-                    "condition": ", ".join(symbol_name(s, language) for s in definition.condition)
+                    "condition": listing((symbol_name(s, language) for s in definition.condition), language)
                     if definition
                     else "",
                     "timing": definition.timing if definition else "",
@@ -1540,7 +1541,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                     {"letter": symbol_letter(c, language), "name": symbol_name(c, language)} for c in m["stats"][s]
                 ],
                 "cards_full": _("%(stat)s: action cards from bottom to top: %(cards)s")
-                % {"stat": stat_name(s), "cards": ", ".join(symbol_name(c, language) for c in m["stats"][s])}
+                % {"stat": stat_name(s), "cards": listing((symbol_name(c, language) for c in m["stats"][s]), language)}
                 if m["stats"][s]
                 else stat_name(s),
             }
@@ -1730,7 +1731,7 @@ def _field_value(key: str, value: Any, screen: Screen, language: str) -> str:
     if key in {"seat", "for_seat"} and isinstance(value, int):
         return screen.name_of(value)
     if key == "seats" and isinstance(value, list):
-        return ", ".join(screen.name_of(v) if isinstance(v, int) else str(v) for v in value)
+        return listing((screen.name_of(v) if isinstance(v, int) else str(v) for v in value), language)
     if isinstance(value, str):
         if value in data.rooms:
             return room_label(value, language)
