@@ -56,9 +56,13 @@ LABELS: dict[str, dict[str, str]] = {
     "base_target": {"en": "Base target number", "ja": "基本目標値"},
     "event_log_size": {"en": "Event log length", "ja": "イベントログの件数"},
 }
+#: The variants kept for the balance lab's simulations (§6.3: "simulation only"): players cannot
+#: choose them, so the new-game form leaves them out and a game's "Rules of this game" lists one
+#: only when a staff-made game turned it on; the staff form and the lab still list them.
+SIMULATION_ONLY = frozenset({"allow_smaller_die", "slate_roll_restricted", "base_target"})
 #: The settings the games list and the new-game form show (every labelled one but the tuning
-#: parameters only an operator sets through the overrides).
-DESCRIBED = tuple(key for key in LABELS if key != "event_log_size")
+#: parameters only an operator sets through the overrides, and the simulation-only variants).
+DESCRIBED = tuple(key for key in LABELS if key != "event_log_size" and key not in SIMULATION_ONLY)
 #: The values a setting takes on the staff form, where they are typed, when they are not the words
 #: the players' form shows (its choices say "seat 1" to "seat 4").
 VALUES: dict[str, dict[str, str]] = {
@@ -446,10 +450,17 @@ def choices(key: str) -> tuple[Choice, ...]:
     return tuple(Choice(value, label) for value, label in _labels(key).items())
 
 
-def describe(s: Settings) -> list[tuple[str, Text, str, Text]]:
+def describe(s: Settings, *, every: bool = False) -> list[tuple[str, Text, str, Text]]:
     """(key, label, value as the settings write it, value for people per language) of every
-    setting, game settings first."""
-    return [(key, LABELS[key], _value(getattr(s, key)), _shown(key, getattr(s, key))) for key in DESCRIBED]
+    setting players see, game settings first, then any simulation-only variant ``s`` turns away
+    from its default (two "(simulation)" lines were listed to players who could not choose them);
+    ``every``: the simulation-only ones too, as the lab's report lists them."""
+    default = Settings()
+    keys = [
+        *DESCRIBED,
+        *(k for k in LABELS if k in SIMULATION_ONLY and (every or getattr(s, k) != getattr(default, k))),
+    ]
+    return [(key, LABELS[key], _value(getattr(s, key)), _shown(key, getattr(s, key))) for key in keys]
 
 
 def as_dict(s: Settings) -> dict[str, Any]:

@@ -284,7 +284,7 @@ def baseline() -> str:
     label, _ = settings.PRESETS[settings.DEFAULT_PRESET]
     shown = [
         f"{name['en']}: {value['en']}"
-        for key, name, _raw, value in settings.describe(settings.resolve({}))
+        for key, name, _raw, value in settings.describe(settings.resolve({}), every=True)
         if key not in ("players", "start_player", "turn_deadline_hours")
     ]
     return (
