@@ -497,8 +497,13 @@ def map_shapes(html: str) -> tuple[list[tuple[str, float, float, float]], list[t
     for x, y in re.findall(r'<rect x="([\d.-]+)" y="([\d.-]+)" width="6" height="6"', html):
         shapes.append(("diamond", float(x) + 3, float(y) + 3, maiden_screen.BOSS_REACH))
     labels = [
-        (unescape(text), maiden_screen.label_box(float(x), float(y), maiden_screen._label_width(unescape(text))))
-        for x, y, text in re.findall(r'<text class="boss-name" x="([\d.-]+)" y="([\d.-]+)">([^<]*)</text>', html)
+        (
+            unescape(text),
+            maiden_screen.label_box(float(x), float(y), maiden_screen._label_width(unescape(text)), anchor),
+        )
+        for anchor, x, y, text in re.findall(
+            r'<text class="boss-name anchor-(\w+)" x="([\d.-]+)" y="([\d.-]+)">([^<]*)</text>', html
+        )
     ]
     return shapes, labels
 

@@ -567,11 +567,11 @@ def _map(screen: Screen) -> dict[str, Any]:
 def _label_width(text: str) -> float:
     """About how wide a boss label is in the map's units (2.3-unit type: a wide character for
     Japanese, a narrower one for Latin letters)."""
-    return sum(2.3 if ord(c) > 0x2E80 else 1.35 for c in text)
+    return sum(2.3 if ord(c) > 0x2E80 else 1.5 for c in text)
 
 
 MAP_BOX = (-9.0, -6.0, 109.0, 104.0)  # the map's viewBox (left, top, right, bottom): room for side names
-LABEL_ASCENT, LABEL_DESCENT, LABEL_GAP = 1.75, 0.55, 0.35
+LABEL_ASCENT, LABEL_DESCENT, LABEL_GAP = 2.15, 0.6, 0.35  # the font's box, as a browser measures it
 BOSS_REACH = 4.25  # a boss room's diamond: a 6-unit square turned 45 degrees, |dx| + |dy| <= 4.25
 
 
@@ -579,9 +579,11 @@ def room_radius(room: dict[str, Any]) -> float:
     return 2.6 if room["type"] == "start" else 2.2
 
 
-def label_box(x: float, baseline: float, width: float) -> tuple[float, float, float, float]:
-    """The box (left, top, right, bottom) a boss label centred on ``x`` at ``baseline`` covers."""
-    return (x - width / 2, baseline - LABEL_ASCENT, x + width / 2, baseline + LABEL_DESCENT)
+def label_box(x: float, baseline: float, width: float, anchor: str = "middle") -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom) a boss label at ``x`` (its centre, or its start or end
+    with that ``anchor``) and ``baseline`` covers."""
+    left = {"start": x, "end": x - width}.get(anchor, x - width / 2)
+    return (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_DESCENT)
 
 
 def _box_hits_circle(box: tuple[float, float, float, float], cx: float, cy: float, r: float) -> bool:
@@ -610,41 +612,64 @@ def _label_hits(box: tuple[float, float, float, float], rooms: list[dict[str, An
             hits += _boxes_meet(box, (x - half, float(r["req_y"]) - 1.4, x + half, float(r["req_y"]) + 0.4))
     hits += sum(_boxes_meet(box, other) for other in placed)
     left, top, right, bottom = MAP_BOX
-    outside = box[0] < left or box[1] < top or box[2] > right or box[3] > bottom
+    edge = 1.5  # a font a little wider than the estimate still fits
+    outside = box[0] < left + edge or box[1] < top or box[2] > right - edge or box[3] > bottom
     return hits + 10 * outside  # a name cut off at the map's edge is worse than one over a line
+
+
+def _label_places(x: float, y: float) -> list[tuple[float, float, str]]:
+    """Where a boss name may go around its room at (x, y), nearest first: centred below or above
+    the diamond, or starting right of it or ending left of it, stepping outwards."""
+    below, above = BOSS_REACH + 0.3 + LABEL_ASCENT, -(BOSS_REACH + 0.3 + LABEL_DESCENT)
+    middle = (LABEL_ASCENT - LABEL_DESCENT) / 2
+    side = BOSS_REACH + 0.4
+    places: list[tuple[float, float, float, str]] = []  # (how far from the room, x, baseline, anchor)
+    for j in range(5):
+        for i in (0, 1, -1, 2, -2):
+            for base in (below + 0.8 * j, above - 0.8 * j):
+                places.append((0.8 * j + 1.5 * abs(i) + (0 if base > 0 else 0.1), x + 1.5 * i, y + base, "middle"))
+    for i in range(4):
+        for j in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
+            far = 0.8 * i + 0.8 * abs(j) + 0.2
+            places.append((far, x + side + 0.8 * i - 0.5 * min(abs(j), 3), y + middle + 0.8 * j, "start"))
+            places.append((far + 0.05, x - side - 0.8 * i + 0.5 * min(abs(j), 3), y + middle + 0.8 * j, "end"))
+    places.sort(key=lambda p: p[0])
+    return [(px, py, anchor) for _, px, py, anchor in places]
+
+
+def _clear_place(
+    x: float, y: float, width: float, rooms: list[dict[str, Any]], placed: list[tuple[float, float, float, float]]
+) -> tuple[float, float, str]:
+    """The nearest place for a name ``width`` wide that meets nothing, else the one meeting the
+    fewest things."""
+    places = _label_places(x, y)
+    best: tuple[int, int] | None = None
+    for n, (px, py, anchor) in enumerate(places):
+        hits = _label_hits(label_box(px, py, width, anchor), rooms, placed)
+        if hits == 0:
+            return px, py, anchor
+        if best is None or hits < best[0]:
+            best = (hits, n)
+    assert best is not None
+    return places[best[1]]
 
 
 def _place_labels(rooms: list[dict[str, Any]]) -> None:
     """Put each boss room's name (and its life in a fight) where it covers no room, no maiden's
     token and no other name: below the diamond if that is clear, else above, beside or on a
     diagonal (names sat on the rooms below them: Chesed ♥3/3, ティファレト ♥4/4). The name's
-    centre and baseline go to ``label_x``/``label_y``; when no place is clear, the one meeting
-    the fewest things."""
+    anchor point and baseline go to ``label_x``/``label_y``, with ``label_anchor``: a name beside
+    its room starts (or ends) next to it, so a font wider than the estimate grows away from the
+    room; when no place is clear, the one meeting the fewest things."""
     placed: list[tuple[float, float, float, float]] = []
     for r in rooms:
         if not r["boss"]:
             continue
         x, y = float(r["x"]), float(r["y"])
         width = _label_width(r["short"] + (f" ♥{r['life']}" if r["life"] else ""))
-        side = BOSS_REACH + 0.4 + width / 2
-        slant = BOSS_REACH / 2 + 0.6 + width / 2
-        below, above = BOSS_REACH + 0.3 + LABEL_ASCENT, -(BOSS_REACH + 0.3 + LABEL_DESCENT)
-        candidates = [
-            (x, y + below),
-            (x, y + above),
-            (x + side, y + 0.6),
-            (x - side, y + 0.6),
-            (x + slant, y + below - 1.6),
-            (x - slant, y + below - 1.6),
-            (x + slant, y + above + 1.6),
-            (x - slant, y + above + 1.6),
-            (x, y + below + 2.4),
-            (x, y + above - 2.4),
-        ]
-        scored = [(_label_hits(label_box(cx, cy, width), rooms, placed), n) for n, (cx, cy) in enumerate(candidates)]
-        lx, ly = candidates[min(scored)[1]]
-        r["label_x"], r["label_y"] = f"{round(lx, 2):g}", f"{round(ly, 2):g}"
-        placed.append(label_box(lx, ly, width))
+        lx, ly, anchor = _clear_place(x, y, width, rooms, placed)
+        r["label_x"], r["label_y"], r["label_anchor"] = f"{round(lx, 2):g}", f"{round(ly, 2):g}", anchor
+        placed.append(label_box(lx, ly, width, anchor))
 
 
 def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms: list[dict[str, Any]]) -> SafeString:
@@ -696,7 +721,8 @@ def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms:
         if r["boss"]:
             life = f" ♥{v(r['life'])}" if r["life"] else ""
             out.append(
-                f'<text class="boss-name" x="{v(r["label_x"])}" y="{v(r["label_y"])}">{v(r["short"])}{life}</text>'
+                f'<text class="boss-name anchor-{v(r["label_anchor"])}" x="{v(r["label_x"])}" y="{v(r["label_y"])}">'
+                f"{v(r['short'])}{life}</text>"
             )
     out.append("</g>")
     return mark_safe("".join(out))
