@@ -215,6 +215,34 @@ def shot(page: Any, shots: Path, name: str, *, full: bool = False) -> None:
     page.screenshot(path=str(shots / f"maiden-{name}.png"), full_page=full, caret="initial")
 
 
+# Each boss name's box as the browser lays it out, against every room shape and token it meets
+# (a diamond: |dx| + |dy| within its half-diagonal) and the map's edges.
+LABEL_OVERLAPS = """() => {
+  const svg = document.querySelector('svg.tree'); const out = [];
+  const shapes = [...svg.querySelectorAll('.room circle:not(.marker), .room rect, .tokens circle')].map(e => {
+    const b = e.getBBox();
+    const diamond = e.tagName === 'rect';
+    return {x: b.x + b.width / 2, y: b.y + b.height / 2, r: diamond ? b.width * Math.SQRT1_2 : b.width / 2, diamond};
+  });
+  const vb = svg.viewBox.baseVal;
+  for (const t of svg.querySelectorAll('text.boss-name')) {
+    const b = t.getBBox();
+    if (b.x < vb.x || b.x + b.width > vb.x + vb.width) out.push(t.textContent + ' leaves the map');
+    for (const s of shapes) {
+      const nx = Math.min(Math.max(s.x, b.x), b.x + b.width), ny = Math.min(Math.max(s.y, b.y), b.y + b.height);
+      const d = s.diamond ? Math.abs(nx - s.x) + Math.abs(ny - s.y) : Math.hypot(nx - s.x, ny - s.y);
+      if (d < s.r - 0.05) out.push(t.textContent + ' covers a shape at ' + s.x.toFixed(1) + ',' + s.y.toFixed(1));
+    }
+  }
+  return out;
+}"""
+
+
+def label_overlaps(page: Any) -> list[str]:
+    """MV-BOSS-1: the boss names on the map that cover a room, a token or leave the map."""
+    return list(page.evaluate(LABEL_OVERLAPS))
+
+
 def set_language(page: Any, code: str) -> None:
     page.locator(f"form.lang-switch button[value={code}]").click()
     page.wait_for_load_state()
@@ -284,6 +312,7 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     expect(small.locator("html")).to_have_attribute("lang", "ja")
     expect(small.locator("#panel-map h2")).to_contain_text("生命の樹")
     shot(small, shots, "03-phone-ja")
+    assert not label_overlaps(small), label_overlaps(small)
     shot(small, shots, "03-phone-ja", full=True)
     set_language(small, "en")
     shot(small, shots, "04-phone-en")
@@ -304,8 +333,13 @@ def test_a_seeded_solo_game_through_the_screen_to_its_end(
     expect(page.locator("footer.fair-dice")).not_to_contain_text("the seed is revealed when the game ends")
     expect(page.locator(".leave-panel")).to_have_count(0)
     shot(page, shots, "05-end-desktop-en", full=True)
+    assert not label_overlaps(page), label_overlaps(page)
+    # the Result panel links the replay and the export, and no boss is left "in battle"
+    expect(page.locator("#panel-decide .result-links a")).to_have_count(2)
+    expect(page.locator("#panel-bosses .tag.fight")).to_have_count(0)
     set_language(page, "ja")
     shot(page, shots, "06-end-desktop-ja")
+    assert not label_overlaps(page), label_overlaps(page)
     assert CommandEntry.objects.filter(game=game, seat=0).count() == driver.played
     assert not problems, problems[:5]
     context.close()
