@@ -295,7 +295,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"delve serve: {problem}; live updates fall back to polling until it answers", flush=True)
     _check_database()
     _check_content()
-    management.call_command("migrate", interactive=False, verbosity=1)
+    from delve.server import migrating
+
+    migrating.migrate(verbosity=1)  # one process at a time: the others wait, then find nothing to do
     management.call_command("collectstatic", interactive=False, verbosity=0)
     stops = [stop for hook in _serve_hooks(args) if (stop := hook()) is not None]
 
@@ -362,7 +364,9 @@ def cmd_tick(args: argparse.Namespace) -> int:
     _django_setup()
     _say(_unknown_settings())
     _check_database()
-    _check_migrations("tick")
+    from delve.server import migrating
+
+    migrating.locked(lambda: _check_migrations("tick"))  # waits for a `delve serve` migrating right now
     if not os.environ.get("DELVE_SITE_URL", "").strip() and not args.once:
         from django.conf import settings
 
@@ -407,9 +411,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Create the demo games: Fated Labyrinth against three bots, Level D open to join."""
     _django_setup()
     _check_database()
-    from django.core import management
+    from delve.server import migrating
 
-    management.call_command("migrate", interactive=False, verbosity=0)
+    migrating.migrate(verbosity=0)
     from delve.server.games import demo
     from delve.server.games.models import Game
 
