@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from delve.server.env import Pool, database_from_url, env_bool, env_float, env_int
+from delve.server.env import Pool, database_from_url, env_bool, env_float, env_int, parse_origins
 
 
 def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -38,6 +38,13 @@ def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Com
         ("DELVE_ALLOWED_HOSTS", "", "DELVE_ALLOWED_HOSTS is set but empty"),
         ("REDIS_URL", "redis://127.0.0.1:1/0", "Redis at REDIS_URL is not reachable"),
         ("DELVE_NOTIFY_GRACE", "9999", "DELVE_NOTIFY_GRACE=9999 is above the maximum 3600"),
+        (
+            "DELVE_CSRF_TRUSTED_ORIGINS",
+            "delve.example.org",
+            "DELVE_CSRF_TRUSTED_ORIGINS: 'delve.example.org' is not an origin; write the scheme and the host, "
+            "e.g. https://delve.example.org",
+        ),
+        ("DELVE_CSRF_TRUSTED_ORIGINS", "https://ok.example,ftp://x.example", "'ftp://x.example' is not an origin"),
     ],
 )
 def test_a_bad_setting_fails_at_start_with_a_clear_message(tmp_path, variable, value, needle):
@@ -296,3 +303,16 @@ def test_the_test_and_script_variables_are_not_taken_for_typos():
                 used |= set(re.findall(r"DELVE_[A-Z0-9_]+", path.read_text(errors="ignore")))
     unknown = {n for n in used - KNOWN_VARIABLES - TOOL_VARIABLES if not n.startswith("DELVE_TEST_")}
     assert unknown <= {"DELVE_PROT", "DELVE_TEST_"}, unknown  # the typo the tests make on purpose
+
+
+def test_csrf_trusted_origins_need_a_scheme_and_a_host():
+    good = "https://delve.example.org,http://10.0.0.5:8000,https://*.example.org,https://x.example/"
+    assert parse_origins(good.split(",")) == [
+        "https://delve.example.org",
+        "http://10.0.0.5:8000",
+        "https://*.example.org",
+        "https://x.example",
+    ]
+    for bad in ("delve.example.org", "https://", "https://x.example/path", "https://x.example:port", "//x.example"):
+        with pytest.raises(ImproperlyConfigured, match=r"DELVE_CSRF_TRUSTED_ORIGINS: .* is not an origin"):
+            parse_origins([bad])

@@ -248,6 +248,30 @@ def private_sqlite_file(path: Path) -> Path:
     return path
 
 
+def parse_origins(items: Iterable[str], variable: str = "DELVE_CSRF_TRUSTED_ORIGINS") -> list[str]:
+    """Origins such as ``https://delve.example.org`` (or ``https://*.example.org``, a port allowed):
+    a scheme, a host, nothing after it. Django refuses one without a scheme only in its system
+    checks, with a traceback; here it is one line naming the variable.
+
+    :raises ImproperlyConfigured: naming ``variable`` and the bad item.
+    """
+    origins = []
+    for item in items:
+        parts = urlsplit(item)
+        try:
+            parts.port  # noqa: B018 (a port that is no number raises)
+            good = parts.scheme in {"http", "https"} and bool(parts.hostname) and parts.path in {"", "/"}
+        except ValueError:
+            good = False
+        if not good or parts.query or parts.fragment or parts.username is not None:
+            raise ImproperlyConfigured(
+                f"{variable}: {item!r} is not an origin; write the scheme and the host, e.g. "
+                f"https://{parts.path.split('/')[0] or 'delve.example.org'} (comma-separated for several)"
+            )
+        origins.append(item.rstrip("/"))
+    return origins
+
+
 def parse_networks(items: Iterable[str], variable: str = "DELVE_TRUSTED_PROXY") -> list[Network]:
     """``10.0.0.5``, ``10.0.0.0/8``, ``::1`` ... as networks.
 

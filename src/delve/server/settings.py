@@ -26,6 +26,7 @@ from delve.server.env import (
     env_list,
     env_str,
     parse_networks,
+    parse_origins,
     private_dir,
     private_sqlite_file,
     secret_key,
@@ -42,7 +43,7 @@ if not ALLOWED_HOSTS:
     raise ImproperlyConfigured(
         "DELVE_ALLOWED_HOSTS is set but empty: every request would be refused; give the names players use"
     )
-CSRF_TRUSTED_ORIGINS = env_list("DELVE_CSRF_TRUSTED_ORIGINS", [])
+CSRF_TRUSTED_ORIGINS = parse_origins(env_list("DELVE_CSRF_TRUSTED_ORIGINS", []))
 
 _database_url = env_str("DATABASE_URL", "")
 DATABASES = {
