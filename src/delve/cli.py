@@ -117,6 +117,26 @@ def _unknown_settings() -> list[str]:
     return lines
 
 
+def _shared_secret(command: str) -> list[str]:
+    """A site of several processes (PostgreSQL, or Redis between processes) needs one secret key
+    on all of them: a process without DELVE_SECRET_KEY signs with the key generated in its own data
+    folder, and behind a load balancer another process refuses its sessions and CSRF tokens (said
+    once at start)."""
+    from django.conf import settings
+    from django.db import connection
+
+    if os.environ.get("DELVE_SECRET_KEY") is not None:
+        return []
+    if not (settings.REDIS_URL or connection.vendor == "postgresql"):
+        return []
+    why = "REDIS_URL is set" if settings.REDIS_URL else "the database is PostgreSQL"
+    return [
+        f"delve {command}: DELVE_SECRET_KEY is not set, but {why} (a site of several processes): every process "
+        f"must share DELVE_SECRET_KEY, or sessions and CSRF tokens made on one are refused by another (random "
+        f"log-outs, CSRF failures); this process uses the key generated in {Path(settings.DATA_DIR) / 'secret_key'}"
+    ]
+
+
 def _say(lines: Sequence[str]) -> None:
     for line in lines:
         print(line, file=sys.stderr, flush=True)
@@ -162,6 +182,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     management.call_command("check", fail_level="ERROR")
     _say(_unknown_settings())
+    _say(_shared_secret("check"))
     if os.environ.get("DELVE_PORT", "").strip():
         try:
             _port(os.environ["DELVE_PORT"])
@@ -286,6 +307,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     management.call_command("check", fail_level="ERROR")
     _say(_unknown_settings())
+    _say(_shared_secret("serve"))
     _check_port(args.host, args.port)
     _site_url(args.host, args.port)
     _public_warnings(args.host)
@@ -363,6 +385,7 @@ def cmd_tick(args: argparse.Namespace) -> int:
     """The turn-clock worker (see delve.server.games.worker)."""
     _django_setup()
     _say(_unknown_settings())
+    _say(_shared_secret("tick"))
     _check_database()
     from delve.server import migrating
 

@@ -316,3 +316,53 @@ def test_csrf_trusted_origins_need_a_scheme_and_a_host():
     for bad in ("delve.example.org", "https://", "https://x.example/path", "https://x.example:port", "//x.example"):
         with pytest.raises(ImproperlyConfigured, match=r"DELVE_CSRF_TRUSTED_ORIGINS: .* is not an origin"):
             parse_origins([bad])
+
+
+def _without_secret_key(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
+    full_env.pop("DELVE_SECRET_KEY", None)
+    full_env.update({"DELVE_DATA_DIR": str(tmp_path)}, **env)
+    return subprocess.run(
+        [sys.executable, "-m", "delve.cli", *args], env=full_env, capture_output=True, text=True, timeout=120
+    )
+
+
+SHARED_KEY = "every process must share DELVE_SECRET_KEY"
+
+
+def test_a_generated_secret_key_on_a_site_of_several_processes_is_warned_of(tmp_path):
+    """REDIS_URL says the site has several processes: one that generated its own key would refuse
+    the others' sessions behind a load balancer. check, tick and serve say so in one line."""
+    from tests.server.scale import REDIS_URL, redis_absent
+
+    if why := redis_absent():
+        pytest.skip(why)
+    redis = {"REDIS_URL": REDIS_URL}
+    result = _without_secret_key("check", env=redis, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    [line] = [line for line in result.stderr.splitlines() if SHARED_KEY in line]
+    assert line.startswith("delve check: DELVE_SECRET_KEY is not set, but REDIS_URL is set")
+    assert str(tmp_path / "secret_key") in line
+    assert _without_secret_key("manage", "migrate", "-v0", env={}, tmp_path=tmp_path).returncode == 0
+    result = _without_secret_key("tick", "--once", env=redis, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert next(line for line in result.stderr.splitlines() if SHARED_KEY in line).startswith("delve tick: ")
+    keyed = _without_secret_key("check", env={**redis, "DELVE_SECRET_KEY": "k" * 40}, tmp_path=tmp_path)
+    assert keyed.returncode == 0 and SHARED_KEY not in keyed.stderr
+
+
+def test_a_single_sqlite_process_with_a_generated_key_is_not_warned(tmp_path):
+    result = _without_secret_key("check", env={}, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert SHARED_KEY not in result.stderr
+
+
+@pytest.mark.postgres
+def test_a_generated_secret_key_on_postgresql_is_warned_of(tmp_path):
+    from tests.server.live import live_database
+
+    with live_database(tmp_path) as env:
+        result = _without_secret_key("check", env={"DATABASE_URL": env["DATABASE_URL"]}, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "delve check: DELVE_SECRET_KEY is not set, but the database is PostgreSQL" in result.stderr
+    assert SHARED_KEY in result.stderr
