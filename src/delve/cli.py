@@ -390,6 +390,14 @@ def cmd_tick(args: argparse.Namespace) -> int:
     from delve.server import migrating
 
     migrating.locked(lambda: _check_migrations("tick"))  # waits for a `delve serve` migrating right now
+    problem = _check_redis()
+    if problem:
+        _say(
+            [
+                f"delve tick: {problem}; games still advance, but the screens see this worker's changes only at "
+                "their next poll (up to 10 s late) until it answers"
+            ]
+        )
     if not os.environ.get("DELVE_SITE_URL", "").strip() and not args.once:
         from django.conf import settings
 

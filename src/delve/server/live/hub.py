@@ -121,6 +121,7 @@ class Hub:
         self._connected = threading.Event()
         self._publisher: Any = None
         self._ending = False
+        self.last_error = ""  # why the listener last lost (or could not reach) Redis
 
     @property
     def mode(self) -> str:
@@ -179,6 +180,16 @@ class Hub:
         self._ensure_listener()
         return self._connected.wait(wait)
 
+    def health(self, wait: float = 1.0) -> dict[str, object]:
+        """The live-update channel's state for ``/healthz``: ``{"mode": "local", "ok": True}``, or
+        with Redis whether this process's listener is connected (waiting up to ``wait`` seconds
+        for a first connection), and if not, why."""
+        if not self.redis_url:
+            return {"mode": "local", "ok": True}
+        if self.ready(wait):
+            return {"mode": "redis", "ok": True}
+        return {"mode": "redis", "ok": False, "error": self.last_error or "not connected to Redis yet"}
+
     def subscribers(self, game_id: int | None = None) -> int:
         with self._lock:
             if game_id is not None:
@@ -227,6 +238,7 @@ class Hub:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.psubscribe(f"{self.prefix}game:*")
                 self._connected.set()
+                self.last_error = ""
                 pause = 0.5
                 log.info("live: listening for notices on %s", self.redis_url)
                 while True:
@@ -239,6 +251,7 @@ class Hub:
                 if self._connected.is_set():
                     log.warning("live: lost Redis (%s); open streams end, pages poll until it is back", exc)
                 self._connected.clear()
+                self.last_error = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 self.break_all()
                 time.sleep(pause)
                 pause = min(pause * 2, 10.0)
