@@ -10,6 +10,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from tests.server.live import ROOT, LiveServer, drive, live_database, report, seed_games
 from tests.server.scale import audit, seed_maiden
 
@@ -94,3 +96,26 @@ def test_a_backup_is_owner_only_and_a_restore_refuses_the_other_kind_of_database
             assert len(result.stderr.strip().splitlines()) == 1
         if not postgres:
             assert not list(target.glob("*.sqlite3")) or all(p.stat().st_size == 0 for p in target.glob("*.sqlite3"))
+
+
+@pytest.mark.postgres
+def test_a_restore_refuses_a_postgresql_database_that_a_server_still_uses(tmp_path: Path) -> None:
+    """`delve restore --force` over a database another process is still connected to would break
+    that process (500s): it is refused in one line saying how many connections are open and that
+    the servers must be stopped, and the database is left as it was. Once they are gone, it runs."""
+    import psycopg
+
+    with live_database(tmp_path) as env:
+        seed_games(env, games=1)
+        taken = tmp_path / "taken.backup"
+        assert _delve(env, "backup", str(taken)).returncode == 0
+        url = env["DATABASE_URL"].replace("postgres://", "postgresql://", 1)
+        with psycopg.connect(url, autocommit=True) as server:  # a server still running
+            games = server.execute("SELECT count(*) FROM games_game").fetchone()
+            result = _delve(env, "restore", "--force", str(taken))
+            assert result.returncode == 1, result.stdout
+            assert "has 1 other open connection(s)" in result.stderr and "stop every delve serve" in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+            assert server.execute("SELECT count(*) FROM games_game").fetchone() == games
+        result = _delve(env, "restore", "--force", str(taken))
+        assert result.returncode == 0, result.stderr

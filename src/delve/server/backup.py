@@ -103,6 +103,22 @@ def backup_kind(path: Path) -> str:
     return "unknown"
 
 
+def _postgres_target() -> tuple[int, int]:
+    """The target database's tables, and the connections other sessions hold to it (any server or
+    worker still running; ours is a connection of its own, not a pool's, so it counts none)."""
+    from django.db import connection
+
+    with connection.Database.connect(**connection.get_connection_params(), autocommit=True) as session:
+        row = session.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+        tables = int(row[0]) if row else 0
+        row = session.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND backend_type = 'client backend'"
+        ).fetchone()
+        others = int(row[0]) if row else 0
+    return tables, others
+
+
 def restore(source: Path, *, force: bool = False) -> str:
     """Restore a backup made by :func:`backup` into the database the settings name (the server
     stopped; for PostgreSQL an empty database); a summary line."""
@@ -120,12 +136,12 @@ def restore(source: Path, *, force: bool = False) -> str:
             "the backup came from"
         )
     if is_postgres(db):
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
-            (tables,) = cursor.fetchone()
-        connection.close()
+        tables, others = _postgres_target()
+        if others:
+            raise BackupFailed(
+                f"database {db['NAME']} has {others} other open connection(s) (servers, tick workers, a shell): "
+                "stop every delve serve and delve tick using it, then restore"
+            )
         if tables and not force:
             raise BackupFailed(f"database {db['NAME']} is not empty ({tables} tables); restore into an empty one")
         args, env = _pg_env(db)
