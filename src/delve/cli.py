@@ -331,6 +331,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # own in place, that second delivery does not kill the process, so the hooks' stops still run.
     signal.signal(signal.SIGTERM, lambda signum, frame: None)
 
+    _release_start_connections(args)
     print(f"Delve is serving at http://{args.host}:{args.port}/", flush=True)
     try:
         uvicorn.run(
@@ -348,6 +349,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for stop in reversed(stops):
             stop()
     return 0
+
+
+def _release_start_connections(args: argparse.Namespace) -> None:
+    """The start-up's own database connection goes back to the pool before the server starts (the
+    main thread would otherwise hold it for the server's whole life). With ``--workers`` above 1
+    the HTTP processes have pools of their own: the parent keeps its pool only for its in-process
+    worker, and closes it with ``--no-worker`` (it then holds no connection)."""
+    from django.db import connections
+
+    connections.close_all()
+    if args.workers > 1 and args.no_worker:
+        for connection in connections.all(initialized_only=True):
+            close_pool = getattr(connection, "close_pool", None)
+            if close_pool is not None and getattr(connection, "pool", None) is not None:
+                close_pool()
 
 
 def _uvicorn_logging(args: argparse.Namespace) -> dict[str, Any]:

@@ -93,7 +93,7 @@ def test_database_urls(tmp_path):
     )
     assert pg["OPTIONS"] == {
         "sslmode": "require",
-        "pool": {"min_size": 2, "max_size": 10, "timeout": 30.0},
+        "pool": {"min_size": 2, "max_size": 10, "timeout": 30.0, "max_idle": 60.0},
         "server_side_binding": True,
         "prepare_threshold": 5,
     }
@@ -116,7 +116,7 @@ def test_postgresql_connections_come_from_a_pool_bounded_by_the_environment(monk
     pool = Pool.from_env()
     assert pool == Pool(min_size=4, max_size=24, timeout=12.5)
     pg = database_from_url("postgres://u@h/db", data_dir=tmp_path, pool=pool)
-    assert pg["OPTIONS"]["pool"] == {"min_size": 4, "max_size": 24, "timeout": 12.5}
+    assert pg["OPTIONS"]["pool"] == {"min_size": 4, "max_size": 24, "timeout": 12.5, "max_idle": 60.0}
     monkeypatch.setenv("DELVE_DB_POOL_MAX", "0")
     monkeypatch.setenv("DELVE_DB_POOL_MIN", "0")
     unpooled = database_from_url("postgres://u@h/db", data_dir=tmp_path, pool=Pool.from_env())
@@ -366,3 +366,44 @@ def test_a_generated_secret_key_on_postgresql_is_warned_of(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "delve check: DELVE_SECRET_KEY is not set, but the database is PostgreSQL" in result.stderr
     assert SHARED_KEY in result.stderr
+
+
+RELEASE_SCRIPT = """
+import argparse, os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "delve.server.settings"
+import django
+django.setup()
+from django.db import connection
+from delve.cli import _release_start_connections
+
+def held():
+    with connection.Database.connect(**connection.get_connection_params(), autocommit=True) as probe:
+        return probe.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()[0]
+
+connection.ensure_connection()  # the start-up's checks and migrations
+print(connection.pool.max_idle, connection.pool.min_size, held() >= 1)
+_release_start_connections(argparse.Namespace(workers=2, no_worker=sys.argv[1] == "1"))
+print(held())
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("no_worker", "left"), [("1", 0), ("0", 3)])
+def test_the_parent_of_several_http_processes_holds_connections_only_for_its_worker(tmp_path, no_worker, left):
+    """`delve serve --workers N`: the parent's start-up connection goes back to its pool before the
+    HTTP processes start; with --no-worker the parent closes its pool (it holds none), otherwise
+    the pool keeps its minimum (DELVE_DB_POOL_MIN, 2) for the in-process worker, and the one more it
+    may have opened at its start until that has been idle a minute (psycopg_pool's max_idle: idle
+    connections above the minimum are closed one a minute)."""
+    from tests.server.live import live_database
+
+    with live_database(tmp_path) as env:
+        result = subprocess.run(
+            [sys.executable, "-c", RELEASE_SCRIPT, no_worker], env=env, capture_output=True, text=True, timeout=120
+        )
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.splitlines()
+    assert first == "60.0 2 True"
+    assert int(second) <= left

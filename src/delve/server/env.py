@@ -119,6 +119,10 @@ def sqlite_database(path: Path) -> dict[str, Any]:
     }
 
 
+#: Seconds between two closings of an idle pooled connection above the pool's minimum.
+POOL_MAX_IDLE = 60.0
+
+
 @dataclass(frozen=True)
 class Pool:
     """A bounded pool of PostgreSQL connections per server process (psycopg_pool, through
@@ -165,7 +169,14 @@ def database_from_url(
         options: dict[str, Any] = dict(parse_qsl(parts.query))
         pool = pool or Pool()
         if pool.max_size:
-            options["pool"] = {"min_size": pool.min_size, "max_size": pool.max_size, "timeout": pool.timeout}
+            options["pool"] = {
+                "min_size": pool.min_size,
+                "max_size": pool.max_size,
+                "timeout": pool.timeout,
+                # A pool grown under load closes, every POOL_MAX_IDLE seconds, one connection that
+                # stayed idle that long, until it is back at min_size (psycopg's default: 10 min).
+                "max_idle": POOL_MAX_IDLE,
+            }
             # The pool keeps its connections, so the server may keep their statements too: bound
             # by the server (not quoted into the SQL text by psycopg) and prepared once a
             # connection has run one five times, they are parsed and planned once per connection
