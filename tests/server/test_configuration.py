@@ -407,3 +407,39 @@ def test_the_parent_of_several_http_processes_holds_connections_only_for_its_wor
     first, second = result.stdout.splitlines()
     assert first == "60.0 2 True"
     assert int(second) <= left
+
+
+def _mail_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    script = (
+        "import os, django; os.environ['DJANGO_SETTINGS_MODULE'] = 'delve.server.settings'\n"
+        "import sys\n"
+        "try:\n"
+        "    django.setup()\n"
+        "except Exception as exc:\n"
+        "    print('refused:', exc); sys.exit(0)\n"
+        "from django.conf import settings as s\n"
+        "print(s.EMAIL_USE_SSL, s.EMAIL_USE_TLS, s.EMAIL_PORT)\n"
+    )
+    full_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
+    full_env.update({"DELVE_DATA_DIR": str(tmp_path), "DELVE_SMTP_HOST": "mail.example.org"}, **env)
+    return subprocess.run([sys.executable, "-c", script], env=full_env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "False True 587"),  # STARTTLS on the submission port
+        ({"DELVE_SMTP_SSL": "1"}, "True False 465"),  # SSL alone: TLS from the start, on 465
+        ({"DELVE_SMTP_SSL": "1", "DELVE_SMTP_PORT": "2465"}, "True False 2465"),
+        ({"DELVE_SMTP_SSL": "1", "DELVE_SMTP_STARTTLS": "0"}, "True False 465"),
+        ({"DELVE_SMTP_STARTTLS": "0"}, "False False 587"),
+        (
+            {"DELVE_SMTP_SSL": "1", "DELVE_SMTP_STARTTLS": "1"},
+            "refused: DELVE_SMTP_STARTTLS and DELVE_SMTP_SSL cannot both be on; choose one",
+        ),
+    ],
+)
+def test_smtp_ssl_alone_turns_the_starttls_default_off(tmp_path, env, expected):
+    result = _mail_settings(tmp_path, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected

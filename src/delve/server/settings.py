@@ -255,11 +255,13 @@ _smtp_host = env_str("DELVE_SMTP_HOST", "").strip()
 if _smtp_host:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = _smtp_host
-    EMAIL_PORT = env_int("DELVE_SMTP_PORT", 587, minimum=1, maximum=65535)
+    # TLS from the start (DELVE_SMTP_SSL=1, port 465) or STARTTLS on a plain port (587): SSL alone
+    # turns the STARTTLS default off and moves the default port; both set on is refused.
+    EMAIL_USE_SSL = env_bool("DELVE_SMTP_SSL", False)
+    EMAIL_USE_TLS = env_bool("DELVE_SMTP_STARTTLS", not EMAIL_USE_SSL)
+    EMAIL_PORT = env_int("DELVE_SMTP_PORT", 465 if EMAIL_USE_SSL else 587, minimum=1, maximum=65535)
     EMAIL_HOST_USER = env_str("DELVE_SMTP_USER", "")
     EMAIL_HOST_PASSWORD = env_str("DELVE_SMTP_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("DELVE_SMTP_STARTTLS", True)
-    EMAIL_USE_SSL = env_bool("DELVE_SMTP_SSL", False)
     if EMAIL_USE_TLS and EMAIL_USE_SSL:
         raise ImproperlyConfigured("DELVE_SMTP_STARTTLS and DELVE_SMTP_SSL cannot both be on; choose one")
 else:
