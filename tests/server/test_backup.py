@@ -93,6 +93,8 @@ def test_a_backup_is_owner_only_and_a_restore_refuses_the_other_kind_of_database
             result = _delve(elsewhere, "restore", str(source))
             assert result.returncode == 1, result.stderr
             assert says in result.stderr and "Traceback" not in result.stderr
+            if source == junk:  # no advice to change DATABASE_URL for a file that is no backup at all
+                assert "DATABASE_URL" not in result.stderr and "neither a SQLite database" in result.stderr
             assert len(result.stderr.strip().splitlines()) == 1
         if not postgres:
             assert not list(target.glob("*.sqlite3")) or all(p.stat().st_size == 0 for p in target.glob("*.sqlite3"))

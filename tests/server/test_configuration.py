@@ -45,6 +45,8 @@ def run_delve(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Com
             "e.g. https://delve.example.org",
         ),
         ("DELVE_CSRF_TRUSTED_ORIGINS", "https://ok.example,ftp://x.example", "'ftp://x.example' is not an origin"),
+        ("DELVE_MAIL_FROM", "notanemail", "DELVE_MAIL_FROM='notanemail' is not an e-mail address"),
+        ("DELVE_MAIL_FROM", "Delve <nobody>", "DELVE_MAIL_FROM='Delve <nobody>' is not an e-mail address"),
     ],
 )
 def test_a_bad_setting_fails_at_start_with_a_clear_message(tmp_path, variable, value, needle):
@@ -443,3 +445,14 @@ def test_smtp_ssl_alone_turns_the_starttls_default_off(tmp_path, env, expected):
     result = _mail_settings(tmp_path, **env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("sender", ["delve@localhost", "delve@example.org", "Delve <delve@example.org>"])
+def test_a_sender_address_is_accepted(monkeypatch, sender):
+    from delve.server.env import env_email
+
+    monkeypatch.setenv("DELVE_MAIL_FROM", sender)
+    assert env_email("DELVE_MAIL_FROM", "x@y.z") == sender
+    monkeypatch.setenv("DELVE_MAIL_FROM", sender + "\nBcc: all@example.org")
+    with pytest.raises(ImproperlyConfigured, match="is not an e-mail address"):
+        env_email("DELVE_MAIL_FROM", "x@y.z")

@@ -128,6 +128,11 @@ def restore(source: Path, *, force: bool = False) -> str:
         raise BackupFailed(f"{source} is not a file")
     kind = backup_kind(source)
     wanted = "postgresql" if is_postgres(db) else "sqlite"
+    if kind == "unknown":
+        raise BackupFailed(
+            f"{source} is not a Delve backup: neither a SQLite database nor a pg_dump custom-format file "
+            "(delve backup writes one or the other)"
+        )
     if kind != wanted:
         made = {"postgresql": "a PostgreSQL backup", "sqlite": "a SQLite backup"}.get(kind, "not a Delve backup")
         into = "PostgreSQL (DATABASE_URL)" if wanted == "postgresql" else f"SQLite ({db['NAME']})"

@@ -80,6 +80,29 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_email(name: str, default: str) -> str:
+    """A sender address: ``delve@example.org`` or ``Delve <delve@example.org>``."""
+    from email.utils import parseaddr
+
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip()
+    _, address = parseaddr(value)
+    try:
+        if not address or "\n" in value or "\r" in value:
+            raise ValidationError("no address")
+        validate_email(address)
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not an e-mail address (e.g. delve@example.org or Delve <delve@example.org>)"
+        ) from None
+    return value
+
+
 def env_choice(name: str, default: str, choices: set[str]) -> str:
     value = os.environ.get(name, default).strip()
     if value not in choices:

@@ -22,6 +22,7 @@ from delve.server.env import (
     database_from_url,
     env_bool,
     env_choice,
+    env_email,
     env_int,
     env_list,
     env_str,
@@ -267,7 +268,7 @@ if _smtp_host:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 EMAIL_TIMEOUT = env_int("DELVE_SMTP_TIMEOUT", 10, minimum=1, maximum=300)
-DEFAULT_FROM_EMAIL = env_str("DELVE_MAIL_FROM", "delve@localhost")
+DEFAULT_FROM_EMAIL = env_email("DELVE_MAIL_FROM", "delve@localhost")
 DELVE_VAPID_PUBLIC_KEY = env_str("DELVE_VAPID_PUBLIC_KEY", "").strip()
 DELVE_VAPID_PRIVATE_KEY = env_str("DELVE_VAPID_PRIVATE_KEY", "").strip()
 DELVE_VAPID_SUBJECT = env_str("DELVE_VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL)
