@@ -95,7 +95,7 @@ def _check_redis() -> str | None:
         client.ping()
         client.close()
     except Exception as exc:  # noqa: BLE001 (any failure is the operator's to read, in one line)
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        detail = str(exc).strip().splitlines()[0].rstrip(".") if str(exc).strip() else type(exc).__name__
         return f"Redis at REDIS_URL is not reachable: {detail}"
     return None
 

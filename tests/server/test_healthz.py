@@ -118,3 +118,4 @@ def test_tick_says_once_at_start_that_redis_is_not_reachable(tmp_path):
     [line] = [line for line in result.stderr.splitlines() if "REDIS_URL" in line]
     assert line.startswith("delve tick: Redis at REDIS_URL is not reachable: ")
     assert "games still advance" in line and "Traceback" not in result.stderr
+    assert ".;" not in line  # the reason's own full stop is not doubled by what follows
