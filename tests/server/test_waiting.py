@@ -80,6 +80,56 @@ def test_the_dashboard_speaks_japanese(game, four):
     assert "Fated Labyrinth（フェイティド・ラビリンス）" in html
 
 
+# --- following the games by itself: the page's poll and the header's count -------------------------
+
+
+def _count(html: str) -> int:
+    found = re.search(r'id="waiting-badge"[^>]*data-count="(\d+)"', html)
+    assert found is not None, "the header shows the waiting count"
+    return int(found.group(1))
+
+
+def test_the_page_and_the_header_follow_the_turn_passing_to_the_player(db, clock, four):
+    """Bob opens "waiting on me" while Ann plays the first turn of a White Maiden game: the page's
+    poll (``?part=now``), the header's count (``/me/waiting/count/``, on every page) and the
+    lobby's poll all say when it becomes Bob's turn, without a reload, and agree on the number."""
+    from tests.server.maiden_kit import legal, maiden_game, play_until
+
+    ann, bob = four[0], four[1]
+    game = maiden_game([ann, bob])
+    client = session_client(bob)
+    page = client.get("/me/waiting/").content.decode()
+    assert "0 games need you." in page and _count(page) == 0
+    assert 'hx-get="/me/waiting/?part=now"' in page and "data-poll-every" in page, "the page polls itself"
+    sig = re.search(r'"sig": "([0-9a-f]+)"', page)
+    assert sig is not None
+    assert client.get("/me/waiting/", {"part": "now", "sig": sig.group(1)}).status_code == 204, "nothing new"
+    assert _count(client.get("/me/waiting/count/").content.decode()) == 0
+    assert _count(client.get("/").content.decode()) == 0, "the header on any page"
+
+    play_until(game, [ann, bob], lambda _view: bool(legal(game, 1)))
+
+    part = client.get("/me/waiting/", {"part": "now", "sig": sig.group(1)})
+    html = part.content.decode()
+    assert part.status_code == 200 and "1 game needs you." in html and "Your turn" in html
+    assert 'id="waiting-now"' in html and 'hx-swap-oob="true"' in html and _count(html) == 1, "with the header"
+    assert _count(client.get("/me/waiting/count/").content.decode()) == 1
+    assert _count(client.get("/records/").content.decode()) == 1
+    lobby = client.get("/").content.decode()
+    assert _count(lobby) == 1 and "your-decision" in lobby
+    turns = client.get("/games/turns/", {"games": f"{game.pk},99999"}).content.decode()
+    assert f'id="turn-{game.pk}"' in turns and "your-decision" in turns and _count(turns) == 1
+    assert _count(session_client(ann).get("/me/waiting/count/").content.decode()) == 0
+
+
+def test_the_header_count_is_for_logged_in_players_only(db, clock, four):
+    from django.test import Client
+
+    assert 'id="waiting-badge"' not in Client().get("/").content.decode()
+    assert Client().get("/me/waiting/count/").status_code == 204
+    assert Client().get("/games/turns/", {"games": "1"}).status_code == 204
+
+
 # --- the preference page ---------------------------------------------------------------------------
 
 

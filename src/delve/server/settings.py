@@ -123,6 +123,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "delve.server.live.context.live",
+                "delve.server.notify.context.waiting",
             ],
         },
     },

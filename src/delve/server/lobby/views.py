@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -98,10 +99,37 @@ def _index(request: HttpRequest, bound: dict[int, RegistrationForm] | None = Non
         {
             "open_cards": [card for card in cards if card["game"].status == Game.Status.OPEN],
             "running_cards": [card for card in cards if card["game"].status == Game.Status.RUNNING],
+            "turn_games": [card["game"].pk for card in cards if _follows_turns(card)],
             "ended_cards": [{**_card(request, game), "result": _winner_line(game)} for game in ended],
         },
         status=status,
     )
+
+
+def _follows_turns(card: dict[str, Any]) -> bool:
+    """Whether the lobby follows this card's "your decision is waiting" line by itself (the
+    running White Maiden games the visitor plays: :func:`turns`)."""
+    return bool(card.get("plays")) and card["game"].status == Game.Status.RUNNING
+
+
+@require_safe
+def turns(request: HttpRequest) -> HttpResponse:
+    """The lobby's poll: for the running games it names (``games=1,3``) that the visitor plays,
+    whether a decision waits for them now (each card's line, out of band), and the header's count."""
+    from delve.server.notify import waiting
+
+    if not request.user.is_authenticated:
+        return HttpResponse(status=204)
+    wanted = {int(p) for p in request.GET.get("games", "").split(",")[:50] if p.isdigit() and len(p) < 10}
+    games = Game.objects.filter(pk__in=wanted, status=Game.Status.RUNNING, seats__user=request.user)
+    parts = []
+    for game in games.distinct().order_by("pk"):
+        card = _card(request, game)
+        if _follows_turns(card):
+            parts.append(render_to_string("lobby/_turn_line.html", {"card": card, "oob": True}, request=request))
+    count = waiting.count(waiting.rows(request.user)[0])
+    parts.append(render_to_string("notify/_badge.html", {"n": count, "oob": True}, request=request))
+    return HttpResponse("".join(parts))
 
 
 def _winner_line(game: Game) -> str:

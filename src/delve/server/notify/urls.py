@@ -6,6 +6,7 @@ app_name = "notify"
 
 urlpatterns = [
     path("waiting/", views.dashboard, name="dashboard"),
+    path("waiting/count/", views.badge, name="badge"),
     path("notifications/", views.preferences, name="preferences"),
     path("notifications/calendar/", views.calendar_link, name="calendar_link"),
     path("calendar/<str:token>.ics", views.calendar_feed, name="calendar"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,7 +12,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -28,19 +31,35 @@ WORKER_JS = Path(__file__).resolve().parent / "push-worker.js"
 @require_safe
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
+    """The page; with ``?part=now`` only what it lists (its poll, every few seconds: the page
+    follows the games by itself), with the header's count (out of band), or ``204`` while that
+    is what the page shows already (``sig``)."""
     running, open_seats = waiting.rows(request.user)
     lang = text.language((get_language() or "en")[:2])
-    return render(
-        request,
-        "notify/dashboard.html",
-        {
-            "rows": running,
-            "waiting_count": sum(row.waiting for row in running),
-            "open_seats": open_seats,
-            "lang": lang,
-            "now": clock.now(),
-        },
+    count = waiting.count(running)
+    inner = render_to_string(
+        "notify/_waiting_rows.html",
+        {"rows": running, "waiting_count": count, "open_seats": open_seats, "lang": lang, "now": clock.now()},
+        request=request,
     )
+    sig = hashlib.sha256(inner.encode()).hexdigest()[:16]
+    now = {"inner": mark_safe(inner), "sig": sig}  # rendered by the template engine above
+    if request.GET.get("part") == "now":
+        if request.GET.get("sig") == sig:
+            return HttpResponse(status=204)
+        return HttpResponse(
+            render_to_string("notify/_waiting_now.html", now, request=request)
+            + render_to_string("notify/_badge.html", {"n": count, "oob": True}, request=request)
+        )
+    return render(request, "notify/dashboard.html", {**now, "waiting_count": count})
+
+
+@require_safe
+def badge(request: HttpRequest) -> HttpResponse:
+    """The site header's "waiting on you: N" (its poll); nothing for a visitor."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=204)
+    return render(request, "notify/_badge.html", {"n": waiting.count(waiting.rows(request.user)[0])})
 
 
 def _calendar_url(request: HttpRequest, pref: Preference) -> str:

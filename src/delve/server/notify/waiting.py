@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import get_language
 
@@ -12,7 +14,7 @@ from delve.kernel import Attention, DelveError
 from delve.server.games import present
 from delve.server.games.engine import load_state, ruleset_of
 from delve.server.games.models import Game, Seat
-from delve.server.lobby.table import table_seats, waiting_for
+from delve.server.lobby.table import waiting_for
 from delve.server.notify import calendar, text
 from delve.server.notify.triggers import game_label, site_url
 
@@ -70,14 +72,24 @@ def rows(user: Any) -> tuple[list[Row], list[Seat]]:
     """The running games of ``user`` (what waits first, then by deadline, those their seat is out
     of last: listed until the game ends) and their seats in
     games still open for registration. A decision that waits for a seat of their table
-    (hot-seat) waits for them (:func:`delve.server.lobby.table.waiting_for`)."""
-    seats = list(
-        Seat.objects.filter(user=user, game__status__in=[Game.Status.RUNNING, Game.Status.OPEN])
+    (hot-seat) waits for them (:func:`delve.server.lobby.table.waiting_for`).
+
+    One query: the player's own seats and those of their table, with their games."""
+    if user is None or not user.is_authenticated:
+        return [], []
+    found = list(
+        Seat.objects.filter(
+            Q(user=user) | Q(table__host=user), game__status__in=[Game.Status.RUNNING, Game.Status.OPEN]
+        )
         .select_related("game")
-        .order_by("game_id")
+        .order_by("game_id", "index")
     )
+    table: dict[int, list[Seat]] = {}
+    for seat in found:
+        if seat.user_id != user.pk and seat.index is not None:
+            table.setdefault(seat.game_id, []).append(seat)
     running, open_seats = [], []
-    for seat in seats:
+    for seat in (seat for seat in found if seat.user_id == user.pk):
         game = seat.game
         if game.status == Game.Status.OPEN or seat.index is None:
             open_seats.append(seat)
@@ -85,7 +97,7 @@ def rows(user: Any) -> tuple[list[Row], list[Seat]]:
         waiting = seat
         try:
             ruleset = ruleset_of(game)
-            waiting, seen = waiting_for(ruleset, load_state(game, ruleset), seat, table_seats(game, user))
+            waiting, seen = waiting_for(ruleset, load_state(game, ruleset), seat, table.get(game.pk, []))
         except DelveError:
             seen = Attention()
         url = reverse("play:game", args=[game.pk])
@@ -94,6 +106,24 @@ def rows(user: Any) -> tuple[list[Row], list[Seat]]:
         running.append(row)
     running.sort(key=Row.sort_key)
     return running, open_seats
+
+
+def count(running: list[Row]) -> int:
+    """How many games wait for the player, of their running games' rows: the number the "waiting on
+    me" page and the site header's "waiting on you" both say."""
+    return sum(row.waiting for row in running)
+
+
+class Waiting:
+    """The site header's "waiting on you: N" for ``user``, worked out the first time a page shows it
+    (the template context of every page holds one: :func:`delve.server.notify.context.waiting`)."""
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+
+    @cached_property
+    def count(self) -> int:
+        return count(rows(self.user)[0])
 
 
 SUMMARIES = {
