@@ -130,6 +130,33 @@ def test_the_header_count_is_for_logged_in_players_only(db, clock, four):
     assert Client().get("/games/turns/", {"games": "1"}).status_code == 204
 
 
+def test_a_white_maiden_game_without_a_clock_waits_for_the_others_and_numbers_seats_as_its_screen(
+    db, clock, four, game
+):
+    """A White Maiden game with no turn deadline waits for the players alone: the page says so (no
+    clock); with a deadline it names the clock too. Its seats are numbered as the game screen
+    numbers them (1, 2: "Seat 1"), here and in the lobby; Fated Labyrinth keeps its two-digit
+    player numbers (FL-REG-10)."""
+    from tests.server.maiden_kit import maiden_game
+
+    ann, bob = four[0], four[1]
+    free = maiden_game([ann, bob])
+    timed = maiden_game([ann, bob], turn_deadline_hours=48)
+    html = session_client(bob).get("/me/waiting/").content.decode()
+    rows = {int(m.group(1)): m.group(2) for m in re.finditer(r"#(\d+) [^<]*</strong>(.*?)</tr>", html, re.S)}
+    assert "· 2 Bob" in rows[free.pk] and "Nothing (waiting for the others)" in rows[free.pk]
+    assert "· 2 Bob" in rows[timed.pk] and "Nothing (waiting for the clock or the others)" in rows[timed.pk]
+    assert "· 02 " in rows[game.pk], "Fated Labyrinth: two digits"
+    ja = session_client(bob)
+    ja.cookies["django_language"] = "ja"
+    assert "なし（他のプレイヤーを待っています）" in ja.get("/me/waiting/").content.decode()
+    lobby = session_client(bob).get("/").content.decode()
+    free_card = lobby[lobby.index(f"Game {free.pk} —") :]
+    assert re.search(r"<td>1</td>\s*<td>Ann", free_card) and re.search(r"<td>2</td>\s*<td>Bob", free_card)
+    fated_card = lobby[lobby.index(f"Game {game.pk} —") :]
+    assert re.search(r"<td>01</td>\s*<td>Ann", fated_card) or "<td>01</td>" in fated_card
+
+
 # --- the preference page ---------------------------------------------------------------------------
 
 

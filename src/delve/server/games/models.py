@@ -104,8 +104,12 @@ class Seat(models.Model):
 
     @property
     def number(self) -> str:
-        """The two-digit player number (01, 02, ...), empty before the start."""
-        return "" if self.index is None else f"{self.index + 1:02d}"
+        """The player number people see, empty before the start: two digits in Fated Labyrinth
+        and Level D (01, 02, ...: FL-REG-10), White Maiden's seat number as its game screen says
+        it (1, 2, ...), so the lobby, the "waiting on me" page and the game agree."""
+        if self.index is None:
+            return ""
+        return str(self.index + 1) if self.game.ruleset == "maiden" else f"{self.index + 1:02d}"
 
 
 class CommandEntry(models.Model):

@@ -40,6 +40,20 @@ class Row:
         return self.attention.out
 
     @property
+    def clocked(self) -> bool:
+        """Whether a clock moves the game on without the others: Fated Labyrinth's turns always,
+        a White Maiden game only with a turn deadline (its setting; 0 or none: it waits for the
+        players alone)."""
+        if self.game.ruleset != "maiden":
+            return True
+        from delve.server.games.bots import abandonment_seconds
+
+        try:
+            return abandonment_seconds(ruleset_of(self.game), self.game.settings) is not None
+        except DelveError:
+            return False
+
+    @property
     def deadline_text(self) -> str:
         return text.when(self.attention.deadline) if self.attention.deadline is not None else ""
 
