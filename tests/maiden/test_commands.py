@@ -42,9 +42,12 @@ def test_not_your_turn_and_no_such_seat() -> None:
     with pytest.raises(IllegalCommand) as err:
         r.apply(g, 1, {"kind": "move", "to": "a1_1"}, g.clock)
     assert err.value.code == "command/not_your_turn"
+    # the seat as the API's fields name it (0-based) and as the screens do (player 1): never "seat 0"
+    assert err.value.message == "it is the turn of seat index 0 (player 1)"
     with pytest.raises(IllegalCommand) as err:
         r.apply(g, 7, {"kind": "stay"}, g.clock)
     assert err.value.code == "command/no_such_seat"
+    assert err.value.message == "there is no seat index 7 in this game (seats are numbered from 0)"
 
 
 def test_a_refused_command_mid_effect_is_rolled_back() -> None:
@@ -74,6 +77,7 @@ def test_decision_of_another_seat_blocks() -> None:
     with pytest.raises(IllegalCommand) as err:
         r.apply(g, 0, {"kind": "choose_familiar", "familiar": "fam_d"}, g.clock)
     assert err.value.code == "command/not_your_decision"
+    assert err.value.message.startswith('seat index 1 (player 2) must decide "choose_familiar" first')
     with pytest.raises(IllegalCommand) as err:
         r.apply(g, 1, {"kind": "place_card", "stat": "wil"}, g.clock)
     assert err.value.code == "command/decision_pending"

@@ -146,7 +146,7 @@ def test_nobody_can_act_for_a_seat_they_do_not_play(game, personas):
     (a hot-seat host's table seats: tests/server/test_api_table_seats.py)."""
     url = f"/api/v1/games/{game.pk}/commands"
     error = error_of(post(personas["player"], url, {"command": {"kind": "wait"}, "seat": 1}), 403, "seat/not_yours")
-    assert "seat 1" in error["message"]
+    assert "seat index 1 " in error["message"] and "numbered from 0" in error["message"]
     error_of(post(personas["player"], url, {"command": {"kind": "wait"}, "seat": "1"}), 400, "request/malformed")
     assert not CommandEntry.objects.exists()
 
@@ -387,3 +387,22 @@ def test_a_query_number_given_twice_is_refused(db, clock, player):
     response = Client().get(f"/api/v1/games/{game.pk}/events?after=5&after=6")
     assert response.status_code == 400 and "after is given more than once" in response.json()["error"]["message"]
     assert Client().get("/api/v1/games?limit=5&limit=6").status_code == 400
+
+
+def test_a_white_maiden_command_out_of_turn_names_the_seat_as_the_api_and_the_screens_do(clock, player, opponent):
+    """The view's ``active_seat`` is 0-based (docs/api.md); the refusal names that index and the
+    player number the game screen shows for it ("player 1"), never a bare "seat 0"."""
+    from tests.server.maiden_kit import maiden_game
+
+    game = maiden_game([player, opponent])
+    api = token_client(opponent)
+    assert api.get(f"/api/v1/games/{game.pk}").json()["view"]["active_seat"] in (0, None)
+    before = Game.objects.get(pk=game.pk).version
+    response = api.post(
+        f"/api/v1/games/{game.pk}/commands", {"command": {"kind": "stay"}}, content_type="application/json"
+    )
+    error = response.json()["error"]
+    assert response.status_code == 422, error
+    assert "seat index 0 (player 1)" in error["message"] or "no seat's turn yet" in error["message"]
+    assert not re.search(r"\bseat 0\b", error["message"])
+    assert Game.objects.get(pk=game.pk).version == before

@@ -59,7 +59,7 @@ def test_nobody_reads_or_acts_for_a_seat_they_do_not_play(table: Game, player: A
     ):
         assert response.status_code == 403, response.content
         error = response.json()["error"]
-        assert error["code"] == "seat/not_yours" and f"seat {index}" in error["message"]
+        assert error["code"] == "seat/not_yours" and f"seat index {index} " in error["message"]
     assert Client().get(f"{url}?seat={index}").json()["error"]["code"] == "auth/required"
     # the host names no seat beyond the table's
     host = token_client(player)

@@ -260,7 +260,9 @@ def apply(ctx: Ctx, seat: int, data: Mapping[str, Any]) -> None:
     command = parse(data)
     state = ctx.state
     if not 0 <= seat < len(state.players):
-        raise IllegalCommand("command/no_such_seat", f"there is no seat {seat} in this game")
+        raise IllegalCommand(
+            "command/no_such_seat", f"there is no seat index {seat} in this game (seats are numbered from 0)"
+        )
     player = state.players[seat]
     kind = command["kind"]
     if kind == "comment":

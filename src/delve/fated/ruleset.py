@@ -233,7 +233,10 @@ class FatedRuleset:
     @staticmethod
     def _check_seat(game: GameState, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < len(game.players):
-            raise IllegalCommand("command/no_such_seat", f"there is no seat {quote_json(seat)} in this game")
+            raise IllegalCommand(
+                "command/no_such_seat",
+                f"there is no seat index {quote_json(seat)} in this game (seats are numbered from 0)",
+            )
 
 
 def _truthy(value: Any) -> bool:

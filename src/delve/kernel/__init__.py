@@ -14,6 +14,7 @@ from delve.kernel.errors import (
     number_text,
     quote,
     quote_json,
+    seat_words,
     setting_int,
 )
 from delve.kernel.events import Event, EventFields
@@ -69,6 +70,7 @@ __all__ = [
     "register",
     "registered_names",
     "replay",
+    "seat_words",
     "setting_int",
     "state_hash",
     "takes_comments",

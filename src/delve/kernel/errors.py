@@ -139,6 +139,13 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def seat_words(seat: int) -> str:
+    """A seat as a message names it: by its 0-based index, as the API's fields (``seat``,
+    ``active_seat``, ``pending[].seat``) do, with the number the game's pages show for it
+    ("seat index 0 (player 1)"), so a reader of either finds the same seat."""
+    return f"seat index {seat} (player {seat + 1})"
+
+
 def quote_json(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """Like :func:`quote`, but in the form a JSON body has (``{"kind": "move", "to": "A3"}``,
     ``"A3"``, ``null``): how commands and their fields are quoted back to the API and the

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from delve.kernel import IllegalCommand
+from delve.kernel import IllegalCommand, seat_words
 from delve.kernel import quote_json as quote
 from delve.maiden import checks, decisions, dice, effects, flow, movement, skills
 from delve.maiden.ctx import Ctx
@@ -257,7 +257,8 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
         head = state.pending[0]
         if head.seat is not None and head.seat != seat:
             return IllegalCommand(
-                "command/not_your_decision", f"seat {head.seat} must decide {quote(head.kind)} first; wait for them"
+                "command/not_your_decision",
+                f"{seat_words(head.seat)} must decide {quote(head.kind)} first; wait for them",
             )
         answer = _answer_kind(head.kind)
         if kind != answer:
@@ -270,7 +271,8 @@ def _diagnose(ctx: Ctx, seat: int, command: dict[str, Any], legal: list[dict[str
     if kind in DECISION_KINDS:
         return IllegalCommand("command/nothing_to_decide", f"there is no pending decision for {quote(kind)}")
     if kind != "use_arcana" and seat != active:
-        return IllegalCommand("command/not_your_turn", f"it is seat {active}'s turn")
+        whose = "no seat's turn yet (the setup)" if active is None else f"the turn of {seat_words(active)}"
+        return IllegalCommand("command/not_your_turn", f"it is {whose}")
     offered = {c["kind"] for c in legal}
     if kind not in offered and kind not in WINDOW_KINDS.get(state.step, frozenset()):
         where = [step for step, kinds in WINDOW_KINDS.items() if kind in kinds]

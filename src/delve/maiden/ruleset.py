@@ -271,7 +271,10 @@ class MaidenRuleset:
     @staticmethod
     def _check_seat(game: Game, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(game.maidens):
-            raise IllegalCommand("command/no_such_seat", f"there is no seat {quote_json(seat)} in this game")
+            raise IllegalCommand(
+                "command/no_such_seat",
+                f"there is no seat index {quote_json(seat)} in this game (seats are numbered from 0)",
+            )
 
 
 # The state as the memos' key and the snapshot an illegal command is undone from: MessagePack,

@@ -69,7 +69,8 @@ def _seat(game: Game, request: HttpRequest, wanted: int | None) -> Seat | None:
     if seat is None:
         raise Rejected(
             "seat/not_yours",
-            f"you do not play seat {wanted} in this game: name your own seat or one of your hot-seat table's",
+            f"you do not play seat index {wanted} in this game (seats are numbered from 0): name your own seat "
+            "or one of your hot-seat table's",
             status=403,
         )
     return seat
