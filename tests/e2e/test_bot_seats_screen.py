@@ -37,8 +37,9 @@ def test_the_host_opens_a_game_with_bots_and_a_takeover_time(browser: Any, live_
     page.wait_for_url(f"{base}/")
     game = Game.objects.get()
     assert game.bot_takeover_after == 24 * 3600 and game.seats.filter(is_bot=True).count() == 3
-    tags = page.locator(f"#game-{game.pk} .tag.bot")
+    tags = page.locator(f"#game-{game.pk} table.seats .tag.bot")
     assert tags.count() == 3
+    assert "a computer player; no personal record" in page.locator(f"#game-{game.pk} .seat-legend").inner_text()
     assert "A bot plays any seat that keeps the game waiting 1 d." in page.locator(f"#game-{game.pk}").inner_text()
     page.locator(f"#game-{game.pk}").screenshot(path=str(shots / "lobby-open-game-with-bots.png"))
     page.locator("form.lang-switch button[value=ja]").click()

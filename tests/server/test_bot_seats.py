@@ -41,7 +41,8 @@ def test_the_host_fills_seats_with_bots_when_opening_a_fated_game(staff):
     assert len({s.options["class"] for s in seats}) == 3  # a varied table
     assert not any(s.keep_record for s in seats)
     lobby = client.get("/").content.decode()
-    assert lobby.count('<span class="tag bot"') == 3
+    assert lobby.count('<span class="tag bot" title=') == 3  # one tag a bot seat, and the legend says it once
+    assert lobby.count('<span class="tag bot">') == 1
 
 
 def test_bots_in_every_seat_start_the_game_and_play_it(staff, monkeypatch):

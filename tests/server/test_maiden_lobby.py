@@ -410,3 +410,57 @@ def test_the_settings_help_speaks_players_words_no_spec_ids_nor_stored_values(
         assert not SPEC_ID.search(words) and not RAW_VALUE.search(words), words
     assert "ceil_third" in maiden_settings.VALUES["boss_life_bonus"][lang]
     assert "one_plus_pie" in maiden_settings.VALUES["ascension_bonus"][lang]
+
+
+def _card_of(html: str, game: Game) -> str:
+    start = html.index(f"Game {game.pk} —")
+    end = html.find("</section>", start)
+    return html[start:end]
+
+
+def test_a_white_maiden_card_says_its_main_settings_instead_of_empty_columns(
+    clock: Any, player: Any, opponent: Any
+) -> None:
+    """A White Maiden seat chooses nothing and has no comment: its card has no Choices and Comment
+    columns and says the number of players and the difficulty (and a turn deadline when set)."""
+    game = engine.create_game(
+        "maiden", "white-maiden", {"players": 2, "start_player": 0, "difficulty": "normal", "turn_deadline_hours": 24}
+    )
+    engine.register(game.pk, player, "Ann")
+    engine.register(game.pk, opponent, "Bob")
+    card = _card_of(session_client(player).get("/").content.decode(), game)
+    assert "<th>Choices</th>" not in card and "<th>Comment</th>" not in card
+    facts = re.search(r'<p class="facts">(.*?)</p>', card, re.S)
+    assert facts is not None
+    assert "Players: <strong>2</strong>" in facts.group(1) and "Difficulty: <strong>normal" in facts.group(1)
+    assert "Turn deadline: <strong>1 d</strong>" in facts.group(1), "the label without its form hint"
+    free = engine.create_game("maiden", "white-maiden", {"players": 2, "start_player": 0})
+    engine.register(free.pk, player, "Ann")
+    engine.register(free.pk, opponent, "Bob")
+    free_facts = re.search(
+        r'<p class="facts">(.*?)</p>', _card_of(session_client(player).get("/").content.decode(), free), re.S
+    )
+    assert free_facts is not None and "Turn deadline" not in free_facts.group(1), "no deadline: not said"
+
+
+def test_the_seat_marks_are_said_in_words_for_a_touch_screen_and_the_join_name_is_prefilled(
+    clock: Any, player: Any, opponent: Any, spectator: Any
+) -> None:
+    """The practice mark and the bot tag are explained in visible words below the seat table (a
+    title tooltip never shows on a phone), in both languages; the join form's name starts as the
+    visitor's account name, as the form that opens a White Maiden game does."""
+    game = engine.create_game("maiden", "white-maiden", {"players": 3, "start_player": 0})
+    engine.register(game.pk, player, "Ann", keep_record=False)
+    html = session_client(opponent).get("/").content.decode()
+    card = _card_of(html, game)
+    legend = re.search(r'<ul class="seat-legend">(.*?)</ul>', card, re.S)
+    assert legend is not None and "a practice seat: its result goes into no personal record" in legend.group(1)
+    assert re.search(rf'<input[^>]*name="g{game.pk}-name"[^>]*value="bob"', card)
+    ja = session_client(opponent)
+    ja.cookies["django_language"] = "ja"
+    ja_html = ja.get("/").content.decode()
+    ja_card = ja_html[ja_html.index(f'id="game-{game.pk}"') :]
+    ja_card = ja_card[: ja_card.index("</section>")]
+    assert '<ul class="seat-legend">' in ja_card and "練習の席：結果は個人記録に残りません" in ja_card
+    anonymous = Client().get("/").content.decode()
+    assert 'value="bob"' not in anonymous

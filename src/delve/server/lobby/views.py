@@ -3,6 +3,7 @@ registration and withdrawal forms, and the staff-only form that creates a game."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -24,6 +25,9 @@ from delve.server.lobby import maiden
 from delve.server.lobby.forms import RegistrationForm
 
 ENDED_SHOWN = 10
+
+#: The settings a White Maiden card shows in one line above its seats.
+MAIDEN_FACTS = ("players", "difficulty", "turn_deadline_hours")
 
 
 def _name_label(game: Game) -> str | None:
@@ -47,9 +51,28 @@ def _card(request: HttpRequest, game: Game, form: RegistrationForm | None = None
     }
     if game.status == Game.Status.OPEN and mine is None:
         card["form"] = form or RegistrationForm(
-            engine.ruleset_of(game).seat_options(game.settings), prefix=f"g{game.pk}", name_label=_name_label(game)
+            engine.ruleset_of(game).seat_options(game.settings),
+            prefix=f"g{game.pk}",
+            name_label=_name_label(game),
+            # the name starts as the account's, as on the form that opens a White Maiden game
+            initial={"name": request.user.get_username()[: engine.NAME_MAX]} if request.user.is_authenticated else None,
         )
+    # the marks the seat table uses, said in words below it (a tooltip is no help on a phone)
+    card["marks"] = {
+        "practice": any(not seat.keep_record and not seat.is_bot for seat in seats),
+        "bot": any(seat.is_bot and not seat.bot_since for seat in seats),
+        "took_over": any(seat.bot_since for seat in seats),
+    }
     card.update(maiden.card_extras(request, game, seats))
+    if card.get("maiden"):
+        # a White Maiden seat chooses nothing and has no comment: the card says the game's main
+        # settings instead of two empty columns
+        card["facts"] = [
+            {**line, "label": re.split(r"\s*[（(]", line["label"])[0]}  # "Turn deadline", not "(hours, 0 = off)"
+            for line in card["summary"]["settings"]
+            if line.get("key") in MAIDEN_FACTS
+            and not (line["key"] == "turn_deadline_hours" and str(line["value"]) in ("", "0", "None"))
+        ]
     if game.ruleset == "fated" and card["form"] is not None:
         from delve.fated import text as fated_text
 
