@@ -120,6 +120,9 @@ def test_the_page_and_the_header_follow_the_turn_passing_to_the_player(db, clock
     turns = client.get("/games/turns/", {"games": f"{game.pk},99999"}).content.decode()
     assert f'id="turn-{game.pk}"' in turns and "your-decision" in turns and _count(turns) == 1
     assert _count(session_client(ann).get("/me/waiting/count/").content.decode()) == 0
+    screen = client.get(f"/games/{game.pk}/").content.decode()
+    # the game screen asks for its header count as it loads: its own request decodes its game once
+    assert re.search(r'id="waiting-badge"[^>]*hx-trigger="load, delve:poll"', screen)
 
 
 def test_the_header_count_is_for_logged_in_players_only(db, clock, four):
