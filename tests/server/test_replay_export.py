@@ -260,7 +260,7 @@ def test_the_replay_steps_through_the_log_with_everything_revealed(ended):
     html = Client().get(f"/games/{ended.pk}/replay/?step={private_step}").content.decode()
     assert "seen by Bot" in html, "private events are shown, with who saw them"
     end = Client().get(f"/games/{ended.pk}/replay/?step={len(log) - 1}").content.decode()
-    assert "The game ended:" in end
+    assert "The game has ended" in end
     last = Client().get(f"/games/{ended.pk}/replay/?step={len(log)}").content.decode()
     assert "gg" in last and f'value="{len(log)}"' in last, "the comment after the end is the last step"
 
@@ -376,3 +376,57 @@ def test_the_replay_maze_explains_every_mark_it_shows(ended):
 
         for mark in {*TERRAIN, "^", "M"}:  # every mark the drawing can use, also those not on this board
             assert f"{mark} " in legend, (lang, mark)
+
+
+def test_the_replay_tells_the_end_once_in_players_words_FL_WIN_7(ended):
+    """FL-WIN-5/6/7: the last step said "The game ended: ." (the engine's end, which holds no
+    results) and then "The game ended: Bot1 lost, Bot2 won_survivor, ..." (the stored result
+    codes). It tells the end once, in the game screen's words: who won and how, the others lost."""
+    log = list(ended.commands.order_by("sequence"))
+    names = [s.name for s in ended.seats.filter(index__isnull=False).order_by("index")]
+    for lang in ("en", "ja"):
+        client = Client()
+        client.cookies["django_language"] = lang
+        page = html.unescape(client.get(f"/games/{ended.pk}/replay/?step={len(log) - 1}").content.decode())
+        assert "won_" not in page.split("<pre")[0] and " lost," not in page
+        assert "The game ended: ." not in page and "ゲーム終了：。" not in page
+        sentences = re.findall(r"(?:The game has ended|ゲーム終了)[^<]*", page)
+        assert len(sentences) == 1, sentences
+        (sentence,) = sentences
+        if lang == "en":
+            assert re.search(r"won as the last survivor|escaped and won|no winner", sentence), sentence
+            assert " lost." in sentence
+        else:
+            assert re.search(r"最後の生存者として勝利|脱出して勝利|勝者なし", sentence), sentence
+            assert "は敗北しました" in sentence
+        assert all(name in sentence for name in names)
+
+
+def test_the_replay_end_sentence_in_each_ruleset_FL_WIN_7(ended):
+    """The server's end-of-game event in words, English and Japanese: Fated Labyrinth's in the
+    end-of-game standings' words, other rulesets' winners and losers by name."""
+    from django.utils import translation
+
+    from delve.server.records.replay import describe
+
+    names = ["Aldra", "Bolt", "ケンジ", "Tara"]
+    data = {"winners": [2], "results": {"0": "lost", "1": "lost", "2": "won_escape", "3": "abandoned"}}
+    assert describe(ended, "game.ended", data, 0, "en", names) == (
+        "The game has ended: ケンジ escaped and won; Aldra, Bolt and Tara lost."
+    )
+    assert describe(ended, "game.ended", data, 0, "ja", names) == (
+        "ゲーム終了：ケンジが脱出して勝利しました。Aldra、Bolt、Taraは敗北しました。"
+    )
+    data = {"winners": [0], "results": {"0": "won_survivor", "1": "lost"}}
+    assert describe(ended, "game.ended", data, 0, "en", names[:2]) == (
+        "The game has ended: Aldra won as the last survivor; Bolt lost."
+    )
+    maiden = Game(ruleset="maiden", preset="rulebook")
+    with translation.override("ja"):
+        assert describe(maiden, "game.ended", {"results": {"0": "won", "1": "won"}}, 0, "ja", names[:2]) == (
+            "ゲーム終了：Aldra, Boltの勝利。"
+        )
+    with translation.override("en"):
+        assert describe(maiden, "game.ended", {"results": {"0": "lost"}}, 0, "en", names[:1]) == (
+            "The game ended: Aldra lost."
+        )

@@ -1168,6 +1168,40 @@ def _generic(entry: Mapping[str, Any], t: _T) -> str:
     return t.say(f"Event “{kind}”.", f"出来事「{kind}」。")
 
 
+def game_result(
+    winner: str | None, kind: str | None, lang: str, *, prefix: bool = True, losers: Sequence[str] = ()
+) -> str:
+    """How the game ended, in the words of the game screen's end-of-game standings (FL-WIN-7):
+    "The game has ended: Aldra escaped and won." / "...won as the last survivor." (without
+    ``prefix``: the sentence after the colon); ``losers``: the others by name, told that they lost
+    (the replay's last step). ``winner``: the winner's name, ``None`` for no winner."""
+    if winner is None:
+        en, ja = "The game has ended with no winner.", "勝者なしでゲームが終了しました。"
+        if losers:
+            en, ja = (
+                f"The game has ended with no winner: {_and(losers, 'en')} lost.",
+                f"勝者なしでゲームが終了しました：{_and(losers, 'ja')}は敗北しました。",
+            )
+        return pick({"en": en, "ja": ja}, lang)
+    if kind == "escape":
+        en, ja = f"{winner} escaped and won", f"{winner}が脱出して勝利しました"
+    else:
+        en, ja = f"{winner} won as the last survivor", f"{winner}が最後の生存者として勝利しました"
+    if losers:
+        en, ja = f"{en}; {_and(losers, 'en')} lost", f"{ja}。{_and(losers, 'ja')}は敗北しました"
+    en, ja = f"{en}.", f"{ja}。"
+    if prefix:
+        en, ja = f"The game has ended: {en}", f"ゲーム終了：{ja}"
+    return capital(pick({"en": en, "ja": ja}, lang))
+
+
+def _and(names: Sequence[str], lang: str) -> str:
+    """Names as a list: "A, B and C" / 「A、B、C」."""
+    if lang == "ja":
+        return "、".join(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:] if sentence else sentence
 

@@ -1062,17 +1062,8 @@ def _result(screen: Screen, *, prefix: bool = True) -> str:
     the sentence after the colon, for the banner whose title already says the game is over)."""
     game = screen.view["game"] if screen.view else {}
     winner = game.get("winner")
-    if winner is None:
-        return _t(screen, "The game has ended with no winner.", "勝者なしでゲームが終了しました。")
-    kind = game.get("win_kind")
-    name = text.player_name(winner, screen.lang, screen.seat)
-    if kind == "escape":
-        en, ja = f"{name} escaped and won.", f"{name}が脱出して勝利しました。"
-    else:
-        en, ja = f"{name} won as the last survivor.", f"{name}が最後の生存者として勝利しました。"
-    if prefix:
-        en, ja = f"The game has ended: {en}", f"ゲーム終了：{ja}"
-    return text.capital(_t(screen, en, ja))
+    name = None if winner is None else text.player_name(winner, screen.lang, screen.seat)
+    return text.game_result(name, game.get("win_kind"), screen.lang, prefix=prefix)
 
 
 #: How a seat ended, best first (the standings' order after the winner).

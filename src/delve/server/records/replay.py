@@ -60,11 +60,8 @@ def describe(
     the third person, as the reader is not the one it was written for."""
     if kind == "game.started":
         return _("The game started: %(seats)s.") % {"seats": ", ".join(names)}
-    if kind == "game.ended":
-        results = data.get("results", {})
-        return _("The game ended: %(results)s.") % {
-            "results": ", ".join(f"{names[int(k)]} {v}" for k, v in sorted(results.items()) if int(k) < len(names))
-        }
+    if kind == "game.ended" and isinstance(data.get("results"), dict):
+        return _ended_sentence(game, data["results"], lang, names)
     if kind in SEAT_SENTENCES and isinstance(data.get("seat"), int):
         seat = data["seat"]
         return seat_sentence(kind, names[seat] if 0 <= seat < len(names) else str(seat + 1), lang)
@@ -82,6 +79,26 @@ def describe(
 
         return maiden_text.sentence(kind, data, lang, names=list(names))
     return f"{kind} {json.dumps(data, ensure_ascii=False, sort_keys=True)}"
+
+
+def _ended_sentence(game: Game, results: dict[str, str], lang: str, names: Sequence[str]) -> str:
+    """The server's end of a game (every seat's result) as one sentence in players' words: who won
+    and how, the others lost; Fated Labyrinth's in the words of its end-of-game standings."""
+    seats = sorted((int(k), v) for k, v in results.items() if str(k).isdigit() and int(k) < len(names))
+    won = [(seat, v) for seat, v in seats if str(v).startswith("won")]
+    lost = [names[seat] for seat, v in seats if not str(v).startswith("won")]
+    if game.ruleset == "fated":
+        from delve.fated import text as fated_text
+
+        winner, how = (names[won[0][0]], won[0][1]) if won else (None, "")
+        kind = "escape" if how == "won_escape" else "survivor"
+        return fated_text.game_result(winner, kind, lang, losers=lost)
+    winners = ", ".join(names[seat] for seat, _v in won)
+    if won and lost:
+        return _("The game ended: %(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": ", ".join(lost)}
+    if won:
+        return _("The game ended: %(winners)s won.") % {"winners": winners}
+    return _("The game ended: %(losers)s lost.") % {"losers": ", ".join(lost)}
 
 
 def command_text(
@@ -195,7 +212,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "when": dt.datetime.fromtimestamp(entry.time, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if entry else "",
         "actor": names[entry.seat] if entry and entry.seat is not None and entry.seat < len(names) else "",
         "command": command_text(game, entry.command, entry.seat, lang, entry.source, label=label) if entry else "",
-        "events": [_event_line(game, event, lang, names) for event in found.events],
+        "events": [_event_line(game, event, lang, names) for event in _told(found.events)],
         "state_json": state_json,
         "board": "\n".join(board),
         "board_title": _board_title(game, lang),
@@ -213,6 +230,14 @@ def _board_title(game: Game, lang: str) -> str:
     from delve.fated import text as fated_text
 
     return _("The whole %(maze)s") % {"maze": fated_text.word("maze", lang, game.preset)}
+
+
+def _told(events: Sequence[Event]) -> list[Event]:
+    """A step's events as the replay tells them: the end of the game once. A ruleset's own
+    ``game.ended`` (Fated Labyrinth's: the winner and how) is followed by the server's (every
+    seat's result), which says it all: the ruleset's one is left out."""
+    server_end = any(e.kind == "game.ended" and "results" in e.data for e in events)
+    return [e for e in events if not (server_end and e.kind == "game.ended" and "results" not in e.data)]
 
 
 def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> dict[str, Any]:
