@@ -170,3 +170,27 @@ def test_the_order_page_speaks_the_presets_words_P_25_P_26(db, clock, four, pres
         assert "罠" not in body and "フェイズ" not in body
     else:
         assert "攻撃・罠・盗みに対して" in body and "あなたの防御フェイズがこの時間待つと" in body
+
+
+def test_the_replay_names_a_fired_order_by_its_option_on_the_order_page(db):
+    """The replay printed the rule's internal name ("A standing order answered (no_card)"); it
+    says the option as /me/orders/ words it (one source: the order's choices), English, Japanese
+    and in Level D's words (ワナ for 罠)."""
+    from django.utils import translation
+
+    from delve.server.games.models import Game
+    from delve.server.orders.models import FIRED_RULES, rule_label
+    from delve.server.records.replay import describe
+
+    game = Game(ruleset="fated", preset="fated-labyrinth")
+    data = {"rule": "no_card", "command": {"kind": "no_defense"}}
+    with translation.override("en"):
+        line = describe(game, "order.fired", data, START, "en", ["P1"], to=(0,))
+        assert "no_card" not in line
+        assert line.startswith(f"The standing order “{StandingOrder.Damage.NO_CARD.label}” answered: ")
+        assert set(FIRED_RULES) == {"no_card", "least_loss", "decline_pass_by", "accept_pass_by"}
+        assert all(rule_label(rule) != rule for rule in FIRED_RULES)
+    with translation.override("ja"):
+        line = describe(game, "order.fired", data, START, "ja", ["P1"], to=(0,))
+        assert line.startswith("常備命令「カードを使わずに受ける（カードを残す）」が応答しました：")
+        assert "no_card" not in line

@@ -36,3 +36,20 @@ class StandingOrder(models.Model):
     @property
     def active(self) -> bool:
         return self.damage != self.Damage.OFF or self.pass_by != self.PassBy.OFF
+
+
+#: The rule an ``order.fired`` event names (``orders.fire.choose``) and the option of /me/orders/
+#: that made it answer.
+FIRED_RULES: dict[str, StandingOrder.Damage | StandingOrder.PassBy] = {
+    "no_card": StandingOrder.Damage.NO_CARD,
+    "least_loss": StandingOrder.Damage.LEAST_LOSS,
+    "decline_pass_by": StandingOrder.PassBy.DECLINE,
+    "accept_pass_by": StandingOrder.PassBy.ACCEPT,
+}
+
+
+def rule_label(rule: str) -> str:
+    """The words of the option behind a fired order's rule, as /me/orders/ shows it (in the active
+    language; a preset's own words are the caller's: ``fated.text.vocabulary``)."""
+    choice = FIRED_RULES.get(rule)
+    return str(choice.label) if choice is not None else rule

@@ -66,8 +66,15 @@ def describe(
         seat = data["seat"]
         return seat_sentence(kind, names[seat] if 0 <= seat < len(names) else str(seat + 1), lang)
     if kind == "order.fired":
-        return _("A standing order answered (%(rule)s): %(command)s") % {
-            "rule": data.get("rule", ""),
+        from delve.server.orders.models import rule_label
+
+        rule = rule_label(str(data.get("rule", "")))
+        if game.ruleset == "fated":
+            from delve.fated import text as fated_text
+
+            rule = fated_text.vocabulary(rule, lang, game.preset)
+        return _("The standing order “%(rule)s” answered: %(command)s") % {
+            "rule": rule,
             "command": command_text(game, data.get("command"), None, lang),
         }
     if game.ruleset == "fated":
