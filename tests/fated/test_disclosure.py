@@ -95,3 +95,50 @@ def test_the_ruleset_applies_the_same_allow_list_to_stored_events_FL_INFO_3():
     attack = {**trap, "label": "adjacent", "use": "adjacent"}
     assert RULESET.event_data("defense.result", attack) == attack
     assert RULESET.event_data("no.such.kind", trap) == {}
+
+
+def test_a_card_stealing_trap_tells_its_setter_what_it_did_FL_TRAP_7_FL_INFO_5():
+    """FL-TRAP-7, FL-INFO-3/5: a Pickpocket trap steals a card instead of dealing damage. Its setter
+    was told "Player 02 stepped on your trap (Pickpocket): 0 damage."; it says the card was
+    stolen (which card: the setter's own ``steal.card`` message). The public result names the
+    trap's effect, not its setter; the victim alone learns which card it lost."""
+    game = arena(rows=CORRIDOR)
+    place_trap(game, 4, 3, "pickpocket", setter=0)
+    game.p(1).hand = game.p(1).hand[:1] or game.p(1).hand
+    assert game.p(1).hand, "the victim holds a card to steal"
+    step_on(game, 1, "right")
+    game.play(1, {"kind": "no_defense"})
+    [sprung] = [e for e in game.events if e.kind == "trap.sprung"]
+    assert sprung.to == (0,) and sprung.data["special"] == "steal_card" and sprung.data["applied"] is True
+    mine = [text.describe(m, "en", "fated-labyrinth", 0) for m in game.view(0)["you"]["messages"]]
+    assert "Player 02 stepped on your trap (Pickpocket): you stole a card." in mine
+    assert any(m.startswith("You stole ") and m.endswith(" from Player 02.") for m in mine)
+    ja = [text.describe(m, "ja", "fated-labyrinth", 0) for m in game.view(0)["you"]["messages"]]
+    assert "プレイヤー02があなたの罠（スリ）を踏んだ：カードを1枚奪った。" in ja
+    assert not any("0ダメージ" in m or "0 damage" in m for m in mine + ja)
+    levels_d = [text.describe(m, "ja", "level-d", 0) for m in game.view(0)["you"]["messages"]]
+    assert any("あなたのワナ（" in m and m.endswith("カードを1枚奪った。") for m in levels_d)
+    result = next(e for e in game.events if e.kind == "defense.result")
+    assert "source" not in result.data
+    public = text.describe(disclosure.body("defense.result", 0, result.data), "en", "fated-labyrinth", 2)
+    assert public == "A trap (Pickpocket) hit Player 02: Card theft."
+    for seat in (2, 3):
+        assert not any(e["kind"] in ("trap.sprung", "steal.card") for e in game.view(seat)["you"]["messages"])
+
+
+@pytest.mark.parametrize(
+    ("special", "applied", "en", "ja"),
+    [
+        ("steal_card", False, "they had no card to steal", "盗めるカードがなかった"),
+        ("treasure_toss", True, "one of their treasures was flung away", "財宝を1つ飛ばした"),
+        ("cp_drain", True, "CP Drain", "ＣＰ減少"),
+        ("hp_poison", True, "HP Poison", "ＨＰ毒"),
+    ],
+)
+def test_every_special_trap_says_what_it_did_to_its_setter_FL_TRAP_7(special, applied, en, ja):
+    """FL-TRAP-7: a trap's special attack is its effect, told to the setter instead of "0 damage"."""
+    e = {"kind": "trap.sprung", "card": "pickpocket", "defender": 1, "outcome": "hit", "damage": 0}
+    e |= {"special": special, "applied": applied}
+    assert text.describe(e, "en", "fated-labyrinth", 0) == f"Player 02 stepped on your trap (Pickpocket): {en}."
+    assert text.describe(e, "ja", "fated-labyrinth", 0) == f"プレイヤー02があなたの罠（スリ）を踏んだ：{ja}。"
+    assert text.describe({**e, "damage": 3, "special": None}, "en", "fated-labyrinth", 0).endswith(": 3 damage.")

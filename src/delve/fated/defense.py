@@ -110,6 +110,8 @@ def _tell_setter(ctx: Ctx, player: Player, item: Pending, report: dict[str, Any]
         defender=player.seat,
         outcome=report["outcome"],
         damage=report.get("damage", 0),
+        # what a special attack trap did (FL-TRAP-7): Pickpocket's card theft, a status...
+        **({"special": report["special"], "applied": bool(report.get("applied"))} if "special" in report else {}),
     )
 
 

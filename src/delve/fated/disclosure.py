@@ -98,7 +98,7 @@ PRIVATE: dict[str, tuple[str, ...]] = {
     "trap.disarmed": ("card",),
     "trap.cancelled": (),
     "trap.seized": ("card",),
-    "trap.sprung": ("card", "defender", "outcome", "damage"),
+    "trap.sprung": ("card", "defender", "outcome", "damage", "special", "applied"),
     "traps.cleared": ("count",),
     "checkpoint.visited": ("corner",),
     "steal.card": ("target", "card", "card_kind"),

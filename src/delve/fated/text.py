@@ -626,22 +626,46 @@ def _steal_failed(e: Mapping[str, Any], t: _T) -> str:
 
 def _trap_sprung(e: Mapping[str, Any], t: _T) -> str:
     """The setter's private part of a trap's hit (the public result does not name the setter)."""
-    return _stepped_on(e, t, t.say("your", "あなたの"))
+    return _stepped_on(e, t, t.say("your", "あなたの"), t.say("you", "あなた"))
 
 
-def _stepped_on(e: Mapping[str, Any], t: _T, whose: str) -> str:
-    """A trap's hit told to its setter (``whose`` "your") or, in a replay, about them."""
+def _stepped_on(e: Mapping[str, Any], t: _T, whose: str, setter: str) -> str:
+    """A trap's hit told to its setter (``whose`` "your", ``setter`` "you") or, in a replay,
+    about them: its damage and what its special attack did (FL-TRAP-7: Pickpocket steals a card
+    for the setter; the card itself is the setter's own ``steal.card`` message)."""
     trap = t.trap() if t.lang == "ja" else t.trap().lower()
     who, card = t.p(e.get("defender")), t.card(e.get("card"))
-    if e.get("outcome") == "hit":
-        damage = int(e.get("damage") or 0)
+    if e.get("outcome") != "hit":
         return t.say(
-            f"{who} stepped on {whose} {trap} ({card}): {damage} damage.",
-            f"{who}が{whose}{trap}（{card}）を踏んだ：{damage}ダメージ。",
+            f"{who} stepped on {whose} {trap} ({card}) but blocked it.",
+            f"{who}が{whose}{trap}（{card}）を踏んだが、防がれた。",
         )
+    damage = int(e.get("damage") or 0)
+    en: list[str] = [f"{damage} damage"] if damage else []
+    ja: list[str] = [f"{damage}ダメージ"] if damage else []
+    special = e.get("special")
+    if special and e.get("applied"):
+        if special == "steal_card":
+            en.append(f"{setter} stole a card from them" if damage else f"{setter} stole a card")
+            ja.append("カードを1枚奪った" if setter == "あなた" else f"{setter}がカードを1枚奪った")
+        elif special == "treasure_toss":
+            en.append("one of their treasures was flung away")
+            ja.append("財宝を1つ飛ばした")
+        else:
+            name = t.status(special)
+            en.append(name if not en else f"and {name}")
+            ja.append(name)
+    elif special == "steal_card":
+        en.append("they had no card to steal")
+        ja.append("盗めるカードがなかった")
+    elif special:
+        en.append(f"{t.status(special)} had no effect")
+        ja.append(f"{t.status(special)}は効果がなかった")
+    if not en:
+        en, ja = ["it did no damage"], ["ダメージはなかった"]
     return t.say(
-        f"{who} stepped on {whose} {trap} ({card}) but blocked it.",
-        f"{who}が{whose}{trap}（{card}）を踏んだが、防がれた。",
+        f"{who} stepped on {whose} {trap} ({card}): {', '.join(en)}.",
+        f"{who}が{whose}{trap}（{card}）を踏んだ：{'、'.join(ja)}。",
     )
 
 
@@ -964,7 +988,7 @@ def _observed_checkpoint(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> s
 
 
 def _observed_trap_sprung(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
-    return _stepped_on(e, t, t.poss(seats[0] if seats else None))
+    return _stepped_on(e, t, t.poss(seats[0] if seats else None), t.p(seats[0] if seats else None))
 
 
 def _observed_cp_siphoned(e: Mapping[str, Any], t: _T, seats: Sequence[int]) -> str:
