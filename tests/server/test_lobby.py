@@ -256,4 +256,24 @@ def test_a_player_learns_who_opens_fated_labyrinth_games_and_staff_get_the_butto
     assert 'href="/games/new/"' not in page
     client.force_login(staff)
     page = unescape(client.get("/").content.decode())
-    assert 'href="/games/new/"' in page and "New Fated Labyrinth or Level D game" in page
+    assert 'href="/games/new/"' in page and "New game (staff: any ruleset, raw settings)" in page
+
+
+def test_the_staff_form_says_it_opens_any_ruleset_and_groups_presets_by_game(client, staff):
+    """The lobby's staff button said "New Fated Labyrinth or Level D game" and led to a form
+    whose list also held White Maiden's presets: operators may open any ruleset's game there
+    (raw settings), so the button, the title and the list say so, the presets grouped by game."""
+    client.force_login(staff)
+    lobby = unescape(client.get("/").content.decode())
+    assert "New game (staff: any ruleset, raw settings)" in lobby
+    assert "New Fated Labyrinth or Level D game" not in lobby
+    form = unescape(client.get("/games/new/").content.decode())
+    assert "Open a new game (staff: any ruleset, raw settings)" in form
+    assert "any ruleset and preset of this server" in form
+    assert '<optgroup label="Fated Labyrinth and Level D">' in form
+    assert '<optgroup label="White Maiden">' in form
+    fated = form.split('<optgroup label="Fated Labyrinth and Level D">')[1].split("</optgroup>")[0]
+    assert "fated:level-d" in fated and "maiden:" not in fated
+    japanese = unescape(client.get("/games/new/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "運営者用：どのルールでも、設定を直接指定" in japanese and '<optgroup label="白き乙女">' in japanese
+    assert "運営者用" in unescape(client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())

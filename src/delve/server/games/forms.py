@@ -201,16 +201,25 @@ def takeover_seconds(hours: Decimal | None) -> int | None:
     return None if hours is None else int(hours * HOUR)
 
 
-def preset_choices() -> list[tuple[str, str]]:
-    """``ruleset:preset`` pairs of every registered ruleset."""
-    choices = []
+#: The game a ruleset plays, as the operators' form groups its presets (any other: its name).
+GAME_NAMES = {
+    "fated": gettext_lazy("Fated Labyrinth and Level D"),
+    "maiden": gettext_lazy("White Maiden"),
+}
+
+
+def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """``ruleset:preset`` pairs of every registered ruleset, grouped by the game they play."""
+    groups = []
     for name in registered_names():
         try:
             presets = get_ruleset(name).presets()
         except (KeyError, DelveError):  # a ruleset that fails to load offers no preset here
             continue
-        choices.extend((f"{name}:{choice.value}", f"{name} — {text(choice.label)}") for choice in presets)
-    return choices
+        choices = [(f"{name}:{choice.value}", f"{name} — {text(choice.label)}") for choice in presets]
+        if choices:
+            groups.append((str(GAME_NAMES.get(name, name)), choices))
+    return groups
 
 
 #: A JSON number (a ``key=value`` line's value written so must decode as a number, not as text).
