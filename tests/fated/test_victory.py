@@ -208,13 +208,15 @@ def test_players_hinder_each_other_with_attacks_and_traps():
 
 
 def test_tiles_not_seen_since_the_exit_appeared_are_marked_in_the_own_view_FL_EXIT_2():
-    """FL-EXIT-2 (the exit's place is not announced): a player's view marks as stale the tiles
-    remembered from before the exit appeared that have not been in sight since; seeing a tile
+    """FL-EXIT-1/2 (the exit's place is not announced): a player's view marks as stale the tiles
+    not in sight since the exit appeared, remembered or never seen (black); seeing a tile
     again clears its mark; no marks without an exit; never in anybody else's view."""
     g = game()
     p = g.p(0)
     n = g.state.size
-    p.memory = "." * (n * n)  # the whole maze remembered before the exit appears
+    p.memory = "." * (n * n)  # the whole maze remembered before the exit appears...
+    black = g.at(7, 8)
+    p.memory = p.memory[:black] + "?" + p.memory[black + 1 :]  # ...but one tile never seen
     assert "stale" not in g.view(0)["map"]
     p.treasures, p.visited = 1, TOP_LEFT | TOP_RIGHT | BOTTOM_LEFT | BOTTOM_RIGHT
     g.start_turn(0)
@@ -229,6 +231,8 @@ def test_tiles_not_seen_since_the_exit_appeared_are_marked_in_the_own_view_FL_EX
     assert p.pos == g.at(1, 1)
     assert lit[near] == "1" and stale[near] == "0"  # in sight now
     assert stale[far] == "1"  # remembered, not seen since
+    # FL-EXIT-1: the exit may be on a never-seen tile as much as on a remembered one
+    assert view["tiles"][black] == "?" and stale[black] == "1"
     p.pos = g.at(8, 7)
     visibility.refresh(g.ctx)
     p.pos = g.at(1, 1)

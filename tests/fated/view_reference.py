@@ -81,16 +81,9 @@ def _map(ctx: Ctx, viewer: Player | None, sight: AbstractSet[int]) -> dict[str, 
     }
     seen = viewer.seen_since_exit
     if state.exit is not None and len(seen) == n * n:
-        # remembered tiles the viewer has not had in sight since the exit appeared
-        stale = int(tiles.encode("ascii").translate(_EXPLORED), 2) & int(seen.encode("ascii").translate(_UNSEEN), 2)
-        out["stale"] = format(stale & ~int(lit, 2), f"0{n * n}b")
+        # FL-EXIT-1/2: tiles not in sight since the exit appeared (remembered or never seen)
+        out["stale"] = "".join("1" if seen[t] == "0" and lit[t] == "0" else "0" for t in range(n * n))
     return out
-
-
-#: Byte tables for the "stale" marks: explored tiles (anything but ``?``) and tiles not seen
-#: since the exit appeared (``0``) become ``1``, everything else ``0``.
-_EXPLORED = bytes(b"0"[0] if i == ord(visibility.UNEXPLORED) else b"1"[0] for i in range(256))
-_UNSEEN = bytes(b"1"[0] if i == ord("0") else b"0"[0] for i in range(256))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -868,8 +868,10 @@ def _seat_map(state: GameState, viewer: Player, radius: int, sight: AbstractSet[
     out = {"size": n, "tiles": tiles, "lit": lit, "doors": doors, "traps": known}
     seen = viewer.seen_since_exit
     if state.exit is not None and len(seen) == n * n:
-        # remembered tiles the viewer has not had in sight since the exit appeared
-        stale = int(tiles.encode("ascii").translate(_EXPLORED), 2) & int(seen.encode("ascii").translate(_UNSEEN), 2)
+        # FL-EXIT-1/2: the tiles the viewer has not had in sight since the exit appeared, where
+        # it may be: remembered ones and never-seen (black) ones alike (the exit's tile is any
+        # normal floor, which an unexplored tile may be as well as a remembered one)
+        stale = int(seen.encode("ascii").translate(_UNSEEN), 2)
         out["stale"] = format(stale & ~int(lit, 2), f"0{n * n}b")
     return out
 
@@ -881,9 +883,8 @@ def _copy_map(source: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: Byte tables for the "stale" marks: explored tiles (anything but ``?``) and tiles not seen
-#: since the exit appeared (``0``) become ``1``, everything else ``0``.
-_EXPLORED = bytes(b"0"[0] if i == ord(visibility.UNEXPLORED) else b"1"[0] for i in range(256))
+#: Byte table for the "stale" marks: tiles not seen since the exit appeared (``0``) become ``1``,
+#: everything else ``0``.
 _UNSEEN = bytes(b"1"[0] if i == ord("0") else b"0"[0] for i in range(256))
 
 
