@@ -57,8 +57,9 @@ COVERED = """(what) => {
   const toast = document.querySelector('#just-now-host .just-now');
   if (!toast) return ['no toast'];
   const box = toast.getBoundingClientRect();
-  const controls = what === 'cards' ? 'li.card' : 'a[href], button, input:not([type=hidden]), select, textarea, '
-    + 'summary, [tabindex]:not([tabindex="-1"])';
+  const controls = what === 'cards' ? 'li.card' : what === 'read' ? '#panel-commands h2, #panel-commands .defending, '
+    + '#panel-commands .defending-effect, #panel-commands .refusal' : 'a[href], button, input:not([type=hidden]), '
+    + 'select, textarea, summary, [tabindex]:not([tabindex="-1"])';
   return [...document.querySelectorAll(controls)].filter(el => {
     const r = el.getBoundingClientRect();
     return r.width && r.height && r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top;
@@ -67,10 +68,12 @@ COVERED = """(what) => {
 
 
 def toast_covers_no_control(page: Any, *, cards: bool = False) -> None:
-    """The "just now" toast lies over no button, link, field or map tile in the window (with
+    """The "just now" toast lies over no button, link, field or map tile in the window, nor over
+    the command panel's heading (the phase), the attack to defend against or a refusal (with
     ``cards``, over no card of the hand either) and never takes a click."""
     page.wait_for_timeout(300)  # the placement after a scroll settles
-    covered = page.evaluate(COVERED, "controls") + (page.evaluate(COVERED, "cards") if cards else [])
+    covered = page.evaluate(COVERED, "controls") + page.evaluate(COVERED, "read")
+    covered += page.evaluate(COVERED, "cards") if cards else []
     assert covered == [], covered
     assert page.locator("#just-now-host .just-now").evaluate("el => getComputedStyle(el).pointerEvents") == "none"
 
@@ -489,6 +492,52 @@ def test_the_just_now_toast_covers_no_control_or_card(
     shot(aki, shots, f"26-just-now-toast-{device}")
     toast_covers_no_control(aki, cards=device == "desktop")
     expect(toast).to_be_in_viewport()
+    aki.context.close()
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "ja"), ("desktop", "en")])
+def test_the_just_now_toast_leaves_the_phase_and_the_attack_to_read_FL_UI_5(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any, device: str, lang: str
+) -> None:
+    """FL-UI-5, FL-TRAP-6: on a phone the toast of a move that set off a trap lay over the defense
+    panel's heading (防御フェイズ) and the attack to defend against (防御対象：...), the panel
+    scrolled to the top; on a desktop over "Move phase 2/3". In a defense window and in the move
+    phase after it, it covers neither the phase heading nor the defense line, nor any control."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(
+        game,
+        hands={0: ["attack-10", "defense-10", "potion", "stripped", "attack-20"]},
+        ready=[0],
+        traps=[(1, 2, "attack-20", 1, ())],
+    )
+    aki = logged_in(browser, base, users[0], viewport=DESKTOP if device == "desktop" else PHONE, lang=lang)
+    aki.goto(f"{base}/games/{game.pk}/")
+    heading = aki.locator("#panel-commands h2")
+    expect(heading).to_contain_text("移動フェイズ" if lang == "ja" else "Move phase")
+    aki.click("#qm-left")
+    expect(heading).to_contain_text("防御フェイズ" if lang == "ja" else "Defense phase")
+    expect(aki.locator("#panel-commands .defending")).to_be_visible()
+    toast = aki.locator("#just-now-host .just-now")
+    expect(toast).to_be_visible()
+    aki.wait_for_timeout(400)
+    shot(aki, shots, f"27-just-now-defense-{device}-{lang}")
+    toast_covers_no_control(aki)
+    expect(toast).to_be_in_viewport()
+    aki.locator(".defenses button").first.click()
+    expect(heading).to_contain_text("移動フェイズ" if lang == "ja" else "Move phase")
+    expect(toast).to_be_visible()
+    aki.wait_for_timeout(400)
+    shot(aki, shots, f"27-just-now-move-{device}-{lang}")
+    toast_covers_no_control(aki)
     aki.context.close()
 
 

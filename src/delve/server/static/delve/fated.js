@@ -156,11 +156,16 @@
   }
   /* The toast is fixed in the window but over no control: it takes the first place, at the top,
    * at the bottom, then anywhere from the top down (centred, then at the right or left edge),
-   * where it covers no button, link, field or map tile, and preferably no card of the hand;
-   * else the place covering least (it never takes a click: pointer-events: none). It looks again
-   * after the page scrolled or the window changed size, until it has faded. */
+   * where it covers no button, link, field or map tile, nor what the player reads first: the
+   * command panel's heading (the phase: "Defense phase", "Move phase 2/3"), the attack to defend
+   * against and its effect, a refusal; and preferably no card of the hand. Else the place
+   * covering least, the heading and the defense line weighing most (it never takes a click:
+   * pointer-events: none). It looks again after the page scrolled or the window changed size,
+   * until it has faded. */
   var CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, summary, " +
     "[tabindex]:not([tabindex='-1']), [data-help]";
+  var READ_FIRST = "#panel-commands h2, #panel-commands .defending, #panel-commands .defending-effect, " +
+    "#panel-commands .refusal";
   function obstacles(height) {
     var found = [];
     function add(el, weight) {
@@ -170,6 +175,7 @@
     }
     document.querySelectorAll(CONTROLS).forEach(function (el) { if (!el.matches("li.card")) add(el, 100); });
     document.querySelectorAll("li.card").forEach(function (el) { add(el, 1); });
+    document.querySelectorAll(READ_FIRST).forEach(function (el) { add(el, 10000); });
     return found;
   }
   function cost(found, left, top, width, height) {
