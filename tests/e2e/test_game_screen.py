@@ -12,6 +12,7 @@ tests/server/fated_kit.py right after the start, so every step is deterministic.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,13 @@ def toast_covers_no_control(page: Any, *, cards: bool = False) -> None:
     """The "just now" toast lies over no button, link, field or map tile in the window, nor over
     the command panel's heading (the phase), the attack to defend against or a refusal (with
     ``cards``, over no card of the hand either) and never takes a click."""
-    page.wait_for_timeout(300)  # the placement after a scroll settles
-    covered = page.evaluate(COVERED, "controls") + page.evaluate(COVERED, "read")
-    covered += page.evaluate(COVERED, "cards") if cards else []
+    deadline = time.monotonic() + 5  # the placement after a scroll settles (later on a busy machine)
+    while True:
+        page.wait_for_timeout(300)
+        covered = page.evaluate(COVERED, "controls") + page.evaluate(COVERED, "read")
+        covered += page.evaluate(COVERED, "cards") if cards else []
+        if not covered or time.monotonic() > deadline:
+            break
     assert covered == [], covered
     assert page.locator("#just-now-host .just-now").evaluate("el => getComputedStyle(el).pointerEvents") == "none"
 
