@@ -301,6 +301,22 @@ def test_tile_details_only_for_tiles_in_sight(fated, player):
     assert "out of sight" in far and "Player 04" not in far
 
 
+@pytest.mark.parametrize(("preset", "trap"), [("fated-labyrinth", "罠"), ("level-d", "ワナ")])
+def test_tile_details_name_a_trap_in_the_presets_word_P_26(db, clock, player, opponent, others, preset, trap):
+    """P-26: the tile details call a trap by the preset's word in Japanese (Fated Labyrinth's 罠,
+    Level D's ワナ), one's own and one discovered."""
+    game = fated_game([player, opponent, *others], preset=preset)
+    arrange(game, ready=[0], traps=[(1, 4, "hp-poison", 3, (0,)), (0, 2, "attack-20", 0, ())])
+    browser = session_client(player)
+    page(browser, game)
+    found = browser.get(f"/games/{game.pk}/panels/tile/", {"tile": "1,4"}, HTTP_ACCEPT_LANGUAGE="ja")
+    own = browser.get(f"/games/{game.pk}/panels/tile/", {"tile": "0,2"}, HTTP_ACCEPT_LANGUAGE="ja")
+    other = "ワナ" if trap == "罠" else "罠"
+    assert f"発見した{trap}：" in found.content.decode() or f"発見した{trap}:" in found.content.decode()
+    assert f"自分が設置した{trap}" in own.content.decode()
+    assert f"発見した{other}" not in found.content.decode() and f"設置した{other}" not in own.content.decode()
+
+
 def test_tile_details_of_a_player_show_their_values_unless_under_stealth(fated, player):
     """FL-UI-2, FL-STS-18: another player's values; none under Stealth."""
     browser = session_client(player)

@@ -101,6 +101,20 @@ def test_the_replay_names_the_board_with_the_presets_maze_word_FL_CFG_5(preset, 
         assert _board_title(Game(ruleset="fated", preset=preset), lang) == heading
 
 
+@pytest.mark.parametrize(("preset", "trap"), [("level-d", "^ ワナ、"), ("fated-labyrinth", "^ 罠、")])
+def test_the_replays_board_key_says_the_presets_trap_word_P_26(preset, trap):
+    """P-26: the replay's key to the board names a trap as the preset does (Level D: ワナ)."""
+    from django.utils import translation
+
+    from delve.server.games.models import Game
+    from delve.server.records.replay import _board_legend
+
+    with translation.override("ja"):
+        assert trap in _board_legend(Game(ruleset="fated", preset=preset), "ja")
+    with translation.override("en"):
+        assert "^ a trap, " in _board_legend(Game(ruleset="fated", preset=preset), "en")
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_waiting_page_says_resign_for_a_level_d_deadline_P_33(db, clock, make_user, lang):
     """P-33: at the abandon deadline a Level D player is deemed to have resigned (投了); the

@@ -21,7 +21,7 @@ from django.utils import dateformat, timezone
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from delve.fated import combat, content, text
 from delve.server import clock
@@ -367,6 +367,10 @@ def _tile(screen: Screen) -> dict[str, Any]:
             "card": text.card_name(trap["card"], screen.lang, screen.preset),
             "use": text.use_name("trap", screen.lang, screen.preset),
             "own": trap.get("own", False),
+            # the preset's trap word (P-26): 罠 in Fated Labyrinth, ワナ in Level D
+            "label": text.vocabulary(
+                gettext("Your trap" if trap.get("own", False) else "Discovered trap"), screen.lang, screen.preset
+            ),
         }
     for char in screen.view["characters"]:
         if tuple(char["tile"]) != (x, y):

@@ -223,6 +223,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "state_json": state_json,
         "board": "\n".join(board),
         "board_title": _board_title(game, lang),
+        "board_legend": _board_legend(game, lang) if board else "",
         "panels": panels,
         "state_hash": state_hash(ruleset, found.state),
         "seed": game.seed,
@@ -237,6 +238,17 @@ def _board_title(game: Game, lang: str) -> str:
     from delve.fated import text as fated_text
 
     return _("The whole %(maze)s") % {"maze": fated_text.word("maze", lang, game.preset)}
+
+
+def _board_legend(game: Game, lang: str) -> str:
+    """The board's key in the preset's words (P-26: Level D's ワナ, Fated Labyrinth's 罠)."""
+    from delve.fated import text as fated_text
+
+    legend = _(
+        "1–9 a player (the last digit of their number), M a monster, ^ a trap, . floor, # wall, + door, ~ ice, C "
+        "checkpoint, T treasure, E exit, t a fake treasure, e a fake exit."
+    )
+    return fated_text.vocabulary(legend, lang, game.preset)
 
 
 def _told(events: Sequence[Event]) -> list[Event]:
