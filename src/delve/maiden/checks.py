@@ -70,6 +70,31 @@ def start_boss_check(ctx: Ctx, maiden: Maiden, boss_id: str) -> None:
     _started(ctx, maiden)
 
 
+def boss_check(ctx: Ctx, room: str, boss_id: str, pointer: int) -> Check:
+    """The check :func:`start_boss_check` would start in ``room`` against the boss's action at
+    ``pointer``, made and left unstarted (the move screen shows its odds before the maiden goes
+    there): the slate and the target are counted as there, the target with the action's own mods
+    (the state's check is this one while it is counted, then the one it was)."""
+    action = bosses.definition(ctx, boss_id).actions[pointer]
+    slate = _slate(ctx, room, action.slate)
+    check = Check(
+        kind="boss",
+        source=boss_id,
+        action=pointer,
+        room=room,
+        target=0,
+        slate=slate,
+        required=_required(ctx, action, slate),
+    )
+    before = ctx.state.check
+    ctx.state.check = check
+    try:
+        check.target = _target(ctx, room, int(action.difficulty))
+    finally:
+        ctx.state.check = before
+    return check
+
+
 def _started(ctx: Ctx, maiden: Maiden) -> None:
     check = ctx.state.check
     assert check is not None

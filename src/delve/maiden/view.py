@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from delve.kernel.lasting import Lasting
-from delve.maiden import board, checks, commands, dice, movement, rounds, rules_text
+from delve.maiden import board, bosses, checks, commands, dice, movement, rounds, rules_text
+from delve.maiden import settings as settings_module
 from delve.maiden.ctx import Ctx
-from delve.maiden.state import AWAITING, ROUNDS, STATS, Game, Maiden
+from delve.maiden.state import AWAITING, MOVE, ROUNDS, STATS, Game, Maiden
 
 if TYPE_CHECKING:
     from delve.maiden.odds import Plan, Variant
@@ -115,6 +116,7 @@ def build_many(
         "quest_area": list(state.quest_area),
         "sephirot": state.sephirot,
         "check": _check(ctx, active),
+        "boss_checks": _boss_checks(ctx, active),
         "pending": [_pending(d) for d in state.pending[:1]],
     }
     tail = {
@@ -511,6 +513,37 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
         "slate_per_die_delta": board.mod_sum(ctx, check.room, "slate_per_die_delta"),
         "reroll_highest": board.mod_flag(ctx, check.room, "reroll_highest"),
     }
+    return out
+
+
+def _boss_checks(ctx: Ctx, active: Maiden | None) -> dict[str, dict[str, Any]]:
+    """While the active maiden chooses where to move (and fights no boss): for the room of every
+    boss not defeated, the fight she would walk into there (MV-BOSS-2, MV-CHECK-16): ``boss``,
+    its ``life`` and ``life_max`` (as its setup would make them when nobody fought it yet,
+    MV-SPEC-4), ``action`` (the index of its next action) and ``check``, the check against that
+    action as the ``check`` field would show it once started, for the odds of the move buttons."""
+    state = ctx.state
+    if active is None or state.step != MOVE or state.check is not None or active.boss is not None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for room_id in ctx.content.rooms:
+        boss_id = board.living_boss(ctx, room_id)
+        if boss_id is None:
+            continue
+        st = state.bosses[boss_id]
+        if st.engaged:
+            pointer, life, life_max = st.pointer, st.life, st.life_max
+        else:  # as bosses.engage sets it up
+            printed = int(bosses.definition(ctx, boss_id).life)
+            life = max(1, settings_module.boss_life(state.settings, printed) + state.boss_life_delta + st.life_delta)
+            pointer, life_max = bosses.first_enabled(st, 0), life
+        check = checks.boss_check(ctx, room_id, boss_id, pointer)
+        state.check = check
+        try:
+            panel = _check(ctx, active)
+        finally:
+            state.check = None
+        out[room_id] = {"boss": boss_id, "life": life, "life_max": life_max, "action": pointer, "check": panel}
     return out
 
 

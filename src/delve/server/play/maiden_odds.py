@@ -158,6 +158,17 @@ def pre_roll(view: dict[str, Any], settings: dict[str, Any]) -> PreRoll | None:
     )
 
 
+def boss_move(view: dict[str, Any], settings: dict[str, Any], room: str) -> PreRoll | None:
+    """The odds of the boss check a move to ``room`` leads into (the view's ``boss_checks``: the
+    check against the boss's next action, as the check panel will show it once started), counted
+    as :func:`pre_roll` counts that check; None for a room without a living boss, or when the odds
+    model refuses it."""
+    entry = (view.get("boss_checks") or {}).get(room)
+    if not entry or not entry.get("check"):
+        return None
+    return pre_roll({**view, "check": entry["check"]}, settings)
+
+
 def _odds_for(
     *,
     size: int,

@@ -18,6 +18,7 @@ from typing import Any
 from django.template import Context
 from django.template.base import render_value_in_context
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext, pgettext
@@ -938,7 +939,10 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["helping"] = screen.name_of(active)
     if phase == "move":
         moves = [c for c in legal if c["kind"] == "move"]
-        ctx["moves"] = [{**_button(screen, c), "key": str(i + 1) if i < 9 else ""} for i, c in enumerate(moves)]
+        ctx["moves"] = [
+            {**_button(screen, c), "key": str(i + 1) if i < 9 else "", "boss": _boss_move(screen, c["to"])}
+            for i, c in enumerate(moves)
+        ]
         stay = next((c for c in legal if c["kind"] == "stay"), None)
         ctx["stay"] = _button(screen, stay) if stay else None
         me = next((m for m in view["maidens"] if m["seat"] == view["active_seat"]), None)
@@ -986,6 +990,39 @@ def _decide(screen: Screen) -> dict[str, Any]:
     ctx["others"] = buttons
     ctx["lang"] = language
     return ctx
+
+
+def _boss_move(screen: Screen, room: str) -> dict[str, Any] | None:
+    """What a move into a boss room leads to (the view's ``boss_checks``): the boss, its life, its
+    next action, the active maiden's chance of success against it (the check panel's odds of
+    that check, none when they cannot be counted) and her life; ``danger`` when the chance is
+    poor (under 1/3) and one failure can end her with 1 life left. None for other rooms."""
+    view = screen.view or {}
+    entry = (view.get("boss_checks") or {}).get(room)
+    if not entry:
+        return None
+    me = next((m for m in view.get("maidens", []) if m["seat"] == view.get("active_seat")), None)
+    before = maiden_odds.boss_move(view, screen.settings, room)
+    chance = before.success if before is not None else None
+    life = int(me["life"]) if me else None
+    words = {
+        "boss": boss_name(entry["boss"], screen.lang),
+        "life": entry["life"],
+        "max": entry["life_max"],
+        "action": _boss_action_name(entry["boss"], int(entry["action"]), screen.lang),
+        "mine": "?" if life is None else life,
+    }
+    if chance is None:
+        line = format_html(_("{boss} ♥{life}/{max} · next: {action} · you have ♥{mine}"), **words)
+    else:
+        p = format_html('<span class="odds {}" data-p="{}">{}</span>', chance.level, chance.fraction, chance.percent)
+        line = format_html(_("{boss} ♥{life}/{max} · next: {action}, {p} · you have ♥{mine}"), p=p, **words)
+    return {
+        **words,
+        "odds": chance,
+        "line": line,
+        "danger": chance is not None and chance.level == "poor" and life == 1,
+    }
 
 
 def _certain_without_uses(ctx: dict[str, Any], phase: str) -> bool:
