@@ -12,6 +12,7 @@ from html import unescape
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from delve.maiden import odds
 from delve.maiden.content import load
@@ -62,7 +63,10 @@ def _beside_boss(
 
 
 def _moves(game: Game, player: Any) -> list[dict[str, Any]]:
-    return maiden_screen.panel_context(maiden_screen.load(game, player), "decide")["moves"]
+    """The move buttons as an English reader's screen has them (whatever language an earlier
+    request of the process left active)."""
+    with translation.override("en"):
+        return maiden_screen.panel_context(maiden_screen.load(game, player), "decide")["moves"]
 
 
 def _into(game: Game, player: Any, room: str) -> dict[str, Any]:
