@@ -267,3 +267,37 @@ def test_a_list_of_dice_is_written_as_the_readers_language_writes_a_list(rolled:
             screen = maiden_screen.load(rolled, player)
             label = maiden_screen.command_label(screen, pair)
         assert comma in label and other not in label, label
+
+
+@pytest.mark.parametrize(("lang", "best_word"), [("en", "Best: "), ("ja", "最善：")])
+def test_MV_ASC_8_a_dice_picker_opens_with_its_best_dice_ticked(
+    rolled: Game, player: Any, lang: str, best_word: str
+) -> None:
+    """MV-ASC-8 (dice change after the roll through skills and Arcana), MV-EXPL-4: the Wheel of
+    Fortune's tick boxes opened with nothing ticked while the line under them named the best dice
+    and its Use was outlined as the suggestion, so pressing Use answered "pick dice first". The
+    boxes of exactly the dice the best line names are ticked, and sending the form as rendered is
+    the legal command with those dice (one tap)."""
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    raw = client.get(f"/games/{rolled.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    form = next(f for f in re.findall(r'<form class="cmd pick pick-dice".*?</form>', raw, re.S) if WHEEL in unescape(f))
+    boxes = re.findall(
+        r'<label class="pick-die"><input type="checkbox" name="pick_dice" value="(\d+)"([^>]*)> ([^<]*)</label>', form
+    )
+    ticked = [(int(n), unescape(label)) for n, attrs, label in boxes if " checked" in attrs]
+    assert ticked, form
+    found = re.search(rf"{best_word}([^<]*) <span", form)
+    assert found is not None, form
+    from delve.maiden.text import listing
+
+    assert unescape(found[1]).strip() == listing([label for _, label in ticked], lang), (found[1], ticked)
+    before = rolled.version
+    command = json.dumps({"kind": "use_arcana", "area": WHEEL})
+    data = {"command": command, "pick": "dice", "pick_dice": [str(n) for n, _ in ticked]}
+    response = client.post(f"/games/{rolled.pk}/maiden/act/", data, **HTMX)
+    assert 'class="refusal"' not in response.content.decode()
+    rolled.refresh_from_db()
+    assert rolled.version == before + 1
+    entry = CommandEntry.objects.filter(game=rolled).latest("sequence")
+    assert entry.command == {"kind": "use_arcana", "area": WHEEL, "dice": sorted(n for n, _ in ticked)}

@@ -1225,10 +1225,15 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
                 {k: {"percent": v.percent, "fraction": v.fraction, "level": v.level} for k, v in known.items()}
             )
             best_key = max(known, key=lambda k: (known[k].p, -k.count(","), [-int(x) for x in k.split(",")]))
+            best_set = [int(x) for x in best_key.split(",")]
             group["best"] = {
                 "odds": known[best_key],
-                "dice": listing((_die_word(screen, int(x)) for x in best_key.split(",")), screen.lang),
+                "dice": listing((_die_word(screen, x) for x in best_set), screen.lang),
             }
+            # the picker opens with the best set ticked (the set the best line and the suggestion
+            # name), so its Use applies it in one tap instead of answering "pick dice first"
+            for die in group["dice"]:
+                die["checked"] = die["n"] in best_set
         if len(sizes) == 1:
             group["hint"] = ngettext("Tick %(n)s die.", "Tick %(n)s dice.", sizes[0]) % {"n": sizes[0]}
         else:
