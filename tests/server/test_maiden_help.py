@@ -121,3 +121,19 @@ def test_the_help_says_which_inspiration_opens_which_hidden_passage_from_the_map
     html = page(Client(), URL)
     assert "At 3 or more you may also take the hidden passages (the dashed lines on the map)." in html
     assert "3以上になると隠し通路（地図の点線）も通れる。" in page(Client(), URL, "ja")
+
+
+def test_MV_ASC_9_the_help_and_the_key_list_say_B_is_the_one_suggested_ascension(client: Client, player: Any) -> None:
+    """MV-ASC-9: the panel has one suggestion; B presses the suggested ascension and nothing when
+    a skill or Arcana is suggested instead. The help page and the screen's key list say so."""
+    en, ja = page(client, URL, "en"), page(client, URL, "ja")
+    assert "B the suggested ascension (nothing when a skill or Arcana is suggested instead" in en
+    assert "B おすすめのアセンション（スキルかアルカナがおすすめの時は何もしない" in ja
+    game = maiden_game([player])
+    mine = session_client(player)
+    for lang, says in (
+        ("en", "the suggested ascension (none when a skill or Arcana is suggested instead)"),
+        ("ja", "おすすめのアセンション（スキルかアルカナがおすすめの時は何もしない）"),
+    ):
+        mine.cookies["django_language"] = lang
+        assert says in page(mine, f"/games/{game.pk}/", lang)

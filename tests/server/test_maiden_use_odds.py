@@ -390,3 +390,48 @@ def test_before_the_roll_a_use_that_beats_rolling_as_is_is_suggested_and_roll_is
     roll = re.search(r'<button[^>]*class="[^"]*cmd-roll[^"]*"', html)
     assert roll is not None and "primary" not in roll.group(0)
     assert re.search(r'class="[^"]*\bbest\b', _suggested_button(html, "Chariot"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "says", "suggested_word"),
+    [("en", "better than any ascension", "suggested"), ("ja", "どのアセンションよりも", "おすすめ")],
+)
+def test_MV_ASC_9_one_suggestion_an_ascension_is_not_marked_when_a_use_is_suggested(
+    clock: Any, player: Any, lang: str, says: str, suggested_word: str
+) -> None:
+    """MV-ASC-9 with SUG-3 A20: a pair of 2s can be ascended but reaches nothing, while the Sun
+    (+3 AP) succeeds. The line suggested the Sun "better than any ascension" while the pair's
+    button was also outlined, labelled suggested and taken by B. One suggestion on the panel: the
+    Sun's button is outlined; no ascension is outlined, labelled suggested or bound to B. Without
+    the Sun, the best ascension is again the suggestion (outlined, B)."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None
+    faces = [2, 2, 5, *[1] * (len(current.check.dice) - 3)][: len(current.check.dice)]
+    for die, face in zip(current.check.dice, faces, strict=True):
+        die.face = face
+    assert any(faces.count(f) >= 2 for f in faces)
+    check = view(game, 0)["check"]
+    current.check.target = 99
+    current.arcana = [a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED, SUN)]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    url = f"/games/{game.pk}/maiden/panels/decide/"
+    html = unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    ascend = re.findall(r'<button[^>]*class="cmd-ascend[^"]*"[^>]*>', html)
+    assert ascend and any(" best" in b and 'data-key="b"' in b for b in ascend), html  # no better use: B
+    slate = check["slate"] if not check["slate_ignored"] else None
+    slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
+    current.check.target = best_ap(faces, slate_index, check["bonus"]) + 3
+    current.arcana = [*current.arcana, SUN]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    html = unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    assert says in html, html
+    ascend = re.findall(r'<button[^>]*class="cmd-ascend[^"]*"[^>]*>', html)
+    assert ascend and not any(" best" in b or "data-key" in b for b in ascend), ascend
+    assert f'<strong class="suggest">{suggested_word}</strong>' not in html
+    assert html.count('data-key="b"') == 0
+    assert len(re.findall(r'<button[^>]*class="[^"]*\bbest\b', html)) == 1

@@ -258,11 +258,13 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
         (
             {
                 "en": "The decision panel lists exactly what you may do now, with the chance of success of each "
-                "choice. Keys: R roll the dice, B the suggested ascension, E resolve the check, 1-9 move to a "
+                "choice. Keys: R roll the dice, B the suggested ascension (nothing when a skill or Arcana is "
+                "suggested instead: the panel has one suggestion), E resolve the check, 1-9 move to a "
                 "listed room or pick a listed option, S stay. In a game at one table (hot-seat) the panel says "
                 "whose decision it is.",
                 "ja": "決定パネルには今できることだけが並び、それぞれの成功確率が示されます。キー操作：R サイコロを"
-                "振る、B 提案されたアセンション、E 判定の解決、1〜9 表示されたルームへ移動／選択肢を選ぶ、"
+                "振る、B おすすめのアセンション（スキルかアルカナがおすすめの時は何もしない。"
+                "おすすめはパネルに一つだけ）、E 判定の解決、1〜9 表示されたルームへ移動／選択肢を選ぶ、"
                 "S とどまる。1台で遊ぶ（ホットシート）ゲームでは誰の決定かがパネルに表示されます。",
             },
         ),

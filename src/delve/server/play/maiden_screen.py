@@ -980,6 +980,8 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["better_use"] = _better_use(best_now, [*ctx["skills"], *ctx["arcana"]])
         # resolving is the main button only when nothing at hand does better than resolving now
         ctx["resolve_primary"] = ctx["better_use"] is None and after.success_now.p >= best_now
+    if phase == "post_roll":
+        _one_suggestion(ctx)
     if phase == "pre_roll" and "helping" not in ctx and (ctx.get("roll") or {}).get("odds") is not None:
         # before the roll, a use whose chance beats rolling as is becomes the suggestion, and
         # rolling is then not the main button (Roll 0% was drawn filled beside a 66% skill)
@@ -1023,6 +1025,20 @@ def _boss_move(screen: Screen, room: str) -> dict[str, Any] | None:
         "line": line,
         "danger": chance is not None and chance.level == "poor" and life == 1,
     }
+
+
+def _one_suggestion(ctx: dict[str, Any]) -> None:
+    """The one suggestion of the ascend-and-resolve step: a skill or Arcana use that beats every
+    ascension (``better_use``) or else the best ascension, never both (the line said "Suggested:
+    Arcana: The Sun (100%), better than any ascension" while a 0% ascension was outlined and
+    labelled suggested, and B pressed it). Only the suggested ascension is outlined and takes the
+    B key; with a use suggested instead, no ascension does and B does nothing."""
+    use_first = ctx.get("better_use") is not None or "helping" in ctx
+    for entry in ctx.get("ascensions", []):
+        choice = entry.get("choice")
+        entry["suggested"] = bool(choice is not None and choice.best and not use_first)
+    if use_first:
+        ctx["best"] = None
 
 
 def _certain_without_uses(ctx: dict[str, Any], phase: str) -> bool:

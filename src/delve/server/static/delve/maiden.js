@@ -61,7 +61,7 @@
     }
   });
 
-  /* R roll, B best ascension, E resolve, S stay, 1-9 the listed rooms or options. */
+  /* R roll, B the suggested ascension (none is bound when a use is suggested), E resolve, S stay, 1-9 the listed rooms or options. */
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (typing(event.target)) return;
