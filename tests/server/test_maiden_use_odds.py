@@ -435,3 +435,86 @@ def test_MV_ASC_9_one_suggestion_an_ascension_is_not_marked_when_a_use_is_sugges
     assert f'<strong class="suggest">{suggested_word}</strong>' not in html
     assert html.count('data-key="b"') == 0
     assert len(re.findall(r'<button[^>]*class="[^"]*\bbest\b', html)) == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "needless", "lowers"),
+    [
+        ("en", "not needed: succeeds without it", "would lower the chance to "),
+        ("ja", "不要：使わなくても成功", "使うと確率が"),
+    ],
+)
+def test_MV_ASC_9_a_use_that_lowers_a_certain_chance_says_so_and_is_not_called_needless_or_best(
+    clock: Any, player: Any, lang: str, needless: str, lowers: str
+) -> None:
+    """MV-ASC-9 with SUG-3 A12 (Justice) and A11 (Wheel of Fortune): the check already succeeds for
+    certain. A reroll offered at 33.3% said "not needed: succeeds without it": only a use that keeps
+    100% is not needed; one that would lower the chance says so with its chance, is never named the
+    best chance and is not the suggestion."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None
+    faces = [2, 2, 5, *[1] * (len(current.check.dice) - 3)][: len(current.check.dice)]
+    for die, face in zip(current.check.dice, faces, strict=True):
+        die.face = face
+    check = view(game, 0)["check"]
+    slate = check["slate"] if not check["slate_ignored"] else None
+    slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
+    current.check.target = best_ap(faces, slate_index, check["bonus"])  # succeeds, only just
+    current.arcana = [*[a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED, SUN)], JUSTICE]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    options = re.findall(r"<option [^>]*>([^<]*)</option>", html)
+    assert options, html
+    lowered = 0
+    for text in options:
+        percent = re.search(r" · ([\d.]+)%", text)
+        assert percent is not None, text
+        if float(percent[1]) == 100:
+            assert needless in text and lowers not in text, text
+        else:
+            lowered += 1
+            assert f"{lowers}{percent[1]}%" in text and needless not in text, text
+        assert "best chance" not in text and "最も高い確率" not in text
+    assert lowered, options
+    assert not re.search(r'<button[^>]*class="[^"]*\bbest\b', html.split('class="uses"', 1)[-1])
+
+
+def test_MV_ASC_9_lowering_and_needless_marks_are_set_against_the_chance_without_uses() -> None:
+    """A button or choice at 100% on a certain check is not needed; below the chance without any
+    use it lowers the chance (also when the check is not certain); a dice picker whose best set
+    lowers it opens with nothing ticked and says every set lowers it (English and Japanese)."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from delve.server.play.maiden_screen import _mark_needless_or_lowering
+
+    def odds(p: Fraction) -> SimpleNamespace:
+        return SimpleNamespace(p=p, percent=f"{float(p) * 100:.1f}%", level="low", fraction=str(p))
+
+    keep, low = {"odds": odds(Fraction(1))}, {"odds": odds(Fraction(1, 3))}
+    dice = [{"n": 0, "label": "die 1", "checked": True}]
+    picker = {"buttons": [], "choices": [], "dice": dice, "best": {"odds": odds(Fraction(1, 3)), "dice": "die 1"}}
+    _mark_needless_or_lowering([{"buttons": [keep, low], "choices": []}, picker], Fraction(1))
+    assert keep.get("needless") and not keep.get("lowers")
+    assert low.get("lowers") and not low.get("needless")
+    assert picker["best"]["lowers"] and not dice[0]["checked"]
+    half = {"odds": odds(Fraction(1, 2))}
+    _mark_needless_or_lowering([{"buttons": [half], "choices": []}], Fraction(2, 3))
+    assert half.get("lowers") and not half.get("needless")
+    s = {"game": SimpleNamespace(pk=1)}
+    button = {"kind": "use_skill", "json": "{}", "id": "cmd-x", "label": "Swallow Dive · die 1 (red 6)", **low}
+    for language, says, every in (
+        ("en", "would lower the chance to 33.3%", "any dice would lower the chance (at best to 33.3%)"),
+        ("ja", "使うと確率が33.3%に下がる", "どのサイコロでも確率が下がる（最善でも33.3%）"),
+    ):
+        with translation.override(language):
+            html = render_to_string("play/maiden/_cmd.html", {"b": button, "odds": low["odds"], "s": s})
+            assert says in html and "not needed" not in html and "不要" not in html, html
+            use = {**picker, "name": "Wheel", "id": "pick-x", "json": "{}", "hint": "", "odds_json": "{}"}
+            html = render_to_string("play/maiden/_use.html", {"u": use, "s": s})
+            assert every in html and " checked" not in html, html

@@ -972,8 +972,7 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["boosts"] = [_button(screen, c) for c in legal if c["kind"] == "boost"]
     ctx["skills"] = uses(screen, "use_skill")
     ctx["arcana"] = uses(screen, "use_arcana")
-    if _certain_without_uses(ctx, phase):
-        _mark_needless([*ctx["skills"], *ctx["arcana"]])
+    _mark_needless_or_lowering([*ctx["skills"], *ctx["arcana"]], _chance_without_uses(ctx, phase))
     if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
         after = ctx["after"]
         best_now = max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
@@ -1041,28 +1040,43 @@ def _one_suggestion(ctx: dict[str, Any]) -> None:
         ctx["best"] = None
 
 
-def _certain_without_uses(ctx: dict[str, Any], phase: str) -> bool:
-    """Whether the check succeeds for certain with what the player has without any skill or
-    Arcana: before the roll its chance is 100%; after it, resolving now or ascending is."""
+def _chance_without_uses(ctx: dict[str, Any], phase: str) -> Any:
+    """The chance of success with what the player has without any skill or Arcana: before the
+    roll, rolling as is; after it, the best of resolving now and every ascension. None when not
+    known (no check, or outside the odds model)."""
     if phase == "pre_roll":
         before = (ctx.get("roll") or {}).get("odds")
-        return before is not None and before.success.p == 1
+        return before.success.p if before is not None else None
     after = ctx.get("after")
     if phase != "post_roll" or after is None:
-        return False
-    return max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)]) == 1
+        return None
+    return max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
 
 
-def _mark_needless(groups: list[dict[str, Any]]) -> None:
-    """Marks every use that changes the check (those with a chance shown) as not needed when the
-    check already succeeds without it: Judgement's 100% beside an ascension's 100% was offered
-    with nothing saying it would be spent for no gain."""
+def _mark_needless_or_lowering(groups: list[dict[str, Any]], without: Any) -> None:
+    """Compares every use that changes the check (those with a chance shown) with the chance
+    without any (``without``). When the check already succeeds for certain, a use that keeps 100%
+    is not needed (Judgement's 100% beside an ascension's 100% was offered with nothing saying it
+    would be spent for no gain); a use whose chance is lower than without it says it would lower
+    the chance (Swallow Dive's reroll at 33.3% said "not needed: succeeds without it"), is never
+    named the best, and a dice picker whose every set lowers it opens with nothing ticked."""
+    if without is None:
+        return
     for group in groups:
-        for entry in [*group["buttons"], *group["choices"]]:
-            if entry.get("odds") is not None:
-                entry["needless"] = True
+        entries = [*group["buttons"], *group["choices"]]
         if group.get("best"):
-            group["best"]["needless"] = True
+            entries.append(group["best"])
+        for entry in entries:
+            odds_ = entry.get("odds")
+            if odds_ is None:
+                continue
+            if odds_.p < without:
+                entry["lowers"] = True
+            elif without == 1:
+                entry["needless"] = True
+        if (group.get("best") or {}).get("lowers"):
+            for die in group["dice"]:
+                die["checked"] = False
 
 
 def _better_use(best_now: Any, groups: list[dict[str, Any]]) -> dict[str, Any] | None:
