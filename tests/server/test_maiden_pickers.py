@@ -301,3 +301,48 @@ def test_MV_ASC_8_a_dice_picker_opens_with_its_best_dice_ticked(
     assert rolled.version == before + 1
     entry = CommandEntry.objects.filter(game=rolled).latest("sequence")
     assert entry.command == {"kind": "use_arcana", "area": WHEEL, "dice": sorted(n for n, _ in ticked)}
+
+
+@pytest.mark.parametrize(
+    ("lang", "prompt", "option", "first"),
+    [
+        (
+            "en",
+            "The colours are swapped. Now choose two dice whose faces differ by 1: they ascend as a pair.",
+            "Ascend as a pair: die 1 (",
+            "Choose the dice the effect applies to.",
+        ),
+        (
+            "ja",
+            "色を入れ替えました。次に、目が1違うサイコロ2個を選んでください。ゾロ目としてアセンションします。",
+            "ゾロ目としてアセンション：サイコロ1（",
+            "効果を受けるサイコロを選んでください。",
+        ),
+    ],
+)
+def test_MV_ASC_8_the_hanged_mans_second_pick_says_it_is_the_pair_to_ascend(
+    rolled: Game, player: Any, lang: str, prompt: str, option: str, first: str
+) -> None:
+    """MV-ASC-8, SUG-3 A13: the Hanged Man swaps two dice's colours (picked with the Arcana) and
+    then lets two dice 1 apart ascend as a pair, a second pick the engine asks as a decision. It
+    was asked as "Choose the dice the effect applies to" with the same dice words as the first
+    pick; it now says the colours are swapped and its options are the pair to ascend. (The engine
+    asks even with one option, as every effect's pick: nothing is applied for the player.)"""
+    current = state(rolled)
+    assert current.check is not None
+    faces = [1, 2, 5, *[6] * (len(current.check.dice) - 3)][: len(current.check.dice)]
+    for die, face in zip(current.check.dice, faces, strict=True):
+        die.face, die.removed = face, False
+    current.check.slate = None
+    current.arcana = [*current.arcana, "a13"]
+    Game.objects.filter(pk=rolled.pk).update(state=engine.ruleset_of(rolled).encode(current).decode())
+    hanged = next(c for c in legal(rolled, 0) if c.get("area") == "a13" and c.get("dice") == [0, 1])
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    response = client.post(f"/games/{rolled.pk}/maiden/act/", {"command": json.dumps(hanged)}, **HTMX)
+    assert 'class="refusal"' not in response.content.decode()
+    assert state(rolled).pending and state(rolled).pending[0].ops[0]["op"] == "near_pair"
+    raw = client.get(f"/games/{rolled.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    text = re.sub(r"<[^>]+>", "", unescape(raw))
+    assert prompt in text and option in text, text
+    assert first not in text

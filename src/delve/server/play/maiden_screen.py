@@ -902,7 +902,10 @@ def _option_label(screen: Screen, index: int) -> str:
             return _("Die (revive at the start with 1 life)")
         return option
     if isinstance(option, dict):
-        return pick_words(screen, option) or str(index + 1)
+        words = pick_words(screen, option) or str(index + 1)
+        if pending.get("effect") == "near_pair":
+            return _("Ascend as a pair: %(dice)s") % {"dice": words}
+        return words
     if isinstance(option, int) and not isinstance(option, bool):
         return screen.name_of(option) if 0 <= option < len(screen.seats) else str(option)
     return str(option)
@@ -1458,7 +1461,9 @@ def effect_does(pending: dict[str, Any]) -> str:
         "die_adjust": _("Choose the die the effect applies to."),
         "set_die": _("Choose the die the effect applies to."),
         "swap_colours": _("Choose the dice the effect applies to."),
-        "near_pair": _("Choose the dice the effect applies to."),
+        # the Hanged Man's second part, after the colours were swapped (the first pick): not the
+        # same prompt again, but which pair ascends
+        "near_pair": _("The colours are swapped. Now choose two dice whose faces differ by 1: they ascend as a pair."),
     }.get(effect, _("Choose what the effect applies to."))
 
 
