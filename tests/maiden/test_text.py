@@ -298,3 +298,21 @@ def test_prose_agrees_and_fits_the_game() -> None:
 
     shir = load().familiars["shir"]
     assert "scout" not in shir.text.en.lower() and "斥候" not in shir.text.ja
+
+
+def test_MV_END_1_MV_END_2_the_end_of_game_summary_agrees_its_counts_in_english() -> None:
+    """The end-of-game line read "1 deaths": every count of the summary (rounds, bosses defeated,
+    areas freed, deaths) agrees with its number, with the same helper as "1 action marker";
+    Japanese has no plural and is unchanged."""
+    one = {"round": 1, "rounds": 1, "bosses_defeated": 1, "areas_freed": 1, "deaths": 1, "danger_level": 2}
+    en = text.sentence("game.lost", one, "en", CONTENT)
+    assert "(1 round, 1 boss defeated, 1 area freed, 1 death, danger level 2)" in en, en
+    many = {**one, "rounds": 24, "bosses_defeated": 7, "areas_freed": 0, "deaths": 23}
+    en = text.sentence("game.won", many, "en", CONTENT)
+    assert "(24 rounds, 7 bosses defeated, 0 areas freed, 23 deaths, danger level 2)" in en, en
+    assert "死亡1回" in text.sentence("game.lost", one, "ja", CONTENT)
+    assert (
+        text.counted(1, "action marker") == "1 action marker" and text.counted(3, "action marker") == "3 action markers"
+    )
+    started = {"round": 2, "action_markers": 1, "base_target": 5}
+    assert "1 action marker," in text.sentence("round.started", started, "en", CONTENT)

@@ -252,10 +252,18 @@ def _dice(n: Names, dice: Any) -> str:
     return f"{text} (d{size})" if size is not None else text
 
 
+def counted(number: Any, one: str, many: str | None = None) -> str:
+    """An English count with its noun in agreement: "1 death", "2 deaths", "1 boss defeated",
+    "7 bosses defeated" (``many`` when the plural is not ``one`` + "s")."""
+    return f"{number} {one if str(number) == '1' else (many if many is not None else one + 's')}"
+
+
 def _summary(e: Mapping[str, Any], n: Names) -> str:
     return n.say(
-        f"{e.get('rounds', e.get('round'))} rounds, {e.get('bosses_defeated', 0)} bosses defeated, "
-        f"{e.get('areas_freed', 0)} areas freed, {e.get('deaths', 0)} deaths, danger level {e.get('danger_level')}",
+        f"{counted(e.get('rounds', e.get('round')), 'round')}, "
+        f"{counted(e.get('bosses_defeated', 0), 'boss defeated', 'bosses defeated')}, "
+        f"{counted(e.get('areas_freed', 0), 'area freed', 'areas freed')}, {counted(e.get('deaths', 0), 'death')}, "
+        f"danger level {e.get('danger_level')}",
         f"{e.get('rounds', e.get('round'))}ラウンド、ボス撃破{e.get('bosses_defeated', 0)}、"
         f"エリア解放{e.get('areas_freed', 0)}、死亡{e.get('deaths', 0)}回、デンジャーレベル{e.get('danger_level')}",
     )
@@ -276,10 +284,9 @@ def _start_player(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _round_started(e: Mapping[str, Any], n: Names) -> str:
-    markers = e.get("action_markers")
-    plural = "" if str(markers) == "1" else "s"
+    markers = counted(e.get("action_markers"), "action marker")
     return n.say(
-        f"Round {e.get('round')} begins: {markers} action marker{plural}, base target {e.get('base_target')}.",
+        f"Round {e.get('round')} begins: {markers}, base target {e.get('base_target')}.",
         f"第{e.get('round')}ラウンド開始。アクションマーカー{e.get('action_markers')}個、基本目標値{e.get('base_target')}。",
     )
 
