@@ -346,3 +346,36 @@ def test_MV_ASC_8_the_hanged_mans_second_pick_says_it_is_the_pair_to_ascend(
     text = re.sub(r"<[^>]+>", "", unescape(raw))
     assert prompt in text and option in text, text
     assert first not in text
+
+
+def test_MV_EXPL_4_japanese_suggestion_and_arcana_panel_use_full_width_punctuation(rolled: Game, player: Any) -> None:
+    """MV-EXPL-4 (Arcana at hand): in Japanese the suggestion read 「おすすめ：アルカナ：運命の輪: サイコロ1…」
+    (an ASCII colon between the use and its dice) and the Arcana panel 「世界 (移動時)」 (ASCII
+    brackets) where the rest writes （移動時）. Both use full-width punctuation in Japanese and stay
+    as they were in English."""
+    from fractions import Fraction
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from delve.server.play.maiden_screen import _better_use
+
+    def group() -> dict[str, Any]:
+        odds = SimpleNamespace(p=Fraction(1), percent="100%")
+        return {"name": "アルカナ：運命の輪", "buttons": [], "choices": [], "best": {"odds": odds, "dice": "サイコロ1"}}
+
+    with translation.override("ja"):
+        found = _better_use(Fraction(0), [group()])
+    assert found is not None and found["label"] == "アルカナ：運命の輪：サイコロ1"
+    with translation.override("en"):
+        found = _better_use(Fraction(0), [{**group(), "name": "Arcana: Wheel of Fortune"}])
+    assert found is not None and found["label"] == "Arcana: Wheel of Fortune: サイコロ1"
+    client = session_client(player)
+    for lang, timing, colon in (("ja", r"（[^）<]+）", "："), ("en", r"\([^)<]+\)", ": ")):
+        client.cookies["django_language"] = lang
+        raw = client.get(f"/games/{rolled.pk}/maiden/panels/arcana/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        html = unescape(raw)
+        marks = re.findall(r'<span class="muted">([^<]*)</span>', html)
+        assert marks and all(re.fullmatch(timing, m) for m in marks), marks
+        effects = re.findall(r"</strong>([^<]{0,2})", html.split('class="effects"', 1)[-1])
+        assert effects and all(e.startswith(colon) for e in effects), effects

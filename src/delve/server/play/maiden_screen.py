@@ -1089,11 +1089,13 @@ def _better_use(best_now: Any, groups: list[dict[str, Any]]) -> dict[str, Any] |
     offered 100%), and its button is marked as the suggested one (``best``; for a picker, its
     Use button, with the best choice selected: ``suggested``). None when no use does better."""
     found: tuple[Any, str, dict[str, Any]] | None = None
+    # the reader's colon between the use and its pick (「：」 in Japanese, as 「アルカナ：」 before it)
+    colon = pgettext("after the name of a card, before what it does", ": ")
     for group in groups:
         options = [(b["odds"], b["label"], b) for b in group["buttons"]]
-        options += [(c["odds"], f"{group['name']}: {c['label']}", c) for c in group["choices"]]
+        options += [(c["odds"], f"{group['name']}{colon}{c['label']}", c) for c in group["choices"]]
         if group.get("best"):
-            options.append((group["best"]["odds"], f"{group['name']}: {group['best']['dice']}", group))
+            options.append((group["best"]["odds"], f"{group['name']}{colon}{group['best']['dice']}", group))
         for odds_, label, entry in options:
             if odds_ is not None and odds_.p > best_now and (found is None or odds_.p > found[0].p):
                 found = (odds_, label, entry)
