@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from delve.kernel import get_ruleset
 from delve.server.games import bots as server_bots
@@ -19,7 +20,7 @@ from delve.server.games.models import Game
 from delve.server.lobby import maiden as lobby_maiden
 from delve.server.lobby.models import TableSeat
 from tests.server.conftest import session_client
-from tests.server.maiden_kit import legal, view
+from tests.server.maiden_kit import legal, maiden_game, view
 
 pytestmark = pytest.mark.django_db
 
@@ -464,3 +465,40 @@ def test_the_seat_marks_are_said_in_words_for_a_touch_screen_and_the_join_name_i
     assert '<ul class="seat-legend">' in ja_card and "練習の席：結果は個人記録に残りません" in ja_card
     anonymous = Client().get("/").content.decode()
     assert 'value="bob"' not in anonymous
+
+
+@pytest.mark.parametrize(
+    ("overrides", "en", "ja"),
+    [
+        ({}, "White Maiden (rulebook)", "白き乙女（ルールブック）"),
+        (
+            {"difficulty": "normal"},
+            "White Maiden, normal difficulty (changed rules)",
+            "白き乙女（ノーマル難易度・ルール変更あり）",
+        ),
+        (
+            {"difficulty": "normal", "entry_restrictions": True},
+            "White Maiden, normal difficulty",
+            "白き乙女（ノーマル難易度）",
+        ),
+    ],
+)
+def test_MV_MOVE_14_a_maiden_games_title_names_the_rules_it_plays(
+    clock: Any, player: Any, overrides: dict[str, Any], en: str, ja: str
+) -> None:
+    """MV-MOVE-14 (the §6.3 difficulty and entry-restriction variants, CHG-13/16): a game made
+    from the rulebook preset with normal difficulty was titled "White Maiden (rulebook)" in the
+    lobby and on its pages. The title is its preset's only when the game plays that preset's
+    rules (players and the table's settings aside); a game whose rules match the
+    normal-difficulty preset is named by it; otherwise it names the difficulty and says the rules
+    are changed."""
+    from delve.server.games import present
+
+    game = maiden_game([player], **overrides)
+    with translation.override("en"):
+        assert present.preset_label(game) == en
+    with translation.override("ja"):
+        assert present.preset_label(game) == ja
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    assert f"ゲーム {game.pk} — {ja}" in unescape(client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())

@@ -17,6 +17,7 @@ from delve.kernel import (
     SeatOption,
     SettingHelp,
     SettingLine,
+    Text,
     plain_hash,
     quote_json,
 )
@@ -64,6 +65,11 @@ class MaidenRuleset:
 
     def presets(self) -> list[Choice]:
         return settings.presets()
+
+    def title(self, values: Mapping[str, Any]) -> Text:
+        """The game's name from its settings (``settings.title``): the preset's only when the game
+        plays that preset's rules."""
+        return settings.title(values)
 
     def validate_settings(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         return settings.as_dict(settings.resolve(overrides))

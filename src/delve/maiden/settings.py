@@ -416,6 +416,36 @@ def presets() -> list[Choice]:
     return [Choice(key, label) for key, (label, _) in PRESETS.items()]
 
 
+#: Settings of the table, not of the rules: a game with other values still plays its preset's rules.
+TABLE_KEYS = frozenset({"preset", "players", "start_player", "turn_deadline_hours", "event_log_size"})
+
+_DIFFICULTY_WORDS: dict[str, Text] = {
+    "easy": {"en": "easy", "ja": "イージー"},
+    "normal": {"en": "normal", "ja": "ノーマル"},
+}
+
+
+def title(values: Mapping[str, Any]) -> Text:
+    """A game's name as the lobby and its pages show it: the name of the preset whose rules it
+    plays (every setting but the table's equal to that preset's), else the game and its difficulty
+    with "changed rules" (a normal-difficulty game from the rulebook preset was titled
+    "White Maiden (rulebook)")."""
+    try:
+        rules = as_dict(resolve(values))
+    except SettingsError:
+        return PRESETS.get(str(values.get("preset")), PRESETS[DEFAULT_PRESET])[0]
+    own = str(values.get("preset", DEFAULT_PRESET))
+    for key in sorted(PRESETS, key=lambda k: k != own):  # its own preset first
+        base = as_dict(resolve({"preset": key}))
+        if all(rules.get(k) == v for k, v in base.items() if k not in TABLE_KEYS):
+            return PRESETS[key][0]
+    word = _DIFFICULTY_WORDS.get(str(rules.get("difficulty")), {"en": str(rules.get("difficulty")), "ja": ""})
+    return {
+        "en": f"White Maiden, {word['en']} difficulty (changed rules)",
+        "ja": f"白き乙女（{word['ja'] or word['en']}難易度・ルール変更あり）",
+    }
+
+
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"

@@ -67,10 +67,17 @@ def settings_lines(game: Game) -> list[dict[str, str]]:
 
 
 def preset_label(game: Game) -> str:
+    """The game's name in titles and the lobby: a ruleset that names a game from its settings
+    (White Maiden: its preset's name only when it plays that preset's rules) is asked; else the
+    preset's label."""
     try:
-        presets = ruleset_of(game).presets()
+        ruleset = ruleset_of(game)
+        presets = ruleset.presets()
     except DelveError:  # a ruleset this process does not know: show the raw preset name
         return game.preset
+    titled = getattr(ruleset, "title", None)
+    if callable(titled):
+        return text(titled({"preset": game.preset, **dict(game.settings or {})}))
     return next((text(choice.label) for choice in presets if choice.value == game.preset), game.preset)
 
 
