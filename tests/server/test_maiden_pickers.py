@@ -379,3 +379,34 @@ def test_MV_EXPL_4_japanese_suggestion_and_arcana_panel_use_full_width_punctuati
         assert marks and all(re.fullmatch(timing, m) for m in marks), marks
         effects = re.findall(r"</strong>([^<]{0,2})", html.split('class="effects"', 1)[-1])
         assert effects and all(e.startswith(colon) for e in effects), effects
+
+
+@pytest.mark.parametrize(("lang", "best_word"), [("en", "best chance"), ("ja", "最も高い確率")])
+def test_MV_CHECK_2_the_room_card_to_keep_with_the_best_odds_is_marked(
+    clock: Any, player: Any, lang: str, best_word: str
+) -> None:
+    """MV-CHECK-2: the player keeps one of the room cards drawn and checks against it. The list
+    showed every card's chance and expected damage but marked none: the card with the highest
+    chance (then the lowest expected damage) is outlined and says it is the best chance, once."""
+    from delve.maiden.state import Decision
+    from delve.server.play.maiden_screen import content
+
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "move")
+    cards = sorted(content().room_cards.values(), key=lambda c: c.difficulty)
+    easy, hard = cards[0], cards[-1]
+    assert easy.difficulty < hard.difficulty
+    current = state(game)
+    current.action_markers = 6  # the base target (MV-ROUND-8): the hardest card may fail
+    current.pending.insert(0, Decision(kind="keep_card", seat=0, options=[hard.id, easy.id], data={"deck": "room"}))
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    options = re.findall(r'<li class="option">(.*?)</li>', html, re.S)
+    assert len(options) == 2, html
+    percents = [float(re.search(r'class="odds[^"]*"[^>]*>([\d.]+)%', o)[1]) for o in options]  # type: ignore[index]
+    marked = [i for i, o in enumerate(options) if re.search(r'class="cmd-[^"]*\bbest\b', o)]
+    assert percents[0] != percents[1], percents  # the hardest card against the easiest
+    assert marked == [percents.index(max(percents))], (percents, marked)
+    assert best_word in options[marked[0]] and html.count(best_word) == 1

@@ -1309,6 +1309,21 @@ def _mark_top_choice(choices: list[dict[str, Any]]) -> None:
     top["top_named"] = any(c["odds"].p < top["odds"].p for c in known)
 
 
+def _mark_best_card(options: list[dict[str, Any]]) -> None:
+    """Marks the room card to keep with the best odds (MV-CHECK-2): the highest chance of success,
+    then the lowest expected damage, the first of equals, as the pickers mark their best choice
+    (the list showed every card's odds and marked none). Only when the odds differ: equal cards
+    are not told apart."""
+    known = [o for o in options if o.get("odds") is not None]
+    if len(known) < 2:
+        return
+    rank = {id(o): (o["odds"].success.p, -o["odds"].expected_damage) for o in known}
+    top = max(known, key=lambda o: rank[id(o)])  # max keeps the first of equals
+    if any(rank[id(o)] < rank[id(top)] for o in known):
+        top["suggested"] = True
+        top["top_named"] = True
+
+
 def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
     """A pending decision of the viewer's seat: its options as cards or buttons."""
     view = screen.view
@@ -1368,6 +1383,7 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
                     "its symbol %(symbol)s counts for the skills that need %(symbol)s."
                 ) % {"symbol": symbol}
             out["options"].append(entry)
+        _mark_best_card(out["options"])
     elif kind == "place_card":
         card = str(data.get("card", ""))
         out["card"] = symbol_name(card, language) if card else ""
