@@ -522,6 +522,7 @@ def test_the_just_now_toast_leaves_the_phase_and_the_attack_to_read_FL_UI_5(
         game,
         hands={0: ["attack-10", "defense-10", "potion", "stripped", "attack-20"]},
         ready=[0],
+        statuses={0: ["sluggish"]},  # evasion exactly 0 (FL-STAT-12): the trap always springs
         traps=[(1, 2, "attack-20", 1, ())],
     )
     aki = logged_in(browser, base, users[0], viewport=DESKTOP if device == "desktop" else PHONE, lang=lang)
