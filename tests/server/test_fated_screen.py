@@ -1107,9 +1107,9 @@ def test_a_dead_player_is_not_told_of_stored_turns_FL_UI_5(fated, player):
 @pytest.mark.parametrize(
     ("preset", "lang", "heading", "line"),
     [
-        ("fated-labyrinth", "en", "Gave up", "You gave up: you are out of the game."),
+        ("fated-labyrinth", "en", "Abandoned", "You abandoned the game: you are out of it."),
         ("fated-labyrinth", "ja", "放棄", "放棄しました。ゲームから退場しました。"),
-        ("level-d", "en", "Resigned", "You resigned: you are out of the game."),
+        ("level-d", "en", "Resigned", "You resigned the game: you are out of it."),
         ("level-d", "ja", "投了", "投了しました。ゲームから退場しました。"),
     ],
 )
@@ -1118,8 +1118,8 @@ def test_a_player_who_gave_up_is_told_so_not_dead_FL_ABN_4_FL_ABN_5(
     player, opponent, others, preset, lang, heading, line
 ):
     """FL-ABN-4/5, P-33: the command panel's heading said "Dead" and "You are out of the game"
-    to a player who gave up, while the status and the players said "abandoned": it says they
-    gave up, in the preset's word (Level D: 投了 / resigned)."""
+    to a player who gave up, while the status and the players said "abandoned": it says so in
+    the same word as the status and the player list, the preset's (Level D: 投了 / resigned)."""
     game = fated_game([player, opponent, *others], preset=preset)
     arrange(game, ready=[0])
     browser = session_client(player)
@@ -1130,6 +1130,8 @@ def test_a_player_who_gave_up_is_told_so_not_dead_FL_ABN_4_FL_ABN_5(
     assert f'<h2 id="h-commands">{heading}</h2>' in html
     assert line in html
     assert "Dead" not in html and "死亡" not in html
+    status = unescape(panel(browser, game, "status"))
+    assert heading.lower() in status.lower(), "the status says the same word as the heading"
 
 
 def test_the_screen_prints_no_template_comment(fated, player, clock):

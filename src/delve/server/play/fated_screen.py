@@ -547,12 +547,13 @@ def _commands(screen: Screen) -> dict[str, Any]:
     ctx["phase_name"] = text.phase_name(phase, lang_, preset)
     public = next((p for p in (screen.view or {}).get("players", []) if p["seat"] == you["seat"]), {})
     if phase == "dead" and public.get("fate") in ("abandoned", "gave_up"):
-        # FL-ABN: a player who gave up is not "Dead"; the preset's word (P-33: Level D's 投了)
-        gave_up = text.word("fate_gave_up", lang_, preset)
+        # FL-ABN: a player who gave up is not "Dead"; the same word as their status and the player
+        # list (the stored fate's, _fate), in the preset's words (P-33: Level D's 投了)
+        gave_up = text.word(f"fate_{public['fate']}", lang_, preset)
         ctx["phase_name"] = text.capital(gave_up)
         ctx["out_line"] = _t(
             screen,
-            f"You {gave_up}: you are out of the game. You can still change your comment.",
+            f"You {gave_up} the game: you are out of it. You can still change your comment.",
             f"{gave_up}しました。ゲームから退場しました。コメントは変更できます。",
         )
     if phase == "move" and "move" in you:
