@@ -52,28 +52,15 @@ def start_room_check(ctx: Ctx, maiden: Maiden, card_id: str) -> None:
 
 def start_boss_check(ctx: Ctx, maiden: Maiden, boss_id: str) -> None:
     """MV-BOSS-2, MV-CHECK-16: the current boss action replaces the room card."""
-    pointer = ctx.state.bosses[boss_id].pointer
-    action = bosses.current_action(ctx, boss_id)
-    slate = _slate(ctx, maiden.room, action.slate)
-    check = Check(
-        kind="boss",
-        source=boss_id,
-        action=pointer,
-        room=maiden.room,
-        target=0,
-        slate=slate,
-        required=_required(ctx, action, slate),
-    )
-    ctx.state.check = check
-    check.target = _target(ctx, maiden.room, int(action.difficulty))  # with the action's own mods
+    ctx.state.check = boss_check(ctx, maiden.room, boss_id, ctx.state.bosses[boss_id].pointer)
     ctx.state.step = PRE_ROLL
     _started(ctx, maiden)
 
 
 def boss_check(ctx: Ctx, room: str, boss_id: str, pointer: int) -> Check:
-    """The check :func:`start_boss_check` would start in ``room`` against the boss's action at
-    ``pointer``, made and left unstarted (the move screen shows its odds before the maiden goes
-    there): the slate and the target are counted as there, the target with the action's own mods
+    """The check against the boss's action at ``pointer`` in ``room``, made and left unstarted:
+    :func:`start_boss_check` starts it, the move screen shows its odds before the maiden goes
+    there. The slate and the target are counted as there, the target with the action's own mods
     (the state's check is this one while it is counted, then the one it was)."""
     action = bosses.definition(ctx, boss_id).actions[pointer]
     slate = _slate(ctx, room, action.slate)
