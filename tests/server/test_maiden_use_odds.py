@@ -392,6 +392,19 @@ def test_before_the_roll_a_use_that_beats_rolling_as_is_is_suggested_and_roll_is
     assert re.search(r'class="[^"]*\bbest\b', _suggested_button(html, "Chariot"))
 
 
+def _rolled_a_pair_of_twos(player: Any) -> tuple[Game, Any, list[int]]:
+    """A solo game in its post-roll step, its dice set (in the state, not yet saved) to a pair of
+    2s, a 5 and 1s: the game, that state and the faces."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "post_roll")
+    current = state(game)
+    assert current.check is not None
+    faces = [2, 2, 5, *[1] * (len(current.check.dice) - 3)][: len(current.check.dice)]
+    for die, face in zip(current.check.dice, faces, strict=True):
+        die.face = face
+    return game, current, faces
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("lang", "says", "suggested_word"),
@@ -405,13 +418,7 @@ def test_MV_ASC_9_one_suggestion_an_ascension_is_not_marked_when_a_use_is_sugges
     button was also outlined, labelled suggested and taken by B. One suggestion on the panel: the
     Sun's button is outlined; no ascension is outlined, labelled suggested or bound to B. Without
     the Sun, the best ascension is again the suggestion (outlined, B)."""
-    game = maiden_game([player])
-    play_until(game, [player], lambda v: v["phase"] == "post_roll")
-    current = state(game)
-    assert current.check is not None
-    faces = [2, 2, 5, *[1] * (len(current.check.dice) - 3)][: len(current.check.dice)]
-    for die, face in zip(current.check.dice, faces, strict=True):
-        die.face = face
+    game, current, faces = _rolled_a_pair_of_twos(player)
     assert any(faces.count(f) >= 2 for f in faces)
     check = view(game, 0)["check"]
     current.check.target = 99
@@ -452,13 +459,7 @@ def test_MV_ASC_9_a_use_that_lowers_a_certain_chance_says_so_and_is_not_called_n
     certain. A reroll offered at 33.3% said "not needed: succeeds without it": only a use that keeps
     100% is not needed; one that would lower the chance says so with its chance, is never named the
     best chance and is not the suggestion."""
-    game = maiden_game([player])
-    play_until(game, [player], lambda v: v["phase"] == "post_roll")
-    current = state(game)
-    assert current.check is not None
-    faces = [2, 2, 5, *[1] * (len(current.check.dice) - 3)][: len(current.check.dice)]
-    for die, face in zip(current.check.dice, faces, strict=True):
-        die.face = face
+    game, current, faces = _rolled_a_pair_of_twos(player)
     check = view(game, 0)["check"]
     slate = check["slate"] if not check["slate_ignored"] else None
     slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
