@@ -21,14 +21,20 @@ def engage(ctx: Ctx, maiden: Maiden, boss_id: str) -> None:
     fight and cannot move until it ends (MV-SPEC-5)."""
     boss = ctx.state.bosses[boss_id]
     if not boss.engaged:
-        life = settings_module.boss_life(ctx.state.settings, int(definition(ctx, boss_id).life))
-        life = max(1, life + ctx.state.boss_life_delta + boss.life_delta)
+        life = setup_life(ctx, boss_id)
         boss.engaged = True
         boss.life = boss.life_max = life
         boss.pointer = first_enabled(boss, 0)
         ctx.emit("boss.engaged", boss=boss_id, life=life, seat=maiden.seat)
     maiden.boss = boss_id
     ctx.emit("boss.joined", boss=boss_id, seat=maiden.seat)
+
+
+def setup_life(ctx: Ctx, boss_id: str) -> int:
+    """MV-SPEC-4: the life a boss nobody fought yet is set up with when first entered (its printed
+    life with ``boss_life_bonus`` at 2/4 players and the life changes in force, at least 1)."""
+    life = settings_module.boss_life(ctx.state.settings, int(definition(ctx, boss_id).life))
+    return max(1, life + ctx.state.boss_life_delta + ctx.state.bosses[boss_id].life_delta)
 
 
 def first_enabled(boss: BossState, start: int) -> int:

@@ -199,7 +199,7 @@ class MaidenRuleset:
         def legal(seat: int) -> list[dict[str, Any]]:
             return self._legal.get((timeless, seat), lambda: commands.legal_commands(ctx, seat, routes))
 
-        built = view.build_many(ctx, seats, lasting=True, legal=legal)
+        built = view.build_many(ctx, seats, lasting=True, legal=legal, routes=routes)
         if routes:
             self._routes.get(timeless, lambda: routes)
         return built

@@ -20,7 +20,6 @@ import msgspec
 
 from delve.kernel.lasting import Lasting
 from delve.maiden import board, bosses, checks, commands, dice, movement, rounds, rules_text
-from delve.maiden import settings as settings_module
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import AWAITING, MOVE, ROUNDS, STATS, Game, Maiden
 
@@ -57,6 +56,7 @@ def build_many(
     *,
     lasting: bool = False,
     legal: Callable[[int], list[dict[str, Any]]] | None = None,
+    routes: dict[int, movement.Routes] | None = None,
 ) -> list[dict[str, Any]]:
     """The views of ``seats`` (``None``: a spectator), each equal to :func:`build` of that seat.
     The table is the same for every seat, so it is built once and its parts are shared by the
@@ -67,8 +67,11 @@ def build_many(
     content's parts (:class:`~delve.kernel.lasting.Lasting`), built again only when what they are
     built from changed; such parts are shared with the views of other states and games, so only
     callers that never change a view ask for them (the ``views`` hook). ``legal``: a seat's legal
-    commands (by default ``commands.legal_commands``)."""
+    commands (by default ``commands.legal_commands``). ``routes``: the movement routes known for
+    this state, by seat (see :func:`movement.destinations`): the boss checks and the legal
+    commands share them, so the active maiden's routes are found once."""
     state = ctx.state
+    routes = {} if routes is None else routes
     content = ctx.content
     active = state.active
     parts = _parts_of(content) if lasting else None
@@ -116,7 +119,7 @@ def build_many(
         "quest_area": list(state.quest_area),
         "sephirot": state.sephirot,
         "check": _check(ctx, active),
-        "boss_checks": _boss_checks(ctx, active),
+        "boss_checks": _boss_checks(ctx, active, routes),
         "pending": [_pending(d) for d in state.pending[:1]],
     }
     tail = {
@@ -125,7 +128,7 @@ def build_many(
         "summary": rounds.summary(ctx) if state.ended else None,
     }
     maps = _Maps(ctx, parts)
-    legal_of = legal or (lambda seat: commands.legal_commands(ctx, seat))
+    legal_of = legal or (lambda seat: commands.legal_commands(ctx, seat, routes))
     return [
         {
             **head,
@@ -516,9 +519,11 @@ def _check(ctx: Ctx, active: Maiden | None) -> dict[str, Any] | None:
     return out
 
 
-def _boss_checks(ctx: Ctx, active: Maiden | None) -> dict[str, dict[str, Any]]:
+def _boss_checks(
+    ctx: Ctx, active: Maiden | None, routes: dict[int, movement.Routes] | None = None
+) -> dict[str, dict[str, Any]]:
     """While the active maiden chooses where to move (and fights no boss): for the room of every
-    boss not defeated, the fight she would walk into there (MV-BOSS-2, MV-CHECK-16): ``boss``,
+    boss not defeated that she may move to now, the fight she would walk into there (MV-BOSS-2, MV-CHECK-16): ``boss``,
     its ``life`` and ``life_max`` (as its setup would make them when nobody fought it yet,
     MV-SPEC-4), ``action`` (the index of its next action) and ``check``, the check against that
     action as the ``check`` field would show it once started, for the odds of the move buttons."""
@@ -526,7 +531,7 @@ def _boss_checks(ctx: Ctx, active: Maiden | None) -> dict[str, dict[str, Any]]:
     if active is None or state.step != MOVE or state.check is not None or active.boss is not None:
         return {}
     out: dict[str, dict[str, Any]] = {}
-    for room_id in ctx.content.rooms:
+    for room_id in movement.destinations(ctx, active, routes):  # the move buttons: nothing else is shown
         boss_id = board.living_boss(ctx, room_id)
         if boss_id is None:
             continue
@@ -534,9 +539,8 @@ def _boss_checks(ctx: Ctx, active: Maiden | None) -> dict[str, dict[str, Any]]:
         if st.engaged:
             pointer, life, life_max = st.pointer, st.life, st.life_max
         else:  # as bosses.engage sets it up
-            printed = int(bosses.definition(ctx, boss_id).life)
-            life = max(1, settings_module.boss_life(state.settings, printed) + state.boss_life_delta + st.life_delta)
-            pointer, life_max = bosses.first_enabled(st, 0), life
+            life = life_max = bosses.setup_life(ctx, boss_id)
+            pointer = bosses.first_enabled(st, 0)
         check = checks.boss_check(ctx, room_id, boss_id, pointer)
         state.check = check
         try:
