@@ -115,7 +115,7 @@ class Screen:
 
     @property
     def playing_names(self) -> str:
-        return ("、" if self.lang == "ja" else ", ").join(s.name for s in self.playing)
+        return listing((s.name for s in self.playing), self.lang)
 
     @functools.cached_property
     def view_key(self) -> str:
