@@ -97,3 +97,36 @@ def log_in(page: Any, base: str, username: str, password: str) -> None:
     page.fill("input[name=password]", password)
     page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
+
+
+def arm_tap_on_swap(page: Any, panel_id: str, button: str = "button") -> None:
+    """Arms a tap on the first ``button`` (a selector) of the panel ``panel_id`` for the moment a
+    refresh swaps the panel in and screen.js marks it busy: a pointer click (``detail`` 1, as a
+    finger's) dispatched from a mutation observer, which runs before any timer can end the busy
+    spell, so the tap lands inside it however slow the machine is (a click sent from the test
+    process may arrive after the spell). :func:`tapped_on_swap` waits for it."""
+    page.evaluate(
+        """([id, selector]) => {
+          window.delveTapOnSwap = null;
+          const observer = new MutationObserver(() => {
+            const panel = document.getElementById(id);
+            if (!panel || panel.getAttribute("aria-busy") !== "true") return;
+            observer.disconnect();
+            const target = panel.querySelector(selector);
+            if (!target) { window.delveTapOnSwap = {found: false, reached: false}; return; }
+            const click = new MouseEvent("click", {bubbles: true, cancelable: true, detail: 1, view: window});
+            window.delveTapOnSwap = {found: true, reached: target.dispatchEvent(click)};
+          });
+          observer.observe(document.body, {subtree: true, attributes: true, attributeFilter: ["aria-busy"]});
+        }""",
+        [panel_id, button],
+    )
+
+
+def tapped_on_swap(page: Any, timeout: float = 15_000) -> dict[str, Any]:
+    """What the tap armed by :func:`arm_tap_on_swap` did, once the swap came (waited for up to
+    ``timeout`` ms): ``found`` (the swapped-in panel had the button) and ``reached`` (the click
+    was not held back: it reached the button's own handlers)."""
+    page.wait_for_function("() => window.delveTapOnSwap", timeout=timeout)
+    result: dict[str, Any] = page.evaluate("() => window.delveTapOnSwap")
+    return result

@@ -20,7 +20,7 @@ import pytest
 
 from delve.server.games import engine
 from delve.server.games.models import CommandEntry, Game
-from tests.e2e.conftest import DESKTOP, PHONE, Frozen
+from tests.e2e.conftest import DESKTOP, PHONE, Frozen, arm_tap_on_swap, tapped_on_swap
 from tests.server.fated_kit import arrange, rewrite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -601,14 +601,13 @@ def test_a_click_is_never_redirected_to_a_button_swapped_in_under_it(
     # a forced refresh swaps every panel: a click at once on the new stay button does nothing
     stay = aki.locator("#qm-stay")
     expect(stay).to_be_enabled()
-    box = stay.bounding_box()
-    assert box is not None
+    arm_tap_on_swap(aki, "panel-quickmove", "#qm-stay")
     # (a poll on its way is waited for, not aborted: an abort logs errors in the console)
     aki.locator("#poller").evaluate(
         "el => { htmx.trigger(el, 'delve:poll'); document.body.dispatchEvent(new Event('delve:refresh')); }"
     )
-    expect(aki.locator("#panel-quickmove")).to_have_attribute("aria-busy", "true")
-    aki.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tap = tapped_on_swap(aki)  # a tap on the new stay button while the panel is busy
+    assert tap == {"found": True, "reached": False}, tap  # the click was held back
     aki.wait_for_timeout(200)
     expect(aki.locator("#panel-commands h2")).to_contain_text("1／3")
     expect(aki.locator("#panel-quickmove")).not_to_have_attribute("aria-busy", "true")

@@ -28,7 +28,7 @@ from delve.kernel import DelveError, IllegalCommand
 from delve.server.games import engine
 from delve.server.games.models import CommandEntry, EventEntry, Game
 from delve.server.play import maiden_odds
-from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen, log_in
+from tests.e2e.conftest import DESKTOP, PHONE, START, Frozen, arm_tap_on_swap, log_in, tapped_on_swap
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -457,17 +457,16 @@ def test_a_click_is_never_redirected_to_a_button_swapped_in_under_it(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     button = page.locator("#panel-decide button").first
     expect(button).to_be_enabled()
-    box = button.bounding_box()
-    assert box is not None
     commands = CommandEntry.objects.filter(game_id=game.pk).count()
+    arm_tap_on_swap(page, "panel-decide")
     # a refresh that re-sends the decision panel (the page's version and the panel's signature are stale)
     page.locator("#poller").evaluate(
         "el => { document.getElementById('game-version').value = '0';"
         " document.getElementById('panel-decide').setAttribute('data-sig', 'stale');"
         " htmx.trigger(el, 'delve:poll'); }"
     )
-    expect(page.locator("#panel-decide")).to_have_attribute("aria-busy", "true")
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tap = tapped_on_swap(page)  # a tap on the swapped-in panel while it is busy
+    assert tap == {"found": True, "reached": False}, tap  # the click was held back
     page.wait_for_timeout(500)
     assert CommandEntry.objects.filter(game_id=game.pk).count() == commands  # the click did nothing
     expect(page.locator("#panel-decide")).not_to_have_attribute("aria-busy", "true")
