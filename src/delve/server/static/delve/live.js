@@ -77,6 +77,9 @@
       if (ended) return;
       source.close();
       live.connected = false;
+      // back to the pollers' own pace at once: a poll planned at the safety net's 10 s would
+      // leave the screen stale for that long
+      document.querySelectorAll("[data-poll-every]").forEach(function (el) { el.delveNextPoll = 0; });
       show("polling");
       setTimeout(function () { connect(url); }, live.pause);
       live.pause = Math.min(live.pause * 2, 30000);
