@@ -11,7 +11,10 @@ from typing import Any
 
 from delve.fated import commands as fated_commands
 from delve.maiden import commands as maiden_commands
+from delve.maiden.content import load
+from delve.maiden.ruleset import MaidenRuleset
 from tests.maiden.helpers import autoplay_one, new_game
+from tests.server.test_maiden_room_card_odds import room_draw_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "delve"
@@ -90,6 +93,12 @@ def _walk_views() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
                     fields.setdefault(command["kind"], set()).update(command)
         autoplay_one(ruleset, game)
     parts["top"].add("log")  # filled in by whoever shows the view, from the events (maiden/journal.py)
+    # a choice of room cards for a check (the short game above draws one card at a time)
+    shipped = MaidenRuleset(content=load())
+    drawing = room_draw_game(shipped, 3)
+    head = shipped.view(drawing, drawing.pending[0].seat)["pending"][0]
+    parts["pending"] |= set(head)
+    parts["room_check"] = set(head["room_check"])
     return parts, fields
 
 

@@ -168,11 +168,12 @@ def test_a_room_card_offered_counts_the_failure_and_slate_damage_its_area_adds_M
     data = load()
     plain_card = next(c for c in data.room_cards.values() if c.slate is None)
     slate_card = next(c for c in data.room_cards.values() if c.slate is not None)
-    base = maiden_odds.room_card_odds(public, {}, plain_card, 0, {})
-    more = maiden_odds.room_card_odds(public, {}, plain_card, 0, {"failure_damage_delta": 1})
+    plain = {"mods": {}, "danger_level": public["danger_level"], "failure_damage_delta": 0}
+    base = maiden_odds.room_card_odds(public, {}, plain_card, 0, plain)
+    more = maiden_odds.room_card_odds(public, {}, plain_card, 0, {**plain, "failure_damage_delta": 1})
     assert more.expected_damage == base.expected_damage + (1 - base.success.p)
-    base = maiden_odds.room_card_odds(public, {}, slate_card, 0, {})
-    more = maiden_odds.room_card_odds(public, {}, slate_card, 0, {"slate_per_die_delta": 1})
+    base = maiden_odds.room_card_odds(public, {}, slate_card, 0, plain)
+    more = maiden_odds.room_card_odds(public, {}, slate_card, 0, {**plain, "mods": {"slate_per_die_delta": 1}})
     assert more.expected_damage > base.expected_damage
 
 

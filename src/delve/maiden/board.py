@@ -4,9 +4,12 @@ modifiers (MODS) that apply in a room (MV-EXPL-8)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+import msgspec
+
+from delve.maiden.content import Mods
 from delve.maiden.ctx import Ctx
 from delve.maiden.state import Game, Maiden
 
@@ -102,6 +105,30 @@ def mod_sum(ctx: Ctx, room_id: str | None, key: str) -> int:
 
 def mod_flag(ctx: Ctx, room_id: str | None, key: str) -> bool:
     return any(bool(get_mod(m, key)) for m in active_mods(ctx, room_id))
+
+
+#: Each mod's default, which says how it combines: false a flag, 0 an integer, None a value.
+_MOD_DEFAULTS = {f.name: f.default for f in msgspec.structs.fields(Mods)}
+
+
+def mods_in_force(ctx: Ctx, room_id: str | None, keys: Iterable[str]) -> dict[str, Any]:
+    """The mods of ``keys`` in force at a room, each combined as the rules combine it (contract
+    "Combining MODS": :func:`mod_sum` for an integer, :func:`mod_flag` for a flag,
+    :func:`mod_value` for a valued mod); only those set (a flag true, an integer not 0, a
+    value given)."""
+    out: dict[str, Any] = {}
+    for key in keys:
+        default = _MOD_DEFAULTS[key]
+        value: Any
+        if default is False:
+            value = mod_flag(ctx, room_id, key) or None
+        elif default == 0:
+            value = mod_sum(ctx, room_id, key) or None
+        else:
+            value = mod_value(ctx, room_id, key)
+        if value is not None:
+            out[key] = value
+    return out
 
 
 def by_area(ctx: Ctx, read: Callable[[Ctx, str | None, str], T], key: str) -> Callable[[str], T]:

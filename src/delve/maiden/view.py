@@ -120,7 +120,7 @@ def build_many(
         "sephirot": state.sephirot,
         "check": _check(ctx, active),
         "boss_checks": _boss_checks(ctx, active, routes),
-        "pending": [_pending(d) for d in state.pending[:1]],
+        "pending": [_pending(ctx, d) for d in state.pending[:1]],
     }
     tail = {
         "ended": state.ended,
@@ -224,17 +224,47 @@ def _options(kind: str, options: list[Any]) -> list[Any]:
     return list(options)
 
 
-def _pending(d: Any) -> dict[str, Any]:
+def _pending(ctx: Ctx, d: Any) -> dict[str, Any]:
     """The head decision as every seat sees it; an effect's choice also says where the effect
     comes from (``source``: "quest:<id>", "skill:<id>", "arcana:<area>"...) and which effect
     waits for it (``effect``: the op's name), so that a screen can name the card and what choosing
-    does."""
+    does; a room card drawn for a check says the rules in force for that check (``room_check``)."""
     out = {"seat": d.seat, "kind": d.kind, "options": _options(d.kind, d.options), "data": _decision_data(d.data)}
     if d.source:
         out["source"] = d.source
     if d.ops and isinstance(d.ops[0], dict) and d.ops[0].get("op"):
         out["effect"] = str(d.ops[0]["op"])
+    if d.kind == "keep_card" and d.data.get("deck") == "room":  # a room card is drawn for a check only
+        out["room_check"] = _room_check(ctx, ctx.state.maidens[d.seat])
     return out
+
+
+#: The mods a room card's check counts besides the danger level and the failure damage, which
+#: :func:`_room_check` gives as the numbers they make.
+ROOM_CHECK_MODS = (
+    "difficulty_delta",
+    "default_slate",
+    "die_step",
+    "no_white_dice",
+    "no_ascension",
+    "ascension_bonus_fixed",
+    "slate_per_die_delta",
+    "reroll_highest",
+)
+
+
+def _room_check(ctx: Ctx, maiden: Maiden) -> dict[str, Any]:
+    """What the check against a room card drawn by ``maiden`` will count besides the card, as the
+    engine counts it once she keeps one (``checks.start_room_check``: in her room, no boss action
+    in force): the mods in force there, the danger level with their ``dl_delta``, and the failure
+    damage they add (``checks.failure_delta``: none with a partner in the area under The Lovers).
+    The screen's odds of each card offered read them."""
+    room = maiden.room
+    return {
+        "mods": board.mods_in_force(ctx, room, ROOM_CHECK_MODS),
+        "danger_level": ctx.state.danger_level + board.mod_sum(ctx, room, "dl_delta"),
+        "failure_damage_delta": checks.failure_delta(ctx, maiden, room),
+    }
 
 
 def _decision_data(data: dict[str, Any]) -> dict[str, Any]:

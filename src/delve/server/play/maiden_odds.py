@@ -232,11 +232,14 @@ def _active(view: dict[str, Any]) -> dict[str, Any] | None:
 
 @_quiet
 def room_card_odds(
-    view: dict[str, Any], settings: dict[str, Any], card: Any, seat: int, mods: dict[str, Any]
+    view: dict[str, Any], settings: dict[str, Any], card: Any, seat: int, room_check: dict[str, Any]
 ) -> PreRoll:
     """The odds of checking against a room card offered by a draw (MV-CHECK-2: the player keeps
-    one), for the maiden at ``seat`` in her room, with the mods in force there."""
+    one), for the maiden at ``seat`` in her room, with the rules in force there as the engine
+    gives them (``room_check`` of the view's pending draw: the mods, the danger level and the
+    failure damage they add; MV-EXPL-8)."""
     maiden = next(m for m in view["maidens"] if m["seat"] == seat)
+    mods = room_check["mods"]
     steps = int(mods.get("die_step", 0))
     sizes = list(odds.DIE_SIZES)
     index = max(0, min(len(sizes) - 1, sizes.index(_size_of_wil(int(maiden["die"]))) + steps))
@@ -262,25 +265,13 @@ def room_card_odds(
         slate=slate,
         required=int(getattr(card, "required_count", 1) or 1) if multi else 1,
         agi=int(maiden["levels"]["agi"]),
-        danger_level=int(view["danger_level"]) + int(mods.get("dl_delta", 0)),
+        danger_level=int(room_check["danger_level"]),
         settings=settings,
         pie=pie,
-        failure_delta=_failure_delta(view, maiden, mods),
+        failure_delta=int(room_check["failure_damage_delta"]),
         slate_delta=int(mods.get("slate_per_die_delta", 0)),
         reroll_highest=bool(mods.get("reroll_highest")),
     )
-
-
-def _failure_delta(view: dict[str, Any], maiden: dict[str, Any], mods: dict[str, Any]) -> int:
-    """The failure damage the mods add where ``maiden`` stands; none with
-    ``failure_damage_unless_partner`` while another maiden is in her area (as the engine)."""
-    delta = int(mods.get("failure_damage_delta", 0))
-    if not delta or not mods.get("failure_damage_unless_partner"):
-        return delta
-    area = {r["id"]: r.get("area") for r in view["map"]["rooms"]}
-    here = area.get(maiden["room"])
-    partner = any(m["seat"] != maiden["seat"] and area.get(m["room"]) == here for m in view["maidens"])
-    return 0 if partner else delta
 
 
 # ---------------------------------------------------------------- after the roll

@@ -1356,9 +1356,10 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
             entry["label"] = entry["name"]
             if deck == "room":
                 card = content_.room_cards.get(card_id)
+                room_check = pending.get("room_check")
                 if card is not None and seat is not None:
-                    mods = _mods_at(view, seat)
-                    entry["odds"] = maiden_odds.room_card_odds(view, screen.settings, card, seat, mods)
+                    if room_check is not None:  # the rules in force for the check, as the engine gives them
+                        entry["odds"] = maiden_odds.room_card_odds(view, screen.settings, card, seat, room_check)
                     entry["detail"] = _("difficulty %(d)+d") % {"d": card.difficulty} + (
                         " · " + _("slate %(c)s") % {"c": colour_name(card.slate)} if card.slate else ""
                     )
@@ -1483,38 +1484,6 @@ def effect_does(pending: dict[str, Any]) -> str:
         # same prompt again, but which pair ascends
         "near_pair": _("The colours are swapped. Now choose two dice whose faces differ by 1: they ascend as a pair."),
     }.get(effect, _("Choose what the effect applies to."))
-
-
-def _mods_at(view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The area mods in force where the maiden stands (her area, while not freed; MV-EXPL-8),
-    combined with the mods of ongoing quests (integers add up, flags or, first value wins)."""
-    maiden = next((m for m in view["maidens"] if m["seat"] == seat), None)
-    room = next((r for r in view["map"]["rooms"] if maiden and r["id"] == maiden["room"]), None)
-    sources: list[dict[str, Any]] = []
-    if room is not None and room.get("area"):
-        area = next((a for a in view["areas"] if a["id"] == room["area"]), None)
-        if area is not None and not area["freed"] and area.get("mods"):
-            sources.append(dict(area["mods"]))
-    data = content()
-    for quest_id in view.get("quest_area", []):
-        quest = data.quests.get(quest_id)
-        mods = getattr(quest, "mods", None) if quest is not None else None
-        if mods is not None:
-            fields = getattr(mods, "__struct_fields__", ())
-            sources.append({k: getattr(mods, k) for k in fields if getattr(mods, k)})
-    combined: dict[str, Any] = {}
-    for mods in sources:
-        for key, value in mods.items():
-            if isinstance(value, bool):
-                combined[key] = combined.get(key, False) or value
-            elif isinstance(value, int):
-                if key == "ascension_bonus_fixed":
-                    combined[key] = min(combined.get(key, value), value)
-                else:
-                    combined[key] = combined.get(key, 0) + value
-            else:
-                combined.setdefault(key, value)
-    return combined
 
 
 def summary_label(key: str) -> str:
