@@ -477,3 +477,169 @@ def test_a_click_is_never_redirected_to_a_button_swapped_in_under_it(
         page.wait_for_timeout(100)
     assert CommandEntry.objects.filter(game_id=game.pk).count() > commands
     context.close()
+
+
+# ---------------------------------------------------------------- the screen's flow on a phone
+
+
+def phone_page(browser: Any, base: str, username: str, *, locale: str = "ja-JP") -> Any:
+    """A phone (touch) logged in as ``username``, its screen in ``locale``'s language."""
+    context = browser.new_context(viewport=PHONE, locale=locale, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    log_in(page, base, username, PASSWORD)
+    set_language(page, locale[:2])
+    return page
+
+
+def drive(game: Game, user: Any, until: Any, limit: int = 600) -> Any:
+    """Plays ``game`` on the server with the tests' policy, each decision by the seat of ``user``'s
+    table that decides now, until ``until(screen)`` holds for the screen ``user`` would see; that
+    screen. Fails when the game ends or runs ``limit`` decisions first (the seed no longer gives
+    what the test needs)."""
+    from delve.server.play import maiden_screen
+
+    refused: set[str] = set()
+    for _ in range(limit):
+        game.refresh_from_db()
+        screen = maiden_screen.load(game, user)
+        if until(screen):
+            return screen
+        assert screen.legal and screen.acting is not None, "the game stopped before the state the test needs"
+        command = choose(screen.view, screen.legal, screen.settings, refused)
+        try:
+            engine.submit(game.pk, screen.acting.user, command)
+        except DelveError:
+            refused.add(key(command))
+    raise AssertionError("the seed no longer reaches the state the test needs")
+
+
+def first_button_seen(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("#panel-decide form.cmd button").first).to_be_in_viewport()
+
+
+def test_the_next_decision_of_the_same_seat_is_brought_into_view_on_a_phone(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """After the player's own tap far down the page (the 8th familiar of the list, a lit room on
+    the map below the panel) the next decision is the same seat's: the decision panel is scrolled
+    into view (maiden.js), as at a change of seat."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    game = solo_game(user)
+    page = phone_page(browser, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    familiars = page.locator("#panel-decide form.cmd button.cmd-choose_familiar")
+    assert familiars.count() >= 8, "the familiar list the test taps far down in"
+    version = page.locator("#game-version").get_attribute("value")
+    familiars.nth(7).tap()
+    expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
+    expect(page.locator("#panel-decide form.cmd button.cmd-place_card").first).to_be_visible()
+    first_button_seen(page)
+    shot(page, shots, "20-same-seat-after-familiar-phone-ja")
+
+    # a lit room tapped on the map (below the panel on a phone): the roll comes into view
+    drive(game, user, lambda s: s.view["phase"] == "move" and any(c["kind"] == "move" for c in s.legal))
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    room = page.locator("#panel-map g.room.dest").first
+    room.scroll_into_view_if_needed()
+    expect(page.locator("#panel-decide form.cmd button").first).not_to_be_in_viewport()
+    version = page.locator("#game-version").get_attribute("value")
+    room.tap()
+    expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
+    expect(page.locator("#panel-decide form.cmd button").first).to_be_visible()
+    first_button_seen(page)
+    shot(page, shots, "21-same-seat-after-map-tap-phone-ja")
+
+
+def test_hot_seat_keeps_the_last_check_and_says_whom_the_phone_goes_to(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """Hot-seat on one phone: right after 「判定を解決する」 the screen turns to the next seat, and
+    the check panel still shows the check just resolved (who, what, success or failure, damage,
+    death: MV-CHECK-9, MV-CHECK-10) until the next check starts; the decision panel says that the
+    phone goes to the next player."""
+    from playwright.sync_api import expect
+
+    from delve.server.lobby.maiden import TABLE_HOTSEAT, create_table_game
+
+    expect.set_options(timeout=TIMEOUT)
+    host = django_user_model.objects.create_user(username="haruka", password=PASSWORD)
+    game = create_table_game(host, "はるか", {"players": 2, "start_player": 0}, TABLE_HOTSEAT, table_names=["みお"])
+    Game.objects.filter(pk=game.pk).update(seed=SEED)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    # a check of seat 0 about to be resolved
+    screen = drive(game, host, lambda s: s.seat == 0 and any(c["kind"] == "resolve" for c in s.legal))
+    page = phone_page(browser, live_server.url, "haruka")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#panel-decide .pass-on")).to_have_count(0)  # はるか decided last: no hand-over
+    resolve = page.locator('#panel-decide button[data-key="e"]')
+    carried = json.loads(resolve.locator("xpath=..").locator("input[name=command]").get_attribute("value"))
+    assert carried["kind"] == "resolve" and screen.seat == 0
+    version = page.locator("#game-version").get_attribute("value")
+    resolve.tap()
+    expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
+    expect(page.locator("#panel-dice strong.result")).to_have_text(re.compile("^(成功|失敗)$"))
+    # the same seat may have decisions left (a level-up); then the phone goes to みお
+    for _ in range(20):
+        if page.locator("#acting-seat").get_attribute("value") == "1":
+            break
+        version = page.locator("#game-version").get_attribute("value")
+        page.locator("#panel-decide form.cmd button").first.tap()
+        expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
+    assert page.locator("#acting-seat").get_attribute("value") == "1", "the turn did not pass to みお"
+    expect(page.locator("#panel-decide .pass-on")).to_have_text("次はみおの番です。スマホをみおに渡してください。")
+    first_button_seen(page)
+    outcome = page.locator("#panel-dice .last-check")
+    expect(outcome).to_contain_text("直前の判定")
+    expect(outcome).to_contain_text("はるかの判定")
+    expect(outcome.locator(".result")).to_have_text(re.compile("^(成功|失敗)$"))
+    expect(outcome.locator(".outcome-damage")).to_contain_text("はるか")
+    shot(page, shots, "22-hotseat-pass-the-phone-ja")
+    page.locator("#panel-dice").scroll_into_view_if_needed()
+    shot(page, shots, "23-hotseat-last-check-ja")
+    # みお decides: the hand-over line goes; her own check replaces the last one
+    version = page.locator("#game-version").get_attribute("value")
+    page.locator("#panel-decide form.cmd button").first.tap()
+    expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
+    game.refresh_from_db()
+    if maiden_screen_seat(game, host) == 1:
+        expect(page.locator("#panel-decide .pass-on")).to_have_count(0)
+
+
+def maiden_screen_seat(game: Game, user: Any) -> int | None:
+    from delve.server.play import maiden_screen
+
+    return maiden_screen.load(game, user).seat
+
+
+def test_a_maiden_in_a_boss_fight_is_told_she_cannot_leave(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """MV-MOVE-12: a maiden in a boss fight has no movement step until the boss falls; her turn
+    offers only the roll, and the decision panel says why (in Japanese and in English)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    game = solo_game(user)
+    screen = drive(
+        game,
+        user,
+        lambda s: s.view["phase"] == "pre_roll" and any(m.get("boss") for m in s.view["maidens"]),
+    )
+    assert not any(c["kind"] in {"move", "stay"} for c in screen.legal)
+    page = phone_page(browser, live_server.url, "ann")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    line = page.locator("#panel-decide .bound")
+    expect(line).to_contain_text("戦闘中")
+    expect(line).to_contain_text("このルームから出られず")
+    expect(page.locator("#panel-decide button.cmd-move")).to_have_count(0)
+    shot(page, shots, "24-boss-fight-phone-ja")
+    set_language(page, "en")
+    expect(page.locator("#panel-decide .bound")).to_contain_text("she cannot leave this room until the boss falls")

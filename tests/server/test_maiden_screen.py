@@ -684,3 +684,37 @@ def test_MV_END_2_after_the_end_bosses_show_their_final_state_and_the_result_lin
         'class="result-links"'
         not in session_client(player).get(f"/games/{running.pk}/maiden/panels/decide/").content.decode()
     )
+
+
+def test_the_check_panel_keeps_the_last_check_until_the_next_one_starts_MV_CHECK_10(duo: Game, player: Any) -> None:
+    """MV-CHECK-9, MV-CHECK-10, MV-DEATH-1: once the turn of a check is over (the check is gone
+    from the view) the check panel still shows its outcome from the log: who, what, success or
+    failure, the damage she took after it and her death, until the next check starts. Damage in a
+    later turn is not counted in it."""
+    screen = maiden_screen.load(duo, player)
+    card = next(iter(load().room_cards))
+    name = maiden_screen.pick(load().room_cards[card].name, "en")
+    first = screen.name_of(0)
+    screen.view = {**(screen.view or {}), "check": None, "ended": False}
+    screen.view["log"] = [
+        {"time": 1, "kind": "check.started", "data": {"seat": 0, "kind": "room", "source": card, "target": 3}},
+        {"time": 1, "kind": "check.rolled", "data": {"seat": 0, "dice": []}},
+        {
+            "time": 1,
+            "kind": "check.resolved",
+            "data": {"seat": 0, "ap": 2, "target": 3, "result": "failure", "kind": "room"},
+        },
+        {"time": 1, "kind": "maiden.damaged", "data": {"seat": 0, "amount": 2, "life": 1, "cause": "failure"}},
+        {"time": 1, "kind": "maiden.damaged", "data": {"seat": 0, "amount": 1, "life": 0, "cause": "slate"}},
+        {"time": 1, "kind": "maiden.died", "data": {"seat": 0, "deaths": 1}},
+        {"time": 1, "kind": "turn.ended", "data": {"seat": 0}},
+        {"time": 2, "kind": "turn.started", "data": {"seat": 1}},
+        {"time": 2, "kind": "maiden.damaged", "data": {"seat": 0, "amount": 5, "life": 0, "cause": "effect"}},
+    ]
+    html = unescape(re.sub(r"\s+", " ", maiden_screen.render_panel(screen, "dice")[0]))
+    assert "Last check:" in html and name in html and f"{first} checks" in html
+    assert "Failure" in html and "AP 2 against target 3" in html
+    assert f"{first} took 3 damage" in html and f"{first} died" in html
+    screen.view["log"].append({"time": 3, "kind": "check.started", "data": {"seat": 1, "kind": "room", "source": card}})
+    html = maiden_screen.render_panel(screen, "dice")[0]
+    assert "Last check:" not in html and "No check right now." in html

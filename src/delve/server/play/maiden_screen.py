@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,15 +25,16 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from delve.kernel import DelveError
+from delve.kernel import DelveError, Event, journal
 from delve.maiden import rules_text
 from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
 from delve.maiden.text import listing
 from delve.server.games import bots, engine, present
-from delve.server.games.models import Game, Seat
+from delve.server.games.models import CommandEntry, Game, Seat
 from delve.server.lobby.table import controlled_seats
 from delve.server.play import maiden_odds
+from delve.server.records.verify import own_event
 
 MAIDEN = "maiden"
 PANELS = ("takeover", "status", "map", "decide", "dice", "maidens", "bosses", "arcana", "log", "decks")
@@ -210,13 +212,22 @@ def all_panels(screen: Screen) -> dict[str, SafeString]:
 REPLAY_PANELS = ("status", "map", "dice", "maidens", "bosses")
 
 
-def replay_panels(game: Game, ruleset: Any, state: Any, at: int | None) -> dict[str, SafeString]:
+def replay_panels(
+    game: Game, ruleset: Any, state: Any, at: int | None, happened: Sequence[Event] = ()
+) -> dict[str, SafeString]:
     """The board at one step of a finished game's replay (``state``: the game after that step,
     ``at``: its time), drawn by the game screen's own panels from the state's public view, as a
     spectator saw it then: round and danger, the map with the maidens on it, the check, the maidens
-    and the bosses; no hidden card, no passage nobody found, no command, no deadline, no "you"."""
+    and the bosses; no hidden card, no passage nobody found, no command, no deadline, no "you".
+    ``happened``: the events up to that step, oldest first, for the view's recent events (the
+    check panel's last check)."""
     seats = present.public_seats(game)
     view = ruleset.view(state, None)
+    recent = journal(ruleset, state)
+    if recent is not None:
+        public = [e for e in happened if e.visible_to(None) and not own_event(e.kind, e.data)]
+        recent.add(public[-recent.public_kept :] if recent.public_kept else [])
+        view = recent.show(view, None)
     settings = ruleset.validate_settings(game.settings)
     screen = Screen(game, seats, None, [], None, view, [], settings, lang(), extra={"replay": True, "at": at})
     return {name: mark_safe(render_panel(screen, name)[0]) for name in REPLAY_PANELS}
@@ -927,6 +938,7 @@ def _decide(screen: Screen) -> dict[str, Any]:
         return ctx
     pending = (view.get("pending") or [None])[0]
     ctx["who"] = screen.name_of(screen.seat)
+    ctx["pass_to"] = _pass_to(screen)
     groups: dict[str, list[dict[str, Any]]] = {}
     for number, command in enumerate(legal):
         groups.setdefault(command["kind"], []).append({"command": command, "n": number})
@@ -950,6 +962,12 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["stay"] = _button(screen, stay) if stay else None
         me = next((m for m in view["maidens"] if m["seat"] == view["active_seat"]), None)
         ctx["mp"] = me["mp"] if me else None
+    if phase in ("move", "pre_roll") and "helping" not in ctx:
+        # MV-MOVE-12: a maiden in a boss fight has no movement step until the boss falls (or she
+        # dies): her turn goes straight to the roll, and the panel says why
+        me = next((m for m in view["maidens"] if m["seat"] == active), None)
+        if me is not None and me.get("boss"):
+            ctx["bound"] = {"who": screen.name_of(active), "boss": boss_name(str(me["boss"]), language)}
     if phase == "pre_roll":
         before = maiden_odds.pre_roll(view, screen.settings)
         roll = next((c for c in legal if c["kind"] == "roll"), None)
@@ -994,6 +1012,21 @@ def _decide(screen: Screen) -> dict[str, Any]:
     ctx["others"] = buttons
     ctx["lang"] = language
     return ctx
+
+
+def _pass_to(screen: Screen) -> str:
+    """Hot-seat: the name of the seat that decides now when the last decision was made by another
+    seat this browser plays (the phone goes to her player), else ""."""
+    if not screen.hot_seat or screen.seat is None:
+        return ""
+    last = (
+        CommandEntry.objects.filter(game_id=screen.game.pk, source=CommandEntry.Source.PLAYER)
+        .order_by("-sequence")
+        .values_list("seat", flat=True)
+        .first()
+    )
+    ours = {s.index for s in screen.playing}
+    return screen.name_of(screen.seat) if last is not None and last != screen.seat and last in ours else ""
 
 
 def _boss_move(screen: Screen, room: str) -> dict[str, Any] | None:
@@ -1513,22 +1546,8 @@ def _dice(screen: Screen) -> dict[str, Any]:
     check = view.get("check")
     language = screen.lang
     if not check:
-        return {"check": None, "ended": view["ended"]}
-    data = content()
-    source = check.get("source")
-    if check.get("kind") == "boss":
-        boss = data.bosses.get(source)
-        action = boss.actions[int(check["action"] or 0)] if boss is not None else None
-        title = boss_name(str(source), language)
-        subtitle = pick(action.name, language) if action is not None else ""
-        # the action's extra rules in force while it is rolled against, and its effect with its
-        # trigger (MV-BOSS-10, MV-EVENT-2)
-        effect = rules_text.action_text(action, language) if action is not None else ""
-    else:
-        card = data.room_cards.get(source)
-        title = pick(card.name, language) if card else str(source)
-        subtitle = _("room card")
-        effect = rules_text.event_text(card.event, language) if card is not None else ""  # MV-EVENT-2
+        return {"check": None, "ended": view["ended"], "last": None if view["ended"] else _last_check(screen)}
+    title, subtitle, effect = _check_source(check.get("kind"), check.get("source"), check.get("action"), language)
     slate = maiden_odds._slate(check)
     dice = []
     if check.get("rolled"):
@@ -1577,6 +1596,78 @@ def _dice(screen: Screen) -> dict[str, Any]:
         "after": maiden_odds.post_roll(view, screen.settings, screen.legal) if check.get("rolled") else None,
         "agi": maiden["levels"]["agi"] if maiden else 0,
         "skills_used": [skill_name(s, language) for s in check.get("skills_used", [])],
+    }
+
+
+def _check_source(kind: Any, source: Any, action_index: Any, language: str) -> tuple[str, str, str]:
+    """A check's title (the room card, or the boss), subtitle (the boss's action) and effect text."""
+    data = content()
+    if kind == "boss":
+        boss = data.bosses.get(source)
+        action = boss.actions[int(action_index or 0)] if boss is not None else None
+        # the action's extra rules in force while it is rolled against, and its effect with its
+        # trigger (MV-BOSS-10, MV-EVENT-2)
+        effect = rules_text.action_text(action, language) if action is not None else ""
+        return boss_name(str(source), language), pick(action.name, language) if action is not None else "", effect
+    card = data.room_cards.get(source)
+    effect = rules_text.event_text(card.event, language) if card is not None else ""  # MV-EVENT-2
+    return pick(card.name, language) if card else str(source), _("room card"), effect
+
+
+_TURN_OVER = {"check.started", "turn.ended", "turn.started", "round.started"}
+
+
+def _last_check(screen: Screen) -> dict[str, Any] | None:
+    """The outcome of the last check resolved (MV-CHECK), from the view's log, while no check is
+    under way: who checked, against what, success or failure, the damage she took after it and
+    whether she died. In a hot-seat game the screen turns to the next seat at once, and the result
+    was only in the log further down. None when the log holds no resolved check any more."""
+    view = screen.view
+    assert view is not None
+    log = list(view.get("log") or [])
+    at = next((i for i in range(len(log) - 1, -1, -1) if log[i].get("kind") == "check.resolved"), None)
+    if at is None or any(e.get("kind") == "check.started" for e in log[at + 1 :]):
+        return None
+    resolved = log[at].get("data") or {}
+    seat = resolved.get("seat")
+    started = next(
+        (
+            e.get("data") or {}
+            for e in reversed(log[:at])
+            if e.get("kind") == "check.started" and (e.get("data") or {}).get("seat") == seat
+        ),
+        {},
+    )
+    title, subtitle, _effect = _check_source(
+        resolved.get("kind"), started.get("source"), started.get("action"), screen.lang
+    )
+    damage, life, died = 0, None, False
+    for event in log[at + 1 :]:
+        kind, data = event.get("kind"), event.get("data") or {}
+        if kind in _TURN_OVER:
+            break
+        if data.get("seat") != seat:
+            continue
+        if kind == "maiden.damaged":
+            damage += int(data.get("amount") or 0)
+            life = data.get("life")
+        elif kind == "maiden.died":
+            died = True
+        elif kind == "maiden.death_cancelled":
+            life = data.get("life")
+    maiden = next((m for m in view["maidens"] if m["seat"] == seat), None)
+    return {
+        "who": screen.name_of(seat if isinstance(seat, int) else None),
+        "title": title if started else "",
+        "subtitle": subtitle if started and resolved.get("kind") == "boss" else "",
+        "boss": resolved.get("kind") == "boss",
+        "success": resolved.get("result") == "success",
+        "ap": resolved.get("ap"),
+        "target": resolved.get("target"),
+        "damage": damage,
+        "life": life,
+        "life_max": maiden["life_max"] if maiden else None,
+        "died": died,
     }
 
 

@@ -177,8 +177,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     names = [seat.name for seat in seats]
     found: Step | None = None
     label = ""
+    happened: list[Event] = []  # every event up to the step shown (White Maiden's board shows the recent ones)
     try:
         for step in steps(ruleset, game.settings, seat_infos(seats), game.seed, game.started_at or 0, log):
+            happened += step.events
             before = log[step.index] if step.index < len(log) and step.index == wanted - 1 else None
             if game.ruleset == "maiden" and before is not None and before.seat is not None and before.command:
                 # White Maiden names a command by the state it was chosen in (its dice, its options)
@@ -206,7 +208,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         # the board as the game screen showed it to a spectator at this step (its public view)
         from delve.server.play.maiden_screen import replay_panels
 
-        panels = replay_panels(game, ruleset, found.state, entry.time if entry else game.started_at)
+        panels = replay_panels(game, ruleset, found.state, entry.time if entry else game.started_at, happened)
     context = {
         "game": game,
         "label": preset_label(game),

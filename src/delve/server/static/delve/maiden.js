@@ -80,6 +80,28 @@
     if (button && press(button)) event.preventDefault();
   });
 
+  /* After the player's own decision (a button of the decision panel, or a lit room on the map)
+   * the answer may ask the same seat again, and on a phone the new panel's first button is then
+   * often out of sight (a tap far down a long list, or on the map below it): the decision panel
+   * is scrolled to the top of the window unless its first button can already be seen, as the
+   * Fated Labyrinth screen does at a new phase (fated.js). Polls never scroll. */
+  var acting = null; // the request of the player's own decision, until its answer is settled
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.closest && (elt.id === "act-form" || elt.closest("#panel-decide"))) acting = event.detail.xhr;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!acting || !event.detail || event.detail.xhr !== acting) return;
+    acting = null;
+    if (typing(document.activeElement)) return;
+    var panel = document.getElementById("panel-decide");
+    var first = panel && panel.querySelector("form.cmd button");
+    if (!first || !first.getBoundingClientRect) return;
+    var box = first.getBoundingClientRect();
+    var height = window.innerHeight || document.documentElement.clientHeight;
+    if (box.top < 0 || box.bottom > height) panel.scrollIntoView({ block: "start" });
+  });
+
   document.addEventListener("click", function (event) {
     var room = event.target.closest && event.target.closest("[data-command]");
     if (!room) return;
