@@ -643,3 +643,42 @@ def test_a_maiden_in_a_boss_fight_is_told_she_cannot_leave(
     shot(page, shots, "24-boss-fight-phone-ja")
     set_language(page, "en")
     expect(page.locator("#panel-decide .bound")).to_contain_text("she cannot leave this room until the boss falls")
+
+
+def test_a_new_game_form_sent_back_opens_on_its_errors_on_a_phone(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """The new-game forms (White Maiden's, the operators' for any ruleset) sent back with an
+    error: a summary at the top of the form (role=alert) and the first field in error focused and
+    in view (on a phone the message was two screens below the fold)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    django_user_model.objects.create_user(username="mio", password=PASSWORD, is_staff=True)
+    page = phone_page(browser, live_server.url, "mio")
+    page.goto(f"{live_server.url}/maiden/new/")
+    page.fill("input[name=name]", "みお")
+    page.select_option("select[name=s_players]", "2")
+    page.check("input[name=table][value=hotseat]")
+    page.fill("input[name=seat_2]", "みお")
+    page.locator("main button[type=submit]").tap()
+    summary = page.locator(".error-summary[role=alert]")
+    expect(summary).to_contain_text("乙女にはそれぞれ別の名前をつけてください。")
+    expect(summary.locator("a[href='#id_seat_2']")).to_be_visible()
+    field = page.locator("#id_seat_2")
+    expect(field).to_be_focused()
+    expect(field).to_be_in_viewport()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    shot(page, shots, "25-new-game-error-phone-ja")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, shots, "26-new-game-error-summary-phone-ja")
+
+    # the operators' form (Fated Labyrinth and any ruleset): the same summary and focus
+    page.goto(f"{live_server.url}/games/new/")
+    page.fill("textarea[name=overrides]", "no-such-line")
+    page.locator("main button[type=submit]").tap()
+    summary = page.locator(".error-summary[role=alert]")
+    expect(summary).to_be_visible()
+    expect(page.locator("#id_overrides")).to_be_focused()
+    expect(page.locator("#id_overrides")).to_be_in_viewport()
+    shot(page, shots, "27-create-game-error-phone-ja")

@@ -41,3 +41,28 @@ class RegistrationForm(forms.Form):
 
     def options(self) -> dict[str, str]:
         return {key[len(OPTION) :]: value for key, value in self.cleaned_data.items() if key.startswith(OPTION)}
+
+
+def error_summary(form: forms.Form, order: Sequence[str] | None = None) -> dict[str, Any]:
+    """The errors of a submitted form for the summary at its top (``_form_errors.html``): the
+    form-wide ones, then each field's, in the order the page shows the fields (``order``, else the
+    form's). The first field in error gets ``autofocus``, so the page opens on it, scrolled to it
+    (on a phone the message was two screens below the fold); every field in error is marked
+    ``aria-invalid``; with form-wide errors only, the summary takes the focus (``focus``). Both
+    new-game forms use it (White Maiden's, the operators' for any ruleset)."""
+    if not form.is_bound or not form.errors:
+        return {"items": [], "focus": False}
+    out = [{"id": "", "label": "", "message": str(message)} for message in form.non_field_errors()]
+    first = True
+    for name in [*(order or []), *(n for n in form.fields if n not in (order or []))]:
+        if name not in form.errors or name not in form.fields:
+            continue
+        bound = form[name]
+        attrs = form.fields[name].widget.attrs
+        attrs["aria-invalid"] = "true"
+        if first:
+            attrs["autofocus"] = True
+            first = False
+        label = str(form.fields[name].label or name)
+        out.extend({"id": bound.id_for_label or "", "label": label, "message": str(m)} for m in form.errors[name])
+    return {"items": out, "focus": first}

@@ -37,6 +37,7 @@ from delve.server.games.forms import (
     takeover_seconds,
 )
 from delve.server.games.models import Game, Seat
+from delve.server.lobby.forms import error_summary
 from delve.server.lobby.models import TableSeat
 from delve.server.lobby.table import controlled_seats, table_seats, waiting_for
 
@@ -312,7 +313,21 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 request, _("Game %(id)s is open: other players can register from this page.") % {"id": game.pk}
             )
             return redirect(f"/#game-{game.pk}")
-    return render(request, "lobby/maiden_new.html", {"form": form}, status=400 if form.errors else 200)
+    order = [
+        "name",
+        *(f.name for f in form.main_fields()),
+        "keep_record",
+        "table",
+        *(f.name for f in form.table_fields()),
+        "takeover_hours",
+        *(f.name for f in form.variant_fields()),
+    ]
+    return render(
+        request,
+        "lobby/maiden_new.html",
+        {"form": form, "errors": error_summary(form, order)},
+        status=400 if form.errors else 200,
+    )
 
 
 @require_POST

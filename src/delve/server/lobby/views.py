@@ -22,7 +22,7 @@ from delve.server.games.errors import status_for
 from delve.server.games.forms import CreateGameForm
 from delve.server.games.models import Game
 from delve.server.lobby import maiden
-from delve.server.lobby.forms import RegistrationForm
+from delve.server.lobby.forms import RegistrationForm, error_summary
 
 ENDED_SHOWN = 10
 
@@ -258,4 +258,9 @@ def create_game(request: HttpRequest) -> HttpResponse:
         if data.get("fast_turns"):
             messages.warning(request, data["fast_turns"])
         return redirect("lobby:index")
-    return render(request, "lobby/create_game.html", {"form": form}, status=400 if form.errors else 200)
+    return render(
+        request,
+        "lobby/create_game.html",
+        {"form": form, "errors": error_summary(form)},
+        status=400 if form.errors else 200,
+    )
