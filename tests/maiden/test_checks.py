@@ -285,3 +285,49 @@ def test_resolved_check_keeps_its_ap_after_piety_changes_mv_check_mv_asc_1() -> 
     assert checks.current_ap(ctx(r, g), g.maidens[0]) == 12
     panel = r.view(g, 0)["check"]
     assert panel is not None and panel["ap"] == 12 and panel["result"] == "success"
+
+
+def test_a_success_an_arcana_forces_says_so_in_the_log_mv_check_9() -> None:
+    """MV-CHECK-9 (success is AP >= target) and the auto-success Arcana (SUG-3, A13 of the
+    draft's table): a check that succeeds with AP under its target reads, in both languages, as
+    made by an Arcana or a skill, not "succeeded with 1 AP against target 5" alone; the effect's
+    own line names the Arcana; a check the dice won anyway reads as an ordinary success. The
+    event is recorded as before (exports of earlier games must still verify)."""
+    import msgspec
+
+    from delve.maiden import text
+    from tests.maiden.fixtures.content import CONTENT
+
+    areas = dict(CONTENT.areas)
+    areas["a3"] = msgspec.structs.replace(areas["a3"], arcana=({"op": "auto_success"},))
+    content = msgspec.structs.replace(CONTENT, areas=areas)
+    for faces, forced in (((1, 1, 1), True), ((6, 6, 6), False)):
+        r, g = new_game(content=content)
+        to_move(r, g, pie=0, wil=1, agi=0, ins=0)
+        g.action_markers = 3
+        enter_room_check(r, g, "r_zero")
+        roll(r, g, *faces)
+        g.arcana.append("a3")
+        used = act(r, g, "use_arcana", area="a3")
+        events = act(r, g, "resolve")
+        resolved = next(e for e in events if e.kind == "check.resolved")
+        assert set(resolved.data) == {"seat", "ap", "target", "result", "kind"}
+        assert resolved.data["result"] == "success"
+        en = text.event_sentence(resolved, "en", content, ["Yui"])
+        ja = text.event_sentence(resolved, "ja", content, ["ゆい"])
+        modified = next(e for e in used if e.kind == "check.modified")
+        area_ja = text.Names("ja", content).area("a3")
+        assert text.event_sentence(modified, "ja", content, ["ゆい"]) == (
+            f"ゆいに{area_ja}のアルカナ：判定は自動的に成功する。"
+        )
+        ap, target = resolved.data["ap"], resolved.data["target"]
+        if forced:
+            assert ap < target
+            assert en == (
+                "Yui succeeded through an Arcana or a skill that makes the check succeed "
+                f"(the dice gave {ap} AP against target {target})."
+            )
+            assert ja == f"ゆいはアルカナかスキルの効果で成功した（出目はAP{ap}で目標値{target}に届かなかった）。"
+        else:
+            assert en == f"Yui succeeded with {ap} AP against target {target}."
+            assert ja == f"ゆいはAP{ap}で成功した（目標値{target}）。"

@@ -67,7 +67,7 @@ def test_every_mod_in_the_shipped_content_has_its_sentence_MV_BOSS_10() -> None:
             "No white dice are rolled. A failure also exhausts one of your ready skills.",
             "白いサイコロを振らない。",
         ),
-        ("chokmah", 1, "Dice are one size smaller (d4 at least).", "サイコロが1段階小さくなる（最小d4）。"),
+        ("chokmah", 1, "Dice are one size smaller (d4 at least).", "サイコロが1段階小さくなる（最小4面体）。"),
     ],
 )
 def test_a_boss_actions_extra_rules_are_said_with_it_MV_BOSS_10(boss: str, index: int, en: str, ja: str) -> None:

@@ -316,3 +316,59 @@ def test_MV_END_1_MV_END_2_the_end_of_game_summary_agrees_its_counts_in_english(
     )
     started = {"round": 2, "action_markers": 1, "base_target": 5}
     assert "1 action marker," in text.sentence("round.started", started, "en", CONTENT)
+
+
+def test_a_success_under_the_target_never_reads_as_an_ordinary_success_mv_check_9() -> None:
+    """MV-CHECK-9: a success with AP under the target was made by an Arcana or a skill
+    (auto_success); the tester's replay read 「ゆいはAP1で成功した（目標値5）。」 with no word of it."""
+    data = {"seat": 0, "ap": 1, "target": 5, "result": "success", "kind": "room"}
+    assert text.sentence("check.resolved", data, "ja", CONTENT, ["ゆい"]) == (
+        "ゆいはアルカナかスキルの効果で成功した（出目はAP1で目標値5に届かなかった）。"
+    )
+    assert text.sentence("check.resolved", data, "en", CONTENT, ["Yui"]) == (
+        "Yui succeeded through an Arcana or a skill that makes the check succeed (the dice gave 1 AP against target 5)."
+    )
+    failed = text.sentence("check.resolved", {**data, "result": "failure"}, "ja", CONTENT, ["ゆい"])
+    assert failed == "ゆいはAP1で失敗した（目標値5）。"
+    reached = text.sentence("check.resolved", {**data, "ap": 5}, "ja", CONTENT, ["ゆい"])
+    assert reached == "ゆいはAP5で成功した（目標値5）。"
+
+
+def test_a_kept_card_and_its_discarded_copy_are_quoted_alike_mv_check_2() -> None:
+    """MV-CHECK-2 (keep one of 1 + Ins room cards, discard the rest): every name is quoted alike
+    in Japanese, and a discarded copy of the kept card is "the other copy", not the same name
+    kept and thrown away."""
+    card = next(iter(CONTENT.room_cards))
+    other = next(c for c in CONTENT.room_cards if c != card)
+    en_name, ja_name = text.Names("en", CONTENT).room_card(card), text.Names("ja", CONTENT).room_card(card)
+    ja_other = text.Names("ja", CONTENT).room_card(other)
+    data = {"seat": 0, "deck": "room", "card": card, "discarded": [card, other]}
+    assert text.sentence("card.kept", data, "en", CONTENT, ["Sakura"]) == (
+        f"Sakura kept {en_name} and discarded the other copy of {en_name} and "
+        f"{text.Names('en', CONTENT).room_card(other)}."
+    )
+    assert text.sentence("card.kept", data, "ja", CONTENT, ["さくら"]) == (
+        f"さくらは「{ja_name}」を残し、もう1枚の「{ja_name}」、「{ja_other}」を捨てた。"
+    )
+
+
+def test_dice_are_named_as_the_draft_names_them_in_japanese_mv_check_4() -> None:
+    """MV-CHECK-4 / MV-COMP-10: the draft names dice ４面体, ８面体 ...: the Japanese log and screen
+    say 「8面体」 (full-width brackets around it in a sentence), English keeps d8; one function
+    (text.die_name, with text.dice_pool for a pool) writes every die size."""
+    assert text.die_name(8, "en") == "d8" and text.die_name(8, "ja") == "8面体"
+    assert text.dice_pool(3, 4, "en") == "3 × d4" and text.dice_pool(3, 4, "ja") == "4面体×3"
+    rolled = {"seat": 0, "dice": [["red", 8, 7], ["blue", 8, 6], ["black", 8, 2]]}
+    assert text.sentence("check.rolled", rolled, "en", CONTENT, ["Yui"]) == "Yui rolled red 7, blue 6, black 2 (d8)."
+    assert text.sentence("check.rolled", rolled, "ja", CONTENT, ["ゆい"]) == "ゆいの出目：赤7・青6・黒2（8面体）。"
+    chose = text.sentence("check.die_size", {"seat": 0, "size": 6}, "ja", CONTENT, ["ゆい"])
+    assert chose == "ゆいは6面体で振ることにした。"
+    # no die size is written by hand anywhere a player reads it: "d{size}" is in die_name only
+    assert (ENGINE / "text.py").read_text(encoding="utf-8").count('f"d{') == 1
+    server = ENGINE.parent / "server"
+    sources = [ENGINE / "rules_text.py", ENGINE / "terminal.py", server / "locale/ja/LC_MESSAGES/django.po"]
+    sources += [server / "play" / "maiden_screen.py", server / "play" / "maiden_help.py"]
+    sources += sorted((server / "templates" / "play" / "maiden").rglob("*.html"))
+    for path in sources:
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"(?<![A-Za-z_])d(\{|%\(|(4|6|8|12|20)(?![0-9]))", source), path

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from delve.maiden.text import COLOUR_NAMES, pick
+from delve.maiden.text import COLOUR_NAMES, die_name, pick
 
 Said = tuple[str, str]
 
@@ -32,9 +32,15 @@ def _step(value: Any) -> Said:
     n = abs(_n(value))
     if _n(value) < 0:
         sizes = "one size" if n == 1 else f"{n} sizes"
-        return f"Dice are {sizes} smaller (d4 at least).", f"サイコロが{n}段階小さくなる（最小d4）。"
+        return (
+            f"Dice are {sizes} smaller ({die_name(4, 'en')} at least).",
+            f"サイコロが{n}段階小さくなる（最小{die_name(4, 'ja')}）。",
+        )
     sizes = "one size" if n == 1 else f"{n} sizes"
-    return f"Dice are {sizes} bigger (d20 at most).", f"サイコロが{n}段階大きくなる（最大d20）。"
+    return (
+        f"Dice are {sizes} bigger ({die_name(20, 'en')} at most).",
+        f"サイコロが{n}段階大きくなる（最大{die_name(20, 'ja')}）。",
+    )
 
 
 def _failure_damage(mods: Mapping[str, Any]) -> Said:

@@ -109,11 +109,12 @@ def render_maidens(view: View, n: text.Names) -> str:
         tops = "".join(m["top_symbols"])
         skills = ", ".join(n.skill(s["id"]) + ("(×)" if s["exhausted"] else "") for s in m["skills"])
         place = n.room(m["room"])
+        die = text.die_name(m["die"], n.lang)
         lines.append(
             n.say(
-                f"  {n.player(m['seat'])}: life {m['life']}/{m['life_max']}  {stats}  d{m['die']}  tops {tops or '-'}"
+                f"  {n.player(m['seat'])}: life {m['life']}/{m['life_max']}  {stats}  {die}  tops {tops or '-'}"
                 f"  in {place}; skills: {skills or '-'}",
-                f"  {n.player(m['seat'])}：ライフ{m['life']}/{m['life_max']}  {stats}  d{m['die']}  トップ{tops or '-'}"
+                f"  {n.player(m['seat'])}：ライフ{m['life']}/{m['life_max']}  {stats}  {die}  トップ{tops or '-'}"
                 f"  {place}；スキル：{skills or '-'}",
             )
         )
@@ -147,7 +148,7 @@ def render_check(view: View, n: text.Names, bot: MaidenBot) -> str:
         for i, d in enumerate(check["dice"]):
             face = int(d["face"] or 0) + int(d.get("bonus") or 0)
             gone = n.say(" (ascended)", "（アセンション済）") if d["removed"] else ""
-            dice.append(f"[{i}] {n.colour(d['colour'])} {face}/d{d['size']}{gone}")
+            dice.append(f"[{i}] {n.colour(d['colour'])} {face}/{text.die_name(d['size'], n.lang)}{gone}")
         lines.append(n.say("  Dice: ", "  サイコロ：") + ", ".join(dice))
         lines.append(
             n.say(
@@ -243,7 +244,10 @@ def command_label(command: Command, view: View, n: text.Names, bot: MaidenBot) -
     if kind == "boost":
         return n.say(f"Raise die {command['die']} by 1", f"サイコロ{command['die']}を+1する")
     if kind == "die_size":
-        return n.say(f"Roll d{command['size']} instead", f"代わりにd{command['size']}で振る")
+        return n.say(
+            f"Roll {text.die_name(command['size'], 'en')} instead",
+            f"代わりに{text.die_name(command['size'], 'ja')}で振る",
+        )
     if kind in ("use_skill", "use_arcana"):
         params = {k: v for k, v in command.items() if k not in ("kind", "skill", "area")}
         extra = f" — {_pick_name(params, n)}" if params else ""

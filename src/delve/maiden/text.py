@@ -240,8 +240,22 @@ def join(items: Sequence[str], lang: str) -> str:
     return ", ".join(items[:-1]) + ", and " + items[-1]
 
 
+def die_name(size: Any, lang: str) -> str:
+    """A die by its size as the reader's language names it: "d8" in English, 「8面体」 in Japanese
+    (the designer's draft names dice so: ４面体、６面体、８面体…). Every die size a player reads,
+    on the screen, in the log or on the help page, is written by this function."""
+    return f"{size}面体" if _lang(lang) == "ja" else f"d{size}"
+
+
+def dice_pool(count: Any, size: Any, lang: str) -> str:
+    """A pool of ``count`` dice of one size: "3 × d8" in English, 「8面体×3」 in Japanese."""
+    if _lang(lang) == "ja":
+        return f"{die_name(size, lang)}×{count}"
+    return f"{count} × {die_name(size, lang)}"
+
+
 def _dice(n: Names, dice: Any) -> str:
-    """[[colour, size, face], ...] -> "red 3, blue 5, black 1 (d6)"."""
+    """[[colour, size, face], ...] -> "red 3, blue 5, black 1 (d6)" / 「赤3・青5・黒1（6面体）」."""
     parts = []
     size = None
     for die in dice or []:
@@ -249,7 +263,9 @@ def _dice(n: Names, dice: Any) -> str:
             colour, size, face = die[0], die[1], die[2]
             parts.append(f"{n.colour(colour)} {face}" if n.lang == "en" else f"{n.colour(colour)}{face}")
     text = ", ".join(parts) if n.lang == "en" else "・".join(parts)
-    return f"{text} (d{size})" if size is not None else text
+    if size is None:
+        return text
+    return n.say(f"{text} ({die_name(size, 'en')})", f"{text}（{die_name(size, 'ja')}）")
 
 
 def counted(number: Any, one: str, many: str | None = None) -> str:
@@ -339,15 +355,26 @@ def _check_started(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _resolved(e: Mapping[str, Any], n: Names) -> str:
-    who = n.player(e.get("seat"))
+    """A check's result. A success with AP under the target (MV-CHECK-9) is one an Arcana or a
+    skill made (``auto_success``: Judgement's Arcana, Descent of the Spirit): the sentence says
+    so, never "succeeded with 1 AP against target 5" alone. The event names no source (it is
+    recorded as games have always recorded it, so that their exports still verify); the line of
+    the effect itself (check.modified) names it."""
+    who, ap, target = n.player(e.get("seat")), e.get("ap"), e.get("target")
     if e.get("result") == "success":
+        if isinstance(ap, int) and isinstance(target, int) and ap < target:
+            return n.say(
+                f"{who} succeeded through an Arcana or a skill that makes the check succeed "
+                f"(the dice gave {ap} AP against target {target}).",
+                f"{who}はアルカナかスキルの効果で成功した（出目はAP{ap}で目標値{target}に届かなかった）。",
+            )
         return n.say(
-            f"{who} succeeded with {e.get('ap')} AP against target {e.get('target')}.",
-            f"{who}はAP{e.get('ap')}で成功した（目標値{e.get('target')}）。",
+            f"{who} succeeded with {ap} AP against target {target}.",
+            f"{who}はAP{ap}で成功した（目標値{target}）。",
         )
     return n.say(
-        f"{who} failed with {e.get('ap')} AP against target {e.get('target')}.",
-        f"{who}はAP{e.get('ap')}で失敗した（目標値{e.get('target')}）。",
+        f"{who} failed with {ap} AP against target {target}.",
+        f"{who}はAP{ap}で失敗した（目標値{target}）。",
     )
 
 
@@ -398,14 +425,26 @@ def _danger(e: Mapping[str, Any], n: Names) -> str:
 
 
 def _card_kept(e: Mapping[str, Any], n: Names) -> str:
+    """A kept card and the discarded ones, every name quoted alike (「」 in Japanese); a discarded
+    copy of the kept card is "the other copy of ..." (two copies of a room card read as the same
+    name kept and thrown away)."""
     deck = e.get("deck")
     who = n.player(e.get("seat"))
-    kept = n.card(deck, e.get("card"))
-    rest = [n.card(deck, c) for c in e.get("discarded") or []]
-    if rest:
+    kept_id = e.get("card")
+    kept = n.card(deck, kept_id)
+    rest_en, rest_ja = [], []
+    for card in e.get("discarded") or []:
+        name = n.card(deck, card)
+        if card == kept_id:
+            rest_en.append(f"the other copy of {name}")
+            rest_ja.append(f"もう1枚の「{name}」")
+        else:
+            rest_en.append(name)
+            rest_ja.append(f"「{name}」")
+    if rest_en:
         return n.say(
-            f"{who} kept {kept} and discarded {join(rest, 'en')}.",
-            f"{who}は「{kept}」を残し、{join(rest, 'ja')}を捨てた。",
+            f"{who} kept {kept} and discarded {join(rest_en, 'en')}.",
+            f"{who}は「{kept}」を残し、{join(rest_ja, 'ja')}を捨てた。",
         )
     return n.say(f"{who} kept {kept}.", f"{who}は「{kept}」を残した。")
 
@@ -635,7 +674,10 @@ SENTENCES: dict[str, Sentence] = {
     "danger.changed": _danger,
     # checks
     "check.started": _check_started,
-    "check.die_size": _simple("{seat} chose to roll d{size}.", "{seat}はd{size}で振ることにした。"),
+    "check.die_size": lambda e, n: n.say(
+        f"{n.player(e.get('seat'))} chose to roll {die_name(e.get('size'), 'en')}.",
+        f"{n.player(e.get('seat'))}は{die_name(e.get('size'), 'ja')}で振ることにした。",
+    ),
     "check.rolled": _simple("{seat} rolled {dice}.", "{seat}の出目：{dice}。"),
     "check.rerolled": lambda e, n: n.say(
         f"A die was rerolled: now {join([str(f) for f in e.get('faces') or []], 'en')}.",

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import get_language
 
 from delve.maiden import rules_text
+from delve.maiden.text import die_name as _die
 from delve.server.games.models import Game
 from delve.server.games.present import settings_lines
 from delve.server.play.maiden_screen import colour_name, content, pick, timing_name
@@ -107,12 +108,14 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
         (
             {
                 "en": "Roll one red, one blue and one black die, plus one white die for each level of Piety. "
-                "Will sets the size of every die: d4 at 0, d6 at 1, d8 at 2, d12 at 3, d20 at 4 or more. "
+                f"Will sets the size of every die: {_die(4, 'en')} at 0, {_die(6, 'en')} at 1, {_die(8, 'en')} at 2, "
+                f"{_die(12, 'en')} at 3, {_die(20, 'en')} at 4 or more. "
                 "Your action points (AP) are your highest die plus ascension bonuses. The target is the base "
                 "target plus the card's difficulty: AP at least the target succeeds; otherwise you take damage "
                 "equal to the danger level.",
                 "ja": "赤・青・黒のサイコロ各1個と、信仰のレベルと同じ数の白いサイコロを振ります。"
-                "サイコロの大きさは意思で決まります（0でd4、1でd6、2でd8、3でd12、4以上でd20）。アクションポイント（AP）は最も大きい"
+                f"サイコロの面体数は意思で決まります（0で{_die(4, 'ja')}、1で{_die(6, 'ja')}、2で{_die(8, 'ja')}、"
+                f"3で{_die(12, 'ja')}、4以上で{_die(20, 'ja')}）。アクションポイント（AP）は最も大きい"
                 "出目にアセンションのボーナスを足したものです。目標値は基本目標値＋カードの難度。APが目標値"
                 "以上なら成功、届かなければデンジャーレベルと同じダメージを受けます。",
             },
@@ -187,7 +190,10 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
                     "en": "Piety: one more white die per level, and each ascension adds 1 + Piety.",
                     "ja": "信仰：レベルごとに白いサイコロが1個増え、アセンション1回で1＋信仰が加わる。",
                 },
-                {"en": "Will: bigger dice (d4 up to d20).", "ja": "意思：サイコロが大きくなる（d4からd20まで）。"},
+                {
+                    "en": f"Will: bigger dice ({_die(4, 'en')} up to {_die(20, 'en')}).",
+                    "ja": f"意思：サイコロの面体数が大きくなる（{_die(4, 'ja')}から{_die(20, 'ja')}まで）。",
+                },
                 {
                     "en": "Agility: one more movement point per level, one die less of slate damage, and a new "
                     "skill each time a card is placed on it.",

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ParamSpec, TypeVar
 
+from django.utils.translation import gettext as _
+
 from delve.maiden import odds
 from delve.maiden.odds import Variant
 
@@ -57,6 +59,15 @@ class Chance:
     @property
     def percent(self) -> str:
         return percent(self.p)
+
+    @property
+    def exact(self) -> str:
+        """The exact chance in words beside the percentage ("exactly 41 in 50" / 「正確には50分の
+        41」); none when it is certain or impossible (100% and 0% are exact already). A bare
+        fraction in brackets, "(1)", read as a count of dice."""
+        if self.p in (0, 1):
+            return ""
+        return _("exactly %(num)s in %(den)s") % {"num": self.p.numerator, "den": self.p.denominator}
 
     @property
     def level(self) -> str:

@@ -765,9 +765,9 @@ def command_label(screen: Screen, command: dict[str, Any]) -> str:
     if kind == "roll":
         check = view.get("check") or {}
         n = 3 + int(check.get("white", 0))
-        return _("Roll %(n)s d%(size)s") % {"n": n, "size": check.get("size", "?")}
+        return _("Roll %(n)s %(die)s") % {"n": n, "die": maiden_text.die_name(check.get("size", "?"), language)}
     if kind == "die_size":
-        return _("Roll d%(size)s instead") % {"size": command["size"]}
+        return _("Roll %(die)s instead") % {"die": maiden_text.die_name(command["size"], language)}
     if kind == "ascend":
         i, j = command["dice"]
         dice = (view.get("check") or {}).get("dice") or []
@@ -1558,6 +1558,7 @@ def _dice(screen: Screen) -> dict[str, Any]:
                     "colour": d["colour"],
                     "colour_name": colour_name(d["colour"]),
                     "size": d["size"],
+                    "size_name": maiden_text.die_name(d["size"], language),
                     "face": d["face"],
                     "bonus": d.get("bonus") or 0,
                     "removed": d["removed"],
@@ -1575,6 +1576,7 @@ def _dice(screen: Screen) -> dict[str, Any]:
                 "colour": c,
                 "colour_name": colour_name(c),
                 "size": size,
+                "size_name": maiden_text.die_name(size, language),
                 "face": None,
                 "bonus": 0,
                 "removed": False,
@@ -1741,6 +1743,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                 "stats": stats,
                 "die": m["die"],
                 "pool": m["pool"],
+                "pool_text": maiden_text.dice_pool(m["pool"], m["die"], language),
                 "mp": m["mp"],
                 "skills": skills,
                 "familiars": familiars,
@@ -1931,7 +1934,10 @@ def _field_value(key: str, value: Any, screen: Screen, language: str) -> str:
         return value
     if key == "dice" and isinstance(value, list):
         return " ".join(
-            f"{colour_name(d[0])} d{d[1]}={d[2]}" if isinstance(d, list) and len(d) == 3 else str(d) for d in value
+            f"{colour_name(d[0])} {maiden_text.die_name(d[1], language)}={d[2]}"
+            if isinstance(d, list) and len(d) == 3
+            else str(d)
+            for d in value
         )
     return json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else str(value)
 
