@@ -682,3 +682,40 @@ def test_a_new_game_form_sent_back_opens_on_its_errors_on_a_phone(
     expect(page.locator("#id_overrides")).to_be_focused()
     expect(page.locator("#id_overrides")).to_be_in_viewport()
     shot(page, shots, "27-create-game-error-phone-ja")
+
+
+def test_keyboard_help_is_left_out_on_a_touch_phone_and_shown_on_a_desktop(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """The keyboard link, the keyboard panel and the key badges on buttons (.keys-hint, the rule
+    the Fated Labyrinth screen's arrow-key hint uses) are hidden on a phone without hover or a
+    fine pointer, and shown on a desktop."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    game = solo_game(user)
+    phone = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
+    small = phone.new_page()
+    small.set_default_timeout(TIMEOUT)
+    log_in(small, base, "ann", PASSWORD)
+    small.goto(f"{base}/games/{game.pk}/")
+    expect(small.locator("#panel-decide button").first).to_be_visible()
+    hints = small.locator(".keys-hint")
+    assert hints.count() >= 3  # the link, the panel, at least one key badge on a button
+    assert small.locator("#panel-decide button kbd.keys-hint").count() >= 1
+    for i in range(hints.count()):
+        expect(hints.nth(i)).to_be_hidden()
+    expect(small.locator('a[href="#keys"]')).to_be_hidden()
+    shot(small, shots, "keys-hidden-phone")
+    phone.close()
+    desk = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = desk.new_page()
+    page.set_default_timeout(TIMEOUT)
+    log_in(page, base, "ann", PASSWORD)
+    page.goto(f"{base}/games/{game.pk}/")
+    expect(page.locator('a[href="#keys"]')).to_be_visible()
+    expect(page.locator("#keys")).to_be_visible()
+    expect(page.locator("#panel-decide button kbd.keys-hint").first).to_be_visible()
+    desk.close()

@@ -1241,7 +1241,8 @@ def test_the_stylesheet_hides_empty_seat_panels_the_keyboard_hint_on_touch_and_k
     assert (
         ".panel-tile:empty, .panel-status:empty, .panel-quickmove:empty, .panel-comment:empty { display: none; }" in css
     )
-    assert "@media (hover: none), (pointer: coarse) { .keys-hint { display: none; } }" in css
+    site = (Path(__file__).resolve().parents[2] / "src/delve/server/static/delve/site.css").read_text()
+    assert "@media (hover: none), (pointer: coarse) { .keys-hint { display: none; } }" in site
     stay = re.search(r"#qm-stay \{[^}]*\}", css)
     assert stay is not None and "white-space: nowrap" in stay.group(0)
 

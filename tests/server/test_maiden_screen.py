@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from delve.maiden.content import load
 from delve.server.games import engine
@@ -718,3 +719,49 @@ def test_the_check_panel_keeps_the_last_check_until_the_next_one_starts_MV_CHECK
     screen.view["log"].append({"time": 3, "kind": "check.started", "data": {"seat": 1, "kind": "room", "source": card}})
     html = maiden_screen.render_panel(screen, "dice")[0]
     assert "Last check:" not in html and "No check right now." in html
+
+
+def test_dice_odds_and_the_map_hint_read_as_words_in_japanese_and_english_MV_CHECK_4(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """MV-CHECK-4/5 (die size by Will, the pool): the Japanese screen names dice as the draft
+    does (「8面体サイコロを3個振る」, 「サイコロ：4面体×3」), English keeps d8; the exact chance
+    beside the percentage is said in words ("exactly 41 in 50"), not a bare "(1)"; the map's
+    hint fits a finger and a mouse; the keyboard link is marked for the touch rule."""
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(duo, None)["active_seat"]
+    mover = session_client([player, opponent][seat])
+    english = unescape(mover.get(f"/games/{duo.pk}/").content.decode())
+    assert "tap or click a lit room to move there" in english and "— click" not in english
+    assert '<span class="keys-hint">· <a href="#keys">Keyboard</a></span>' in english
+    assert '<section class="panel keys-hint" id="keys"' in english
+    mover.cookies["django_language"] = "ja"
+    japanese = unescape(mover.get(f"/games/{duo.pk}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    assert "光っているルームを選んで移動" in japanese and "クリック" not in japanese
+    maiden = view(duo, None)["maidens"][seat]
+    assert f"サイコロ：{maiden['die']}面体×{maiden['pool']}・移動力" in japanese
+    assert f"Dice: {maiden['pool']} × d{maiden['die']} · MP" in english
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "pre_roll")
+    public = view(duo, None)
+    check, seat = public["check"], public["active_seat"]
+    roller = session_client([player, opponent][seat])
+    english = unescape(roller.get(f"/games/{duo.pk}/").content.decode())
+    roller.cookies["django_language"] = "ja"
+    japanese = unescape(roller.get(f"/games/{duo.pk}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+    pool = 3 + int(check["white"])
+    assert f"{check['size']}面体サイコロを{pool}個振る" in japanese
+    assert f"Roll {pool} d{check['size']}" in english
+    assert not re.search(r"個のd|× d|\(d\d|d\d+\)", japanese)
+    line = re.search(r'<p class="odds-line">.*?</p>', japanese, re.S)
+    assert line is not None and "(" not in line.group(0) and "）" not in re.sub(r"<[^>]+>", "", line.group(0))
+    exact = re.search(r'data-p="(\d+)/(\d+)"', line.group(0))
+    if exact:  # neither certain nor impossible: the fraction in words
+        assert f"正確には{exact.group(2)}分の{exact.group(1)}" in line.group(0)
+        assert f"exactly {exact.group(1)} in {exact.group(2)}" in english
+    with translation.override("ja"):
+        from fractions import Fraction
+
+        from delve.server.play.maiden_odds import Chance
+
+        assert Chance(Fraction(41, 50)).exact == "正確には50分の41"
+        assert Chance(Fraction(1)).exact == "" and Chance(Fraction(0)).exact == ""
