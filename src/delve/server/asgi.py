@@ -7,6 +7,14 @@ more to open (the file, the pragmas, Django's SQL functions) than a durable comm
 commit. :class:`Handler` gives each request a thread of a kept pool instead: still one thread
 for all of one request's synchronous code, never two requests at once in a thread, but the
 threads, and with them the connections, stay for the next requests.
+
+It also bounds what it reads of a request's body (:class:`BoundedBody`): Django's own handler reads
+a whole body into a file before any middleware runs, so the guard's 413 came only after a body
+of any size had been read. A body whose ``Content-Length`` is over ``DELVE_MAX_BODY_BYTES`` is not
+read at all, and one without a length (chunked) is read only until it passes the limit; the
+request then goes on to the guard (:mod:`delve.server.guard`), which answers it with its 413 (JSON
+under ``/api/``, the error page elsewhere), and the connection is closed after that answer, so
+the rest of the body is never read.
 """
 
 from __future__ import annotations
@@ -35,13 +43,73 @@ warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume sy
 KEEP_THREADS = 32
 
 
+def _declared_length(scope: dict[str, Any]) -> int | None:
+    """The body's ``Content-Length`` (``None`` when none is given or it is not a number: the
+    guard refuses a malformed one)."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+class _BoundedReceive:
+    """The request's ``receive``, cut off once the body is known to be over ``limit`` bytes: it
+    then reports the body's end (marking the scope with :data:`delve.server.guard.BODY_CUT`), and afterwards waits until
+    the request is answered (Django cancels its wait for a disconnect then) without reading on."""
+
+    def __init__(self, scope: dict[str, Any], receive: Any, limit: int) -> None:
+        self.scope = scope
+        self.receive = receive
+        self.limit = limit
+        self.read = 0
+        declared = _declared_length(scope)
+        self.cut = False
+        self.over = declared is not None and declared > limit
+
+    async def __call__(self) -> dict[str, Any]:
+        if self.cut:
+            await asyncio.Event().wait()  # never set: nothing more is read of this request
+        if not self.over:
+            message: dict[str, Any] = await self.receive()
+            if message["type"] != "http.request":
+                return message
+            self.read += len(message.get("body", b""))
+            if self.read <= self.limit:
+                return message
+        from delve.server.guard import BODY_CUT
+
+        self.cut = True
+        self.scope[BODY_CUT] = True
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+
+class BoundedBody(ASGIHandler):
+    """Django's ASGI handler reading at most ``DELVE_MAX_BODY_BYTES`` of a request's body (see
+    the module documentation); the answer to a request whose body was cut closes the connection."""
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        from django.conf import settings
+
+        from delve.server import guard
+
+        bounded = _BoundedReceive(scope, receive, int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
+
+        async def closing_send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and scope.get(guard.BODY_CUT):
+                headers = [(k, v) for k, v in message.get("headers", ()) if k.lower() != b"connection"]
+                message = {**message, "headers": [*headers, (b"connection", b"close")]}
+            await send(message)
+
+        await super().handle(scope, bounded, closing_send)
+
+
 def _close_connections() -> None:
     from django.db import connections
 
     connections.close_all()
 
 
-class Handler(ASGIHandler):
+class Handler(BoundedBody):
     """Django's ASGI handler with each request's synchronous code run in a reused thread."""
 
     def __init__(self, keep: int = KEEP_THREADS) -> None:
@@ -121,7 +189,7 @@ def _application() -> ASGIHandler:
     try:
         ThreadSensitiveContext(executor=None)
     except TypeError:  # an asgiref without reusable executors: a thread per request, as before
-        handler: ASGIHandler = ASGIHandler()
+        handler: ASGIHandler = BoundedBody()
     else:
         handler = Handler()
     from delve.server import gcpolicy

@@ -2,7 +2,9 @@
 
 Before anything else runs it refuses, with a clear answer and without touching the database:
 
-- a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``DELVE_MAX_BODY_BYTES``): 413;
+- a body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``DELVE_MAX_BODY_BYTES``): 413, from its
+  ``Content-Length`` or, for a body without one, once the ASGI server has read past the limit
+  (:class:`delve.server.asgi.BoundedBody` stops reading there and marks the request);
 - a NUL character in the path, the query string or a form field: 400 (PostgreSQL cannot store
   one, and no legitimate request carries one);
 - malformed form data (a multipart body without a boundary, say): 400. The API reads JSON
@@ -149,7 +151,7 @@ class RequestGuard:
         length = request.META.get("CONTENT_LENGTH") or "0"
         if not length.isascii() or not length.isdigit():
             return Rejected("request/malformed", "the Content-Length header is not a number")
-        if int(length) > limit:
+        if int(length) > limit or body_cut(request):
             return too_large(limit)
         try:
             where = _nul_in(request)
@@ -196,6 +198,17 @@ def _nul_in(request: HttpRequest) -> str:
 
 def _carries_nul(data: QueryDict) -> bool:
     return any(NUL in key or any(NUL in value for value in values) for key, values in data.lists())
+
+
+#: The ASGI scope key under which :class:`delve.server.asgi.BoundedBody` marks a request whose body
+#: it stopped reading because it passed the limit.
+BODY_CUT = "delve.body_cut"
+
+
+def body_cut(request: HttpRequest) -> bool:
+    """Whether the ASGI server stopped reading this request's body because it passed the limit."""
+    scope = getattr(request, "scope", None)
+    return bool(scope and scope.get(BODY_CUT))
 
 
 def as_error(exception: BaseException) -> DelveError | None:
