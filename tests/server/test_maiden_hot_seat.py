@@ -106,6 +106,8 @@ def test_a_blank_table_name_is_the_default_in_the_hosts_language(clock: Any, pla
     [
         ({"seat_2": "x" * 41}, "Ensure this value has at most 40 characters"),
         ({"seat_2": "bad\x07name"}, "A name cannot contain control characters."),
+        ({"seat_2": "abc\u202edef"}, "A name cannot contain invisible characters"),
+        ({"seat_2": "\u200b\u200b"}, "A name needs something visible."),
         ({"seat_2": "Ann"}, "Each maiden needs her own name."),
         ({"seat_2": "Kid", "seat_3": "Kid"}, "Each maiden needs her own name."),
     ],

@@ -75,7 +75,7 @@ def test_names_are_unique_per_game_and_case_sensitive(make_game, player, opponen
     engine.register(game.pk, player, "Ann")
     error = refused("registration/name_taken", engine.register, game.pk, opponent, "Ann")
     assert "'Ann'" in error.message and error.status == 409
-    engine.register(game.pk, opponent, "ann")  # another name: case matters
+    engine.register(game.pk, opponent, "ann")  # another name: case matters (AMB-60, case-sensitive)
     other = make_game()
     engine.register(other.pk, spectator, "Ann")  # the same name in another game is fine
     assert Seat.objects.filter(name="Ann").count() == 2
@@ -266,3 +266,49 @@ def test_the_fated_registration_form_shows_classes_with_their_abilities_and_imag
     engine.register(game.pk, opponent, "Bo", {"class": "cat", "image": "warrior"})
     seats = unescape(client.get("/").content.decode()).split(f'id="game-{game.pk}"')[1].split("</table>")[0]
     assert "Class: Ninja, Image: Warrior" in seats
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u200b\u200b", "something visible"),  # two zero-width spaces: nothing to see
+        (" \u3164\u200d ", "something visible"),  # a Hangul filler and a zero-width joiner
+        ("abc\u202edef", "format characters"),  # RIGHT-TO-LEFT OVERRIDE: "abc" then "fed" backwards
+        ("Ann\u2066", "format characters"),  # a bidi isolate
+        ("\ufeffAnn", "format characters"),  # a byte order mark
+        ("Ann\U000e0041", "format characters"),  # a tag character (plane 14)
+        ("Ann\tBob", "control characters"),
+    ],
+)
+def test_a_name_with_invisible_or_direction_characters_is_refused_FL_REG_3(make_game, player, name, why):
+    """FL-REG-3: a character's name is what every seat list shows. A name of only invisible
+    characters reads as no name at all, and a text direction control (U+202E) turns the names
+    after it around: format characters (Unicode category Cf) are refused like control
+    characters, by the engine (every page and the API) and by the API's description."""
+    game = make_game()
+    assert why in refused("registration/invalid_name", engine.register, game.pk, player, name).message
+    response = token_client(player).post(
+        f"/api/v1/games/{game.pk}/seats", {"name": name}, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] in {"request/malformed", "registration/invalid_name"}
+    assert not Seat.objects.exists()
+    engine.register(game.pk, player, "名前 Ann-2")  # letters and spaces of any script are fine
+
+
+def test_every_format_character_is_refused_by_the_engine_and_the_api_description():
+    """The API description's name pattern refuses exactly what the engine refuses of format
+    characters: both come from this Python's Unicode database."""
+    import sys
+    import unicodedata
+
+    from delve.server.api.types import CharacterName
+    from delve.server.inputs import name_fault
+
+    pattern = re.compile(CharacterName.__metadata__[0].pattern)
+    formats = [chr(p) for p in range(sys.maxunicode + 1) if unicodedata.category(chr(p)) == "Cf"]
+    assert formats
+    for char in formats:
+        assert name_fault(f"A{char}") == "format"
+        assert not pattern.search(f"A{char}"), hex(ord(char))
+    assert pattern.search("A\u3000B") and name_fault("A\u3000B") is None

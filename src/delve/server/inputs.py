@@ -35,6 +35,8 @@ INT_MAX = 2**63 - 1
 INT_MIN = -(2**63)
 JSON_DEPTH = 16
 QUOTE_MAX = 32
+#: The longest character name.
+NAME_MAX = 40
 NUL = "\x00"
 
 _DIGITS = re.compile(r"[0-9]{1,19}")
@@ -105,6 +107,54 @@ def has_control(value: str) -> bool:
     """Whether ``value`` contains a control character (NUL, newline, escape...): none belongs in
     a name or a key. Letters, marks and spaces of every script (e.g. U+3000) are fine."""
     return any(unicodedata.category(char) == "Cc" for char in value)
+
+
+#: Letters that show nothing (the Hangul fillers, the blank braille pattern): a name of these and
+#: spaces only is as blank as one of spaces.
+BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
+#: The planes that hold format characters (Unicode category Cf): the basic and the supplementary
+#: multilingual planes, and the tags of plane 14.
+_FORMAT_PLANES = (range(0x20000), range(0xE0000, 0xE1000))
+
+
+@functools.cache
+def format_ranges() -> tuple[tuple[int, int], ...]:
+    """The code point ranges (first, last) of the format characters (category Cf: zero-width
+    spaces and joiners, bidirectional controls, the byte order mark...), as this Python's
+    Unicode database has them."""
+    ranges: list[tuple[int, int]] = []
+    for plane in _FORMAT_PLANES:
+        for point in plane:
+            if unicodedata.category(chr(point)) == "Cf":
+                if ranges and ranges[-1][1] == point - 1:
+                    ranges[-1] = (ranges[-1][0], point)
+                else:
+                    ranges.append((point, point))
+    return tuple(ranges)
+
+
+def name_fault(name: str) -> str | None:
+    """What is wrong with a character's name (already stripped of outer spaces), or ``None``:
+
+    - ``"blank"``: nothing visible (spaces, format characters and blank letters only, or empty);
+    - ``"control"``: a control character (a tab, a line break, an escape...);
+    - ``"format"``: a format character (category Cf: a zero-width space or joiner, a
+      bidirectional control such as U+202E, which turns the text around it backwards...): it
+      shows nothing itself, or changes how the names around it read in a list;
+    - ``"long"``: more than :data:`NAME_MAX` characters.
+
+    Every name a seat gets goes through here (``engine.register``); the forms ask it too."""
+    if not any(
+        not char.isspace() and char not in BLANK_LETTERS and unicodedata.category(char) != "Cf" for char in name
+    ):
+        return "blank"
+    if has_control(name):
+        return "control"
+    if any(unicodedata.category(char) == "Cf" for char in name):
+        return "format"
+    if len(name) > NAME_MAX:
+        return "long"
+    return None
 
 
 #: Why a comment with a control character is refused: the same words from the API and the screens.

@@ -13,15 +13,31 @@ import msgspec
 from msgspec import Meta
 
 from delve.server.games.engine import KEY_MAX, NAME_MAX
-from delve.server.inputs import INT_MAX
+from delve.server.inputs import BLANK_LETTERS, INT_MAX, format_ranges
 
 _PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"  # no control characters (NUL, newlines, escapes ...)
-_SOME_TEXT = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"  # ... and not only spaces
+
+
+def _points(first: int, last: int) -> str:
+    def one(point: int) -> str:
+        return f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
+
+    return one(first) if first == last else f"{one(first)}-{one(last)}"
+
+
+#: A character name: no control or format characters (category Cf: zero-width spaces, text
+#: direction controls...), and something visible (not only spaces and blank letters).
+_FORMAT = "".join(_points(first, last) for first, last in format_ranges())
+_BLANK = "".join(_points(ord(char), ord(char)) for char in BLANK_LETTERS)
+_NAME = rf"^[^\x00-\x1f\x7f-\x9f{_FORMAT}]*[^\s\x00-\x1f\x7f-\x9f{_FORMAT}{_BLANK}][^\x00-\x1f\x7f-\x9f{_FORMAT}]*$"
 
 #: What the text patterns above mean, said in words in place of the regex a refusal would quote.
 PATTERN_WORDS = {
     _PRINTABLE: "a text without control characters (tabs, line breaks, escapes...)",
-    _SOME_TEXT: "a text without control characters (tabs, line breaks, escapes...), not only spaces",
+    _NAME: (
+        "a name without control characters (tabs, line breaks, escapes...) or invisible format characters "
+        "(zero-width spaces, text direction controls...), not only spaces"
+    ),
 }
 
 KIND_PATTERN = r"^[a-z][a-z_]*$"
@@ -48,8 +64,13 @@ CharacterName = Annotated[
     Meta(
         min_length=1,
         max_length=NAME_MAX,
-        pattern=_SOME_TEXT,
-        description="Unique within the game; leading and trailing spaces are dropped.",
+        pattern=_NAME,
+        description=(
+            'Unique within the game (case-sensitive: "grimble" may sit next to "Grimble", AMB-60); leading '
+            "and trailing spaces are dropped. No control characters and "
+            "no format characters (Unicode category Cf: zero-width spaces and joiners, text direction controls "
+            "such as U+202E), and not only spaces."
+        ),
     ),
 ]
 OptionKey = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]

@@ -45,7 +45,7 @@ from delve.server.games import kept
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, EventEntry, Game, Seat, event_body
 from delve.server.games.sql import Statements, snapshot, statements
-from delve.server.inputs import comment_text, has_control
+from delve.server.inputs import NAME_MAX, comment_text, has_control, name_fault
 from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
 from delve.server.records.verify import (
@@ -58,7 +58,6 @@ from delve.server.records.verify import (
     started_event,
 )
 
-NAME_MAX = 40
 KEY_MAX = 100
 COMMENT = "comment"
 KEEP_RECORD = "keep_record"
@@ -452,6 +451,30 @@ def clean_options(seat_options: Sequence[SeatOption], given: Mapping[str, Any]) 
     return options
 
 
+#: Why a character name is refused, by :func:`delve.server.inputs.name_fault`.
+NAME_FAULTS = {
+    "blank": "the character needs a name: one with something visible, not only spaces or invisible characters",
+    "control": "a character name cannot contain control characters",
+    "format": (
+        "a character name cannot contain invisible format characters (zero-width spaces or joiners, "
+        "text direction controls such as U+202E)"
+    ),
+    "long": f"a character name has at most {NAME_MAX} characters",
+}
+
+
+def check_name(name: str | None) -> str:
+    """``name`` without its outer spaces, if a character may bear it (:func:`~delve.server.inputs.name_fault`).
+
+    :raises Rejected: 400 ``registration/invalid_name`` saying why.
+    """
+    name = (name or "").strip()
+    fault = name_fault(name)
+    if fault is not None:
+        raise Rejected("registration/invalid_name", NAME_FAULTS[fault], status=400)
+    return name
+
+
 def register(
     game_id: int,
     user: Any,
@@ -468,13 +491,7 @@ def register(
     """
     if user is None or not user.is_authenticated:
         raise Rejected("auth/required", "log in to register a character", status=401)
-    name = (name or "").strip()
-    if not name:
-        raise Rejected("registration/invalid_name", "the character needs a name", status=400)
-    if has_control(name):
-        raise Rejected("registration/invalid_name", "a character name cannot contain control characters", status=400)
-    if len(name) > NAME_MAX:
-        raise Rejected("registration/invalid_name", f"a character name has at most {NAME_MAX} characters", status=400)
+    name = check_name(name)
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.OPEN:
@@ -487,7 +504,7 @@ def register(
         seats = list(game.seats.order_by("id"))
         if any(seat.user_id == user.pk for seat in seats):
             raise Rejected("registration/already_registered", "you already have a character in this game", status=409)
-        if any(seat.name == name for seat in seats):
+        if any(seat.name == name for seat in seats):  # AMB-60: case-sensitive
             raise Rejected("registration/name_taken", f"the name {name!r} is already taken in this game", status=409)
         if len(seats) >= game.seat_count:
             raise Rejected("registration/full", "every seat of this game is taken", status=409)

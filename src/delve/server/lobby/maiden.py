@@ -186,15 +186,23 @@ class MaidenGameForm(forms.Form):
 
     def _check_table_names(self, cleaned: dict[str, Any]) -> None:
         """The table's names as the first one is checked (the engine's rules for a character
-        name: no control characters; the length is the field's), and each her own."""
+        name, :func:`delve.server.inputs.name_fault`; the length is the field's), and each her
+        own."""
         taken = {(cleaned.get("name") or "").strip()}
         for number in TABLE_NUMBERS:
             key = f"seat_{number}"
             name = (cleaned.get(key) or "").strip()
             if not name:
                 continue
-            if inputs.has_control(name):
+            fault = inputs.name_fault(name)
+            if fault == "control":
                 self.add_error(key, _("A name cannot contain control characters."))
+            elif fault == "format":
+                self.add_error(
+                    key, _("A name cannot contain invisible characters (zero-width spaces, text direction controls).")
+                )
+            elif fault == "blank":
+                self.add_error(key, _("A name needs something visible."))
             elif name in taken:
                 self.add_error(key, _("Each maiden needs her own name."))
             taken.add(name)
