@@ -253,3 +253,34 @@ def test_the_core_phase_offers_only_commands_whose_preconditions_hold():
     assert "draw" not in kinds and "pass" not in kinds and "nothing" in kinds
     g.set_hand(0, "attack-10", "attack-10", "attack-10")
     assert "draw" in g.kinds(0)
+
+
+@pytest.mark.parametrize(
+    ("command", "says"),
+    [
+        ({"kind": "stay", "dir": "up"}, '"stay" takes no field but kind, not dir'),
+        ({"kind": "move", "dir": "up", "card": 1}, '"move" takes only dir, not card'),
+        ({"kind": "give_up", "text": "bye"}, '"give_up" takes no field but kind, not text'),
+    ],
+)
+def test_a_field_the_kind_does_not_take_is_malformed_like_an_unknown_field(command, says):
+    """A field the command's kind does not take is refused as ``command/malformed`` in any phase,
+    as an unknown field is (and as White Maiden does): it used to reach the legality check and
+    come back as ``command/invalid_target``, a refusal a bot would take for a bad target."""
+    g = game()
+    g.start_turn(1)
+    for data in (command, {"kind": "stay", "unknown": 1}):
+        with pytest.raises(IllegalCommand) as info:
+            g.play(1, data)
+        assert info.value.code == "command/malformed"
+    with pytest.raises(IllegalCommand) as info:
+        g.play(1, command)
+    assert says in info.value.message
+    g.play(1, {"kind": "stay"})  # nothing changed: the command as listed is still legal
+
+
+def test_every_kind_says_which_fields_it_takes():
+    from delve.fated.commands import KIND_FIELDS, KINDS, Command
+
+    assert set(KIND_FIELDS) == KINDS
+    assert set().union(*KIND_FIELDS.values()) == set(Command.__struct_fields__) - {"kind"}

@@ -406,3 +406,26 @@ def test_a_white_maiden_command_out_of_turn_names_the_seat_as_the_api_and_the_sc
     assert "seat index 0 (player 1)" in error["message"] or "no seat's turn yet" in error["message"]
     assert not re.search(r"\bseat 0\b", error["message"])
     assert Game.objects.get(pk=game.pk).version == before
+
+
+def test_a_field_a_command_does_not_take_is_malformed_in_both_games(clock, player, opponent, make_user):
+    """The same mistake gets the same code in every game: an unknown field, or a field the
+    command's kind does not take, is 422 ``command/malformed`` (Fated Labyrinth answered
+    ``{"kind": "stay", "dir": "up"}`` with ``command/invalid_target``)."""
+    from tests.server.fated_kit import fated_game
+    from tests.server.maiden_kit import maiden_game
+
+    fated = fated_game([player, opponent, make_user("dee"), make_user("eve")])
+    maiden = maiden_game([player, opponent])
+    client = token_client(player)
+    for game, commands in (
+        (fated, [{"kind": "stay", "dir": "up"}, {"kind": "stay", "bogus": 1}, {"kind": "give_up", "card": 1}]),
+        (maiden, [{"kind": "stay", "bogus": 1}]),
+    ):
+        before = Game.objects.get(pk=game.pk).version
+        for command in commands:
+            error = error_of(
+                post(client, f"/api/v1/games/{game.pk}/commands", {"command": command}), 422, "command/malformed"
+            )
+            assert "malformed command" in error["message"] or "unknown field" in error["message"], error
+        assert Game.objects.get(pk=game.pk).version == before

@@ -45,6 +45,31 @@ PHASE_KINDS: dict[str, frozenset[str]] = {
     DEAD: frozenset(),
 }
 KINDS = frozenset().union(*PHASE_KINDS.values()) | {"give_up", "comment"}
+#: The fields each kind takes besides ``kind`` (docs/api.md lists them): any other field makes
+#: the command malformed, as an unknown field does, whatever the phase.
+KIND_FIELDS: dict[str, frozenset[str]] = {
+    "start_turn": frozenset(),
+    "move": frozenset({"dir"}),
+    "swap": frozenset({"dir"}),
+    "stay": frozenset(),
+    "pass": frozenset({"reward"}),
+    "attack": frozenset({"dir"}),
+    "pass_by": frozenset({"dir"}),
+    "jump": frozenset({"dir"}),
+    "steal": frozenset({"dir"}),
+    "pick_up": frozenset(),
+    "escape": frozenset(),
+    "nothing": frozenset(),
+    "draw": frozenset(),
+    "use_card": frozenset({"card", "use", "dir", "target", "monster"}),
+    "defend": frozenset({"card"}),
+    "no_defense": frozenset(),
+    "parry": frozenset(),
+    "accept_pass_by": frozenset(),
+    "decline_pass_by": frozenset(),
+    "give_up": frozenset(),
+    "comment": frozenset({"text"}),
+}
 #: Commands that are not "actions" for the abandonment timer (FL-ABN-3).
 NOT_ACTIONS = frozenset({"start_turn", "comment", "give_up"})
 
@@ -52,7 +77,8 @@ _decoder_error = (msgspec.ValidationError, TypeError)
 
 
 def parse(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a command's shape; returns its canonical dict (no null fields).
+    """Validate a command's shape; returns its canonical dict (no null fields). A field the
+    command's kind does not take (:data:`KIND_FIELDS`) is malformed, as an unknown one is.
 
     :raises IllegalCommand: ``command/malformed`` quoting (the start of) what is wrong.
     """
@@ -68,7 +94,17 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
         raise IllegalCommand(
             "command/unknown_kind", f"unknown command kind {_quote(command.kind)}; known: {', '.join(sorted(KINDS))}"
         )
-    return msgspec.to_builtins(command)  # type: ignore[no-any-return]
+    canonical: dict[str, Any] = msgspec.to_builtins(command)
+    extra = sorted(set(canonical) - {"kind"} - KIND_FIELDS[command.kind])
+    if extra:
+        takes = sorted(KIND_FIELDS[command.kind])
+        raise IllegalCommand(
+            "command/malformed",
+            f"malformed command {_quote(data)}: {_quote(command.kind)} takes "
+            + (f"only {', '.join(takes)}" if takes else "no field but kind")
+            + f", not {', '.join(extra)}",
+        )
+    return canonical
 
 
 def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
