@@ -558,3 +558,25 @@ def test_a_ruleset_quotes_a_large_setting_in_all_its_digits(key, value, said):
     with pytest.raises(SettingsError) as caught:
         resolve_settings("fated", "fated-labyrinth", {key: value})
     assert said in caught.value.message and "e+" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("body", "escape", "at"),
+    [
+        (rb'{"command": {"kind": "stay", "text": "\ud800"}}', "\\ud800", 38),
+        (rb'{"command": {"kind": "stay", "text": "ok \uDC00"}}', "\\udc00", 41),
+        (rb'{"command": {"kind": "stay", "text": "\ud800\ud800\udc00"}}', "\\ud800", 38),
+    ],
+)
+def test_a_lone_surrogate_is_named_not_called_truncated(game, personas, body, escape, at):
+    """A ``\\ud800`` escape without its low half is not JSON: the message said "Input data was
+    truncated" (the decoder's words), which sends a bot looking for a short read."""
+    response = personas["player"].post(f"/api/v1/games/{game.pk}/commands", body, content_type="application/json")
+    message = api_error(response, 400, "request/malformed")["message"]
+    assert f"a lone UTF-16 surrogate {escape} at byte {at}" in message
+    assert "truncated" not in message
+
+
+def test_surrogate_pairs_and_escaped_backslashes_are_fine():
+    assert json_text(rb'"\ud83d\ude00"', "x") == "\U0001f600"
+    assert json_text(rb'"\\ud800"', "x") == "\\ud800"  # an escaped backslash, then the text "ud800"

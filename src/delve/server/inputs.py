@@ -233,6 +233,14 @@ def json_text(raw: str | bytes, name: str, *, depth: int = JSON_DEPTH) -> Any:
                 f"{name} is not valid JSON here: it has a whole number out of range (whole numbers from "
                 f"{INT_MIN} to {INT_MAX} are accepted)"
             ) from None
+        lone = lone_surrogate(raw)
+        if lone is not None:  # msgspec says "Input data was truncated" of one
+            escape, at = lone
+            raise malformed(
+                f"{name} is not valid JSON: a lone UTF-16 surrogate {escape} at byte {at} (an escape of a "
+                "surrogate must pair a high one, \\ud800-\\udbff, with a low one, \\udc00-\\udfff; "
+                "or send the character itself as UTF-8)"
+            ) from None
         raise malformed(f"{name} is not valid JSON ({clip(str(exc))})") from None
     except UnicodeEncodeError:  # a text with a lone surrogate
         raise malformed(f"{name} is not valid JSON (it is not Unicode text)") from None
@@ -248,6 +256,25 @@ def json_text(raw: str | bytes, name: str, *, depth: int = JSON_DEPTH) -> Any:
         except ValueError:  # the standard decoder refuses what msgspec took (none known): refuse too
             raise malformed(f"{name} is not valid JSON") from None
     return value
+
+
+#: A ``\\u`` escape of a UTF-16 surrogate in a JSON text (after an even number of backslashes,
+#: so it is an escape and not the text "\\u..." written with an escaped backslash): a high one
+#: with the low one that should follow it, or a low one alone.
+_SURROGATE = re.compile(
+    rb"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+)
+
+
+def lone_surrogate(raw: str | bytes) -> tuple[str, int] | None:
+    """The first ``\\u`` escape of a surrogate in ``raw`` that is not half of a pair, and its byte
+    offset, or ``None`` (JSON texts may hold such escapes only in pairs: msgspec refuses a lone
+    one, saying the input "was truncated")."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    for match in _SURROGATE.finditer(data):
+        if len(match.group(1)) == 6:
+            return match.group(1).decode("ascii").lower(), match.start(1)
+    return None
 
 
 def _pairs(name: str, pairs: list[tuple[str, Any]]) -> None:
