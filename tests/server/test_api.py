@@ -429,3 +429,42 @@ def test_a_field_a_command_does_not_take_is_malformed_in_both_games(clock, playe
             )
             assert "malformed command" in error["message"] or "unknown field" in error["message"], error
         assert Game.objects.get(pk=game.pk).version == before
+
+
+def test_my_games_lists_the_ended_ones_when_asked(personas, clock, start_game, make_game, player):
+    """A bot that played a game to its end finds it again: ``?status=ended`` lists the caller's
+    ended games, the last to end first, with their seat; the default listing (what a bot polls to
+    know where to act) leaves them out, and ``status`` narrows it to the running or open ones."""
+    first = start_game(goal=1)
+    clock.tick(60)
+    post(personas["player"], f"/api/v1/games/{first.pk}/commands", {"command": {"kind": "roll"}})
+    clock.tick(60)
+    second = start_game(goal=1)
+    clock.tick(60)
+    post(personas["player"], f"/api/v1/games/{second.pk}/commands", {"command": {"kind": "roll"}})
+    running = start_game()
+    waiting_room = make_game()
+    engine.register(waiting_room.pk, player, "Ann")
+    assert {Game.objects.get(pk=g.pk).status for g in (first, second)} == {Game.Status.ENDED}
+
+    def listed(query=""):
+        response = personas["player"].get(f"/api/v1/me/games{query}")
+        assert response.status_code == 200, response.content
+        return [
+            (g["id"], g["seat"], g["status"], g["must_act"], g["deadline"], g["out"]) for g in response.json()["games"]
+        ]
+
+    assert [row[0] for row in listed()] == [running.pk, waiting_room.pk]
+    assert listed("?status=ended") == [
+        (second.pk, 0, "ended", False, None, None),
+        (first.pk, 0, "ended", False, None, None),
+    ]
+    assert [row[:2] for row in listed("?status=ended&limit=1")] == [(second.pk, 0)]
+    assert [row[0] for row in listed("?status=running")] == [running.pk]
+    assert [row[:2] for row in listed("?status=open")] == [(waiting_room.pk, None)]
+    assert [row[0] for row in listed("?limit=1")] == [running.pk]
+    error_of(personas["player"].get("/api/v1/me/games?status=finished"), 400, "request/malformed")
+    error_of(personas["player"].get("/api/v1/me/games?limit=0"), 400, "request/malformed")
+    assert listed("?status=ended")[0][0] not in [
+        g["id"] for g in personas["spectator"].get("/api/v1/me/games?status=ended").json()["games"]
+    ]

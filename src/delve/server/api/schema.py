@@ -109,9 +109,27 @@ def _paths() -> dict[str, Any]:
                 "that wait for the caller first, then by deadline), each with the caller's `seat`, `must_act` and "
                 "`deadline`, and `out` once their character has died or was abandoned (the game still listed, "
                 "last, until it ends; `must_act` false); then the open games the caller is registered in (`seat` "
-                "null until the start).",
+                "null until the start). Ended games are left out unless asked for: `?status=ended` lists the "
+                "caller's ended games, the last to end first, each with their `seat` (`must_act` false, `deadline` "
+                "and `out` null; the result is the game's `outcome`, `GET /api/v1/games/{id}`); `?status=running` "
+                "or `?status=open` lists only those.",
                 **READ,
-                "responses": _responses({"200": _json(_ref("MyGames"), "The caller's games")}, 401),
+                "parameters": [
+                    {
+                        "name": "status",
+                        "in": "query",
+                        "schema": {"type": "string", "enum": STATUSES},
+                        "description": "Only the caller's games in this state; `ended` lists the ended ones, which "
+                        "are listed only when asked for.",
+                    },
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 200},
+                        "description": "At most this many games (default 50).",
+                    },
+                ],
+                "responses": _responses({"200": _json(_ref("MyGames"), "The caller's games")}, 400, 401),
             }
         },
         "/api/v1/games/{game_id}": {

@@ -107,11 +107,23 @@ def my_games(request: HttpRequest) -> dict[str, Any]:
     wait for the caller first, then by deadline), each with the caller's seat and what waits
     (``must_act``, the ``deadline``, epoch seconds or null; ``out`` once the caller's character
     has died or was abandoned, the game listed until it ends), then the open ones the caller is
-    registered in (``seat`` null until the start)."""
+    registered in (``seat`` null until the start). ``?status=`` lists only the ``running``, the
+    ``open`` or the ``ended`` ones (these are left out unless asked for: the last to end first);
+    ``limit`` (1 to 200, default 50) how many."""
     from delve.server.notify import waiting
 
     user = require_user(request)
+    status = request.GET.get("status")
+    if status is not None and status not in Game.Status.values:
+        raise Rejected("request/malformed", f"status={quote(status)} is not one of {', '.join(Game.Status.values)}")
+    limit = query_int(request, "limit", MY_GAMES_LIMIT, minimum=1, maximum=200)
+    if status == Game.Status.ENDED:
+        return {"games": _my_ended_games(user, limit)}
     running, open_seats = waiting.rows(user)
+    if status == Game.Status.OPEN:
+        running = []
+    elif status == Game.Status.RUNNING:
+        open_seats = []
     out = []
     for row in running:
         out.append(
@@ -125,7 +137,32 @@ def my_games(request: HttpRequest) -> dict[str, Any]:
         )
     for seat in open_seats:
         out.append({**present.game_summary(seat.game), "seat": None, "must_act": False, "deadline": None, "out": None})
-    return {"games": out}
+    return {"games": out[:limit]}
+
+
+#: How many games ``GET /me/games`` lists unless ``limit`` says otherwise.
+MY_GAMES_LIMIT = 50
+
+
+def _my_ended_games(user: Any, limit: int) -> list[dict[str, Any]]:
+    """The ended games the caller had a seat in, the last to end first, each with the caller's
+    ``seat`` (nothing waits: ``must_act`` false, ``deadline`` and ``out`` null; how it ended is the
+    game's ``outcome``, ``GET /games/{id}``)."""
+    seats = (
+        Seat.objects.filter(user=user, game__status=Game.Status.ENDED)
+        .select_related("game")
+        .order_by("-game__ended_at", "-game_id")[:limit]
+    )
+    return [
+        {
+            **present.game_summary(seat.game, seat=seat.index),
+            "seat": seat.index,
+            "must_act": False,
+            "deadline": None,
+            "out": None,
+        }
+        for seat in seats
+    ]
 
 
 @endpoint("GET")
