@@ -468,3 +468,14 @@ def test_my_games_lists_the_ended_ones_when_asked(personas, clock, start_game, m
     assert listed("?status=ended")[0][0] not in [
         g["id"] for g in personas["spectator"].get("/api/v1/me/games?status=ended").json()["games"]
     ]
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain", "application/x-www-form-urlencoded", ""])
+def test_a_json_body_is_read_whatever_its_content_type_says(game, personas, content_type):
+    """docs/api.md: the Content-Type is not checked (``curl -d`` sends a form type); only a
+    multipart body is refused, being read as form fields."""
+    url = f"/api/v1/games/{game.pk}/comment"
+    response = personas["player"].post(url, '{"text": "a&b=c"}', content_type=content_type)
+    assert response.status_code == 200, response.content
+    assert Game.objects.get(pk=game.pk).seats.get(index=0).comment == "a&b=c"
+    error_of(personas["player"].post(url, {"text": "x"}), 400, "request/malformed")  # multipart

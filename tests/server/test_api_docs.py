@@ -1,6 +1,6 @@
 """docs/api.md stays complete for a bot writer: every refusal code a ruleset (or the API's own
-layers) can raise is listed, and so are every field of the White Maiden view and every command
-kind (and its fields) of both rulesets."""
+layers) can raise is listed, and so are every field of both rulesets' views and every command
+kind (and its fields) of both rulesets; the sample bot keeps its waiting loop and its retry."""
 
 from __future__ import annotations
 
@@ -117,8 +117,75 @@ def test_the_white_maiden_view_and_its_commands_are_described() -> None:
 
 
 def test_the_fated_command_kinds_are_described() -> None:
-    section = _section("## Fated Labyrinth and Level D: the command kinds")
+    section = _section("## Fated Labyrinth and Level D: the view and the commands")
     named = _named(section)
     assert sorted(fated_commands.KINDS - named) == []
     assert sorted(set(fated_commands.Command.__struct_fields__) - named) == []
     assert sorted(set(fated_commands.PHASE_KINDS) - named) == []
+
+
+def _walk_fated_views() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """The keys seen in Fated Labyrinth views (by part) and the fields of each legal command kind,
+    over random playouts of a few hundred commands (both presets)."""
+    from delve.fated.journal import Journal
+    from tests.fated.playout import RULESET, new_playout, run
+
+    parts: dict[str, set[str]] = {
+        k: set() for k in ("top", "game", "map", "player", "monster", "players", "statuses", "you", "defending")
+    }
+    fields: dict[str, set[str]] = {}
+    for preset, seed in (("fated-labyrinth", 5), ("level-d", 6)):
+        playout = new_playout(preset, seed, players=4)
+        for _ in range(8):
+            run(playout, playout.commands + 60)
+            journal = Journal(playout.state)
+            journal.add(playout.events)
+            for seat in (*range(len(playout.state.players)), None):
+                view = journal.show(RULESET.view(playout.state, seat), seat)
+                parts["top"] |= set(view)
+                parts["game"] |= set(view["game"])
+                parts["map"] |= set(view["map"])
+                for character in view["characters"]:
+                    parts[character["type"]] |= set(character)
+                    for status in character.get("statuses", []):
+                        parts["statuses"] |= set(status)
+                for entry in view["players"]:
+                    parts["players"] |= set(entry)
+                    for status in entry.get("statuses", []):
+                        parts["statuses"] |= set(status)
+                if "you" in view:
+                    parts["you"] |= set(view["you"])
+                    parts["defending"] |= set(view["you"].get("defending", {}))
+                    for command in RULESET.legal_commands(playout.state, seat):
+                        fields.setdefault(command["kind"], set()).update(command)
+    return parts, fields
+
+
+def test_the_fated_view_is_described() -> None:
+    """A bot reads the Fated view from the docs: every field a view shows is named there."""
+    section = _section("## Fated Labyrinth and Level D: the view and the commands")
+    named = _named(section)
+    parts, fields = _walk_fated_views()
+    assert {"you", "map", "players", "characters", "events"} <= parts["top"]
+    assert parts["monster"] and parts["defending"], "the playouts no longer show a monster or a defense"
+    for part, keys in parts.items():
+        assert sorted(keys - named) == [], part
+    for kind, keys in fields.items():
+        assert sorted(keys - named) == [], kind
+        assert keys - {"kind"} <= fated_commands.KIND_FIELDS[kind], kind  # listed commands can be sent
+
+
+def test_the_sample_bot_waits_with_the_etag_and_retries_a_moved_game() -> None:
+    section = _section("## Writing a bot")
+    sample = section[section.index("```python") + len("```python") : section.rindex("```")]
+    ast.parse(sample)
+    for needed in (
+        "If-None-Match",
+        "ETag",
+        "304",
+        "command/choices_changed",
+        "command/stale_version",
+        "idempotency_key",
+    ):
+        assert needed in sample, needed
+    assert "delve manage create_token" in section

@@ -39,7 +39,8 @@ ERRORS = {
     "(`command/choices_changed`), registration closed, full, name taken, already registered, or a seat "
     "no bot took over (`seat/not_taken_over`), or a command (not a comment) for a seat a bot plays since "
     "its player left it idle (`seat/taken_over`: take it back first).",
-    422: "The rules refuse the command now (the ruleset's code, e.g. `command/illegal`), the game has not "
+    422: "The rules refuse the command now (the ruleset's code, e.g. `command/not_your_phase`, "
+    "`command/invalid_target`, `command/malformed`; docs/api.md lists them all), the game has not "
     "started or has ended, or an idempotency key was reused for another command.",
 }
 
@@ -316,7 +317,9 @@ def openapi() -> dict[str, Any]:
         "info": {
             "title": "Delve API",
             "version": delve.__version__,
-            "description": 'Errors are always {"error": {"code": ..., "message": ...}}. See docs/api.md '
+            "description": 'Errors are always {"error": {"code": ..., "message": ...}}. A request body is read '
+            "as JSON whatever its Content-Type says (send `application/json`); only `multipart/form-data` is "
+            "refused (400 `request/malformed`: it is read as form fields). See docs/api.md "
             "and the reference page at /api/v1/docs.",
         },
         "servers": [{"url": "/"}],

@@ -41,6 +41,11 @@ PATTERN_WORDS = {
 }
 
 KIND_PATTERN = r"^[a-z][a-z_]*$"
+#: The refusal of a command without a proper kind; ``stay`` is a kind of both games.
+KIND_EXAMPLE = (
+    'a command has a "kind" in lower case, e.g. {"kind": "stay"} (a kind of White Maiden and of Fated '
+    "Labyrinth); GET .../commands lists the commands possible now"
+)
 AFTER_MAX = INT_MAX  # the largest events cursor (``after``) the API takes
 
 VERSION_MAX = INT_MAX  # a database's signed 64-bit integer (delve.server.inputs)
@@ -106,7 +111,10 @@ Command = Annotated[
         title="Command",
         description='A command of the game\'s ruleset, as GET .../commands lists them, e.g. {"kind": "move", '
         '"dir": "up"}: a "kind" and parameters that are texts, numbers, true/false/null or lists of them. '
-        "The rules refuse what is not legal now with 422 and a code such as `command/illegal`.",
+        "A command the rules refuse now answers 422 with the ruleset's code (docs/api.md lists them all): "
+        "`command/malformed` (an unknown field, a field of the wrong type, or one the kind does not take), "
+        "`command/unknown_kind`, `command/not_your_phase`, `command/not_your_turn`, `command/decision_pending`, "
+        "`command/invalid_option`, `command/invalid_target` and the like, `comment/missing_text`, `game/ended`.",
         extra_json_schema={"required": ["kind"], "properties": {"kind": {"type": "string", "pattern": KIND_PATTERN}}},
     ),
 ]
@@ -148,7 +156,7 @@ class CommandBody(msgspec.Struct, forbid_unknown_fields=True):
     def __post_init__(self) -> None:
         kind = self.command.get("kind")
         if not isinstance(kind, str) or len(kind) > 40 or not re.fullmatch(KIND_PATTERN, kind):
-            raise ValueError('a command has a "kind" in lower case, e.g. {"kind": "wait"}')
+            raise ValueError(KIND_EXAMPLE)
 
 
 class CommentBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -571,7 +571,11 @@ def check_command(command: Any) -> dict[str, Any]:
     :raises Rejected: 400 ``request/malformed``.
     """
     if not isinstance(command, dict) or not isinstance(command.get("kind"), str) or not command["kind"]:
-        raise Rejected("request/malformed", 'a command is a JSON object with a "kind", e.g. {"kind": "wait"}')
+        raise Rejected(
+            "request/malformed",
+            'a command is a JSON object with a "kind", e.g. {"kind": "stay"} (a kind of White Maiden and of '
+            "Fated Labyrinth); GET .../commands lists the commands possible now",
+        )
     if command["kind"] == COMMENT:
         comment_text(command.get("text"))
     return command
