@@ -64,11 +64,16 @@ def cp_cost(ctx: Ctx, player: Player, cost: int) -> int:
     return cp_prices(ctx, player)(cost)
 
 
+def cp_terms(ctx: Ctx, player: Player) -> tuple[int, int]:
+    """The player's CP price of a cost ``c`` now is ``ceil(c * factor / denominator)``: returns
+    ``(factor, denominator)`` (FL-CP-1/5, the statuses read once)."""
+    factor, denominator = statuses.cp_ratio(ctx, player)
+    return factor * (100 - player.magic), denominator * 100
+
+
 def cp_prices(ctx: Ctx, player: Player) -> Callable[[int], int]:
     """:func:`cp_cost` for many costs of one player at one moment (the statuses read once)."""
-    factor, denominator = statuses.cp_ratio(ctx, player)
-    factor *= 100 - player.magic
-    denominator *= 100
+    factor, denominator = cp_terms(ctx, player)
 
     def price(cost: int) -> int:
         return -(-(cost * factor) // denominator)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import msgspec
 
 from delve.fated import cards, combat, core, death, defense, moves, play, turns, visibility
+from delve.fated.content import CARDS_PER_SET
 from delve.fated.ctx import Ctx
 from delve.fated.grid import DIRECTIONS, PASSABLE
 from delve.fated.state import CORE, DEAD, DEFENSE, MOVE, READY, WAIT, Monster, Player
@@ -87,7 +88,7 @@ def parse(data: Mapping[str, Any]) -> dict[str, Any]:
             "command/malformed", f'a command is an object with a "kind", not {type(data).__name__} {_quote(data)}'
         )
     try:
-        command = msgspec.convert(dict(data), type=Command)
+        command = msgspec.convert(data if type(data) is dict else dict(data), type=Command)
     except _decoder_error as exc:
         raise IllegalCommand("command/malformed", f"malformed command {_quote(data)}: {_quote(str(exc))}") from None
     if command.kind not in KINDS:
@@ -111,15 +112,17 @@ def legal_commands(ctx: Ctx, seat: int) -> list[dict[str, Any]]:
     """Every command ``seat`` may send now, in a stable order (the bots and replays rely on it)."""
     state = ctx.state
     player = state.players[seat]
-    comment = [{"kind": "comment"}] if _comment_wait(ctx, player) <= 0 else []
+    may_comment = _comment_wait(ctx, player) <= 0
     if state.ended or not player.alive:
-        return comment
+        return [{"kind": "comment"}] if may_comment else []
     commands: list[dict[str, Any]] = []
     listing = play.Listing(ctx, player)
     for _, offers in _SECTIONS.get(player.phase, ()):
         commands.extend(offers(listing, None))
     commands.append({"kind": "give_up"})
-    return commands + comment
+    if may_comment:
+        commands.append({"kind": "comment"})
+    return commands
 
 
 def is_legal(ctx: Ctx, seat: int, command: dict[str, Any]) -> bool:
@@ -242,9 +245,12 @@ def _card_uses(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[s
         card = judged.get("card")
         return play.legal_uses(ctx, player, card, here, use=judged.get("use")) if card in player.hand else []
     out: list[dict[str, Any]] = []
-    card = ctx.card
+    # ctx.card of each card, written out (asked for every card of the hand)
+    content = ctx.content
+    kinds = content.card_sets[ctx.state.settings.preset]
+    definitions = content.cards
     for card_id in player.hand:  # play.legal_uses of each card, written out (loops, as in _moves)
-        found = card(card_id)
+        found = definitions[kinds[card_id % CARDS_PER_SET]]
         if found.category != "defense":  # defense cards only in the defense phase (FL-CARD-2)
             for how in here.uses(found):
                 out.append({"kind": "use_card", "card": card_id, **how})

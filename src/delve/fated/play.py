@@ -35,14 +35,17 @@ class Listing:
     kind of card use) is looked up once and shared. Listing changes nothing in the state, so
     every answer is the one asking afresh would give."""
 
-    __slots__ = ("_around", "_price", "_targets", "ctx", "player")
+    __slots__ = ("_around", "_every", "_price", "_targets", "_terms", "ctx", "player")
 
     def __init__(self, ctx: Ctx, player: Player) -> None:
         self.ctx = ctx
         self.player = player
         self._around: list[tuple[str, int, Occupant]] | None = None
         self._price: Callable[[int], int] | None = None
+        self._terms: tuple[int, int] | None = None
         self._targets: dict[object, Any] = {}
+        self._every: dict[str, list[dict[str, Any]]] = {}
+        """:meth:`uses` of every use, per card kind (asked for each card of the hand)."""
 
     @property
     def around(self) -> list[tuple[str, int, Occupant]]:
@@ -74,6 +77,13 @@ class Listing:
             self._price = cards.cp_prices(self.ctx, self.player)
         return self._price(cost)
 
+    def terms(self) -> tuple[int, int]:
+        """:func:`cards.cp_terms` for the player."""
+        terms = self._terms
+        if terms is None:
+            terms = self._terms = cards.cp_terms(self.ctx, self.player)
+        return terms
+
     def adjacent_targets(self, card: CardDef | None) -> list[str]:
         """:func:`adjacent_targets`."""
         doors = card is None or card.category == "damage"
@@ -99,6 +109,11 @@ class Listing:
     def uses(self, card: CardDef, use: str | None = EVERY_USE) -> list[dict[str, Any]]:
         """The parameters after kind and card of each legal way to play a card of this kind
         (the same for every card of a kind): see :func:`legal_uses`."""
+        if use is EVERY_USE:  # a hand's cards, listed
+            every = self._every.get(card.id)
+            if every is None:
+                every = self._every[card.id] = _uses(self, card, use)
+            return every
         key = ("uses", card.id, use)
         found: list[dict[str, Any]] | None = self._targets.get(key)
         if found is None:
@@ -167,13 +182,14 @@ def legal_uses(
 def _uses(listing: Listing, card: CardDef, only: str | None) -> list[dict[str, Any]]:
     """The parameters (after kind and card) of each legal way to play a card of this kind
     (``only``: as in :func:`legal_uses`)."""
-    player = listing.player
+    cp = listing.player.cp
     found: list[dict[str, Any]] = []
-    price = listing.price
+    # the CP price of a cost, as :func:`cards.cp_cost` finds it, written out (asked per use)
+    factor, denominator = listing.terms()
     for use, cost in card.uses.items():
         if only not in (EVERY_USE, use):
             continue
-        if price(cost) > player.cp:
+        if -(-(cost * factor) // denominator) > cp:
             continue  # FL-CP-4: more than the current CP cannot be paid; equal can
         if use == "trap":
             if listing.trap_allowed():
@@ -184,7 +200,7 @@ def _uses(listing: Listing, card: CardDef, only: str | None) -> list[dict[str, A
         else:
             for seat in listing.remote_targets():
                 found.append({"use": use, "target": seat})
-    if only in (EVERY_USE, None) and card.has_effects and price(card.cost) <= player.cp:
+    if only in (EVERY_USE, None) and card.effects and -(-(card.cost * factor) // denominator) <= cp:
         found += listing.card_targets(card)
     return found
 

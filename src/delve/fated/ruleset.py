@@ -232,6 +232,8 @@ class FatedRuleset:
 
     @staticmethod
     def _check_seat(game: GameState, seat: int) -> None:
+        if type(seat) is int and 0 <= seat < len(game.players):  # the usual case, asked first
+            return
         if not isinstance(seat, int) or not 0 <= seat < len(game.players):
             raise IllegalCommand(
                 "command/no_such_seat",

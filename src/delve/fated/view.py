@@ -158,7 +158,7 @@ class _Views:
         viewer = state.players[seat] if seat is not None else None
         copy = self.used
         # the sight radius, read once for the map, the characters and "you" (FL-VIS-1)
-        radius = statuses.sight_radius(ctx, viewer) if viewer is not None and viewer.alive else 0
+        radius = statuses.sight(ctx, viewer)[0] if viewer is not None and viewer.alive else 0
         sight: AbstractSet[int] = (
             visibility.within(state, viewer.pos, radius)
             if viewer is not None and viewer.alive and not state.ended
@@ -344,7 +344,9 @@ class _Views:
                     }
                 )
         if state.monsters:
-            keen = viewer is not None and viewer.alive and statuses.active(viewer, "keen_ear", ctx)
+            keen = (
+                viewer is not None and viewer.alive and bool(viewer.statuses) and _active(viewer.statuses, "keen_ear")
+            )
             for monster in state.monsters:
                 in_sight = everything or monster.pos in sight
                 if in_sight or keen:
@@ -363,13 +365,26 @@ class _Views:
         out: list[dict[str, Any]] = []
         append = out.append
         for index in range(len(others)):
-            own = index == own_seat
-            if not own:
-                entry = others[index]
-                if entry is not None:  # found for an earlier view of this moment
-                    append(_copy_public(entry))
-                    continue
-            append(_copy_public(self._entry(index, own)))
+            if index == own_seat:
+                source = self._entry(index, True)
+            else:
+                found = others[index]  # found for an earlier view of this moment, or not yet
+                source = found if found is not None else self._entry(index, False)
+            # a copy that shares no list or dict with the kept entry (written out: four per view)
+            entry = source.copy()
+            visited = source.get("visited")
+            if visited is not None:
+                top, bottom = visited
+                entry["visited"] = [top.copy(), bottom.copy()]
+                statuses_found = source["statuses"]
+                if statuses_found:
+                    copied = []  # a loop, not a comprehension (a call of its own in Python 3.11)
+                    for status in statuses_found:
+                        copied.append(status.copy())
+                    entry["statuses"] = copied
+                else:
+                    entry["statuses"] = []
+            append(entry)
         return out
 
     def _shared_players(
@@ -454,10 +469,8 @@ class _Views:
         """The player's public entry as others see it (``own``: as its own view shows it), kept
         beside the state (:class:`_Kept`, not a copy), built again when what it is made of
         changed; an entry as others see it is remembered for the later views of this moment."""
-        ctx = self.ctx
         state = self.state
         player = state.players[index]
-        public = self.kept.public
         key = self.keys[index]
         if key is None:
             key = self.keys[index] = (
@@ -483,14 +496,26 @@ class _Views:
                 player.image,
                 state.ended,
             )
+        public = self.kept.public
         slot = -1 - index if own else index
         found = public.get(slot)
         if found is None or found[0] != key or found[1] != player.statuses:
-            found = public[slot] = (
-                key,
-                [msgspec.structs.replace(status) for status in player.statuses] if player.statuses else [],
-                _public_player(ctx, player, self.numbers[index], own=own),
-            )
+            if player.statuses:
+                found = (
+                    key,
+                    [msgspec.structs.replace(status) for status in player.statuses],
+                    _public_player(self.ctx, player, self.numbers[index], own=own),
+                )
+            else:
+                # without statuses the entry as its own view shows it and as others see it are
+                # alike (only a status's turns or Stealth tell them apart): the other one is
+                # used when it is up to date (kept entries are never changed, views copy them)
+                other = public.get(-1 - slot)
+                if other is not None and not other[1] and other[0] == key:
+                    found = other
+                else:
+                    found = (key, [], _public_player(self.ctx, player, self.numbers[index], own=own))
+            public[slot] = found
         if not own:
             self.others[index] = found[2]
         return found[2]
@@ -863,7 +888,8 @@ def _seat_map(state: GameState, viewer: Player, radius: int, sight: AbstractSet[
         # FL-UI-2: for in-sight tiles holding a trap the viewer knows, which trap it is
         seat = viewer.seat
         for tile, trap in state.traps.items():
-            if tile in sight and visibility.knows_trap(state, seat, tile):
+            # visibility.knows_trap, written out (asked for every trap)
+            if tile in sight and (trap.setter == seat or seat in trap.known):
                 known[_key(tile, n)] = {"card": trap.card, "own": trap.setter == seat}
     out = {"size": n, "tiles": tiles, "lit": lit, "doors": doors, "traps": known}
     seen = viewer.seen_since_exit
@@ -1014,19 +1040,6 @@ def _public_player(ctx: Ctx, player: Player, number: str, *, own: bool) -> dict[
 _MARKS = tuple((bool(bits & 1), bool(bits & 2), bool(bits & 4), bool(bits & 8)) for bits in range(16))
 
 
-def _copy_public(source: dict[str, Any]) -> dict[str, Any]:
-    out = source.copy()
-    visited = source.get("visited")
-    if visited is not None:
-        top, bottom = visited
-        out["visited"] = [top.copy(), bottom.copy()]
-        copied = []  # a loop, not a comprehension (a call of its own in Python 3.11)
-        for status in source["statuses"]:
-            copied.append(status.copy())
-        out["statuses"] = copied
-    return out
-
-
 def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
     """What the defender is defending against; a trap's setter is not said (FL-INFO-3)."""
     data: dict[str, Any] = {"kind": item.kind, "label": item.label}
@@ -1050,19 +1063,29 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
 _PRICED: dict[tuple[int, str], tuple[Content, dict[tuple[int, int], dict[int, dict[str, Any]]]]] = {}
 
 
+#: The content, preset and price tables :func:`_priced` found last (checked first).
+_LAST_PRICED: list[Any] = [None, "", {}]
+
+
 def _priced(ctx: Ctx, player: Player) -> dict[int, dict[str, Any]]:
     """The table of hand entries at ``player``'s prices now (kept per content, preset and
     price, filled on first use by :func:`_card_entry`)."""
     content = ctx.content
-    key = (id(content), ctx.state.settings.preset)
-    found = _PRICED.get(key)
-    if found is None or found[0] is not content:
-        if len(_PRICED) >= 16:  # contents other than the packaged one (tests): keep few
-            _PRICED.clear()
-        found = _PRICED[key] = (content, {})
-    factor, denominator = statuses.cp_ratio(ctx, player)
-    price = (factor * (100 - player.magic), denominator * 100)
-    tables = found[1]
+    preset = ctx.state.settings.preset
+    last = _LAST_PRICED
+    tables: dict[tuple[int, int], dict[int, dict[str, Any]]]
+    if last[0] is content and last[1] == preset:  # the usual case: the same content and preset
+        tables = last[2]
+    else:
+        key = (id(content), preset)
+        found = _PRICED.get(key)
+        if found is None or found[0] is not content:
+            if len(_PRICED) >= 16:  # contents other than the packaged one (tests): keep few
+                _PRICED.clear()
+            found = _PRICED[key] = (content, {})
+        tables = found[1]
+        last[:] = (content, preset, tables)
+    price = cards.cp_terms(ctx, player)
     table = tables.get(price)
     if table is None:
         if len(tables) >= 256:  # prices are few (magic 0..100, three ratios); keep them bounded
