@@ -25,7 +25,7 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
     around the player have the occupants ``state.occupant`` names, every listed command is
     judged legal on its own, and a card command's near misses (another use, direction or
     target) are judged legal exactly when the full listing holds them."""
-    seen = {"core": 0, "uses": 0, "occupied": 0, "variants": 0, "adjacent characters": 0}
+    seen = {"core": 0, "uses": 0, "occupied": 0, "variants": 0, "adjacent characters": 0, "free tiles and players": 0}
 
     def choose(state: GameState, seat: int, choices: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
         ctx = Ctx(state, state.clock)
@@ -44,6 +44,8 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
                 assert shared.card_targets(card) == effects.card_targets(ctx, player, card)
                 if card.target == "adjacent_character" and shared.card_targets(card):
                     seen["adjacent characters"] += 1
+                if card.target in ("adjacent_free", "player") and shared.card_targets(card):
+                    seen["free tiles and players"] += 1
             assert shared.adjacent_targets(None) == play.adjacent_targets(ctx, player, None)
         legal = commands.legal_commands(ctx, seat)
         for command in legal:
@@ -66,5 +68,6 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
         while playout.commands < 250 and step(playout, rng, check=False, choose=choose):
             pass
     assert seen["core"] >= 50 and seen["uses"] >= 200 and seen["occupied"] >= 50, seen
+    assert seen["free tiles and players"] >= 50, seen  # summon cards and designating cards
     if preset == "fated-labyrinth":  # Knockback's targets found next to characters (rarer in Level D's games)
         assert seen["adjacent characters"] >= 1, seen

@@ -14,7 +14,7 @@ from typing import Any
 from delve.fated import cards, combat, effects
 from delve.fated.content import CardDef
 from delve.fated.ctx import Ctx
-from delve.fated.grid import DOOR, FLOOR, adjacent, step
+from delve.fated.grid import DOOR, FLOOR, PASSABLE, adjacent, step
 from delve.fated.state import Monster, Player, Trap
 
 
@@ -127,13 +127,23 @@ class Listing:
         key = ("effects", card.target)
         found: list[dict[str, Any]] | None = self._targets.get(key)
         if found is None:
-            if card.target == "adjacent_character":  # effects.TARGETS' test, on the tiles around
+            target = card.target
+            if target == "adjacent_character":  # effects.TARGETS' test, on the tiles around
                 seat = self.player.seat
                 found = [
                     {"dir": direction}
                     for direction, _, occupant in self.around
                     if isinstance(occupant, Player) or (isinstance(occupant, Monster) and occupant.owner != seat)
                 ]
+            elif target == "adjacent_free":  # monsters.summon_tiles' test (a valid move destination), around
+                grid = self.ctx.state.grid
+                found = [
+                    {"dir": direction}
+                    for direction, tile, occupant in self.around
+                    if occupant is None and grid[tile] in PASSABLE
+                ]
+            elif target == "player":  # effects.TARGETS' designatable players, as 《遠隔》 finds them
+                found = [{"target": seat} for seat in self.remote_targets()]
             else:
                 found = effects.card_targets(self.ctx, self.player, card)
             self._targets[key] = found
