@@ -4,6 +4,7 @@ their defense phase once it has waited the chosen time, through the normal comma
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -194,3 +195,57 @@ def test_the_replay_names_a_fired_order_by_its_option_on_the_order_page(db):
         line = describe(game, "order.fired", data, START, "ja", ["P1"], to=(0,))
         assert line.startswith("常備命令「カードを使わずに受ける（カードを残す）」が応答しました：")
         assert "no_card" not in line
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_replay_step_an_order_answered_is_headed_by_the_order_and_numbered_as_the_export(db, clock, four, lang):
+    """The replay headed an order's command "bob acts: ..." (only a small event line said an order
+    answered): the step's heading names the seat's standing order by its option as /me/orders/
+    words it, in the reader's language; and the step shows the export's ``sequence`` of its command
+    (step N is the game after N commands; the start is sequence 1, so the numbers differ)."""
+    from html import unescape
+
+    from django.test import Client
+
+    from delve.kernel import DelveError
+    from delve.server.records.verify import ORDER_KEY
+
+    game = fated(four, preset="level-d")
+    engine.submit(
+        game.pk,
+        four[0],
+        {"kind": "comment", "text": "hi"},
+        idempotency_key=f"{ORDER_KEY}least_loss:1",
+        order="least_loss",
+    )
+    clock.tick(1)
+    engine.submit(game.pk, four[1], {"kind": "comment", "text": "plain"})
+    for user in four:
+        clock.tick(1)
+        try:
+            engine.submit(game.pk, user, {"kind": "give_up"})
+        except DelveError:
+            continue
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    log = list(game.commands.order_by("sequence"))
+    ordered = next(
+        n for n, c in enumerate(log, start=1) if c.idempotency_key and c.idempotency_key.startswith(ORDER_KEY)
+    )
+    client = Client()
+    client.cookies["django_language"] = lang
+    page = unescape(client.get(f"/games/{game.pk}/replay/?step={ordered}").content.decode())
+    heading = re.search(r"<h2>([^<]*)</h2>", page.split('class="game replay-step"')[1])[1]
+    name = game.seats.get(user=four[0]).name
+    if lang == "en":
+        assert heading.startswith(f"{name}'s standing order “{StandingOrder.Damage.LEAST_LOSS.label}” answers: "), (
+            heading
+        )
+        assert f"step {ordered} · export sequence {log[ordered - 1].sequence}" in page
+    else:
+        assert heading.startswith(f"{name}の常備命令「"), heading
+        assert "の応答：" in heading and "least_loss" not in heading
+        assert f"ステップ {ordered} · エクスポートの sequence {log[ordered - 1].sequence}" in page
+    plain = unescape(client.get(f"/games/{game.pk}/replay/?step={ordered + 1}").content.decode())
+    heading = re.search(r"<h2>([^<]*)</h2>", plain.split('class="game replay-step"')[1])[1]
+    assert "standing order" not in heading and "常備命令" not in heading, heading

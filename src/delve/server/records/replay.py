@@ -66,15 +66,8 @@ def describe(
         seat = data["seat"]
         return seat_sentence(kind, names[seat] if 0 <= seat < len(names) else str(seat + 1), lang)
     if kind == "order.fired":
-        from delve.server.orders.models import rule_label
-
-        rule = rule_label(str(data.get("rule", "")))
-        if game.ruleset == "fated":
-            from delve.fated import text as fated_text
-
-            rule = fated_text.vocabulary(rule, lang, game.preset)
         return _("The standing order “%(rule)s” answered: %(command)s") % {
-            "rule": rule,
+            "rule": order_label(game, str(data.get("rule", "")), lang),
             "command": command_text(game, data.get("command"), None, lang),
         }
     if game.ruleset == "fated":
@@ -86,6 +79,19 @@ def describe(
 
         return maiden_text.sentence(kind, data, lang, names=list(names))
     return f"{kind} {json.dumps(data, ensure_ascii=False, sort_keys=True)}"
+
+
+def order_label(game: Game, rule: str, lang: str) -> str:
+    """A standing order's rule (an ``order.fired`` event's, a logged command's ``order``) as
+    /me/orders/ names its option, in the preset's words (Level D's ワナ for 罠)."""
+    from delve.server.orders.models import rule_label
+
+    label = rule_label(rule)
+    if game.ruleset == "fated":
+        from delve.fated import text as fated_text
+
+        label = fated_text.vocabulary(label, lang, game.preset)
+    return label
 
 
 def _ended_sentence(game: Game, results: dict[str, str], lang: str, names: Sequence[str]) -> str:
@@ -145,11 +151,15 @@ def fated_map(plain: dict[str, Any]) -> list[str]:
     return ["".join(grid[row * size : (row + 1) * size]) for row in range(size)]
 
 
-def _log(game: Game) -> list[LogEntry]:
-    return [
+def _log(game: Game) -> tuple[list[LogEntry], list[int]]:
+    """The game's command log, and each entry's ``sequence`` (the export's number for it: the
+    game's start is sequence 1, so the first command is usually 2)."""
+    rows = list(CommandEntry.objects.filter(game=game).order_by("sequence"))
+    entries = [
         LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source, order=order_of(c.idempotency_key))
-        for c in CommandEntry.objects.filter(game=game).order_by("sequence")
+        for c in rows
     ]
+    return entries, [c.sequence for c in rows]
 
 
 def _step_number(request: HttpRequest, last: int) -> int | None:
@@ -166,7 +176,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         game = _ended(game_id)
     except NotEnded as not_yet:
         return _not_yet(request, not_yet.game)
-    log = _log(game)
+    log, sequences = _log(game)
     wanted = _step_number(request, len(log))
     if wanted is None:
         message = _("Choose a step from 0 to %(last)s.") % {"last": len(log)}
@@ -218,6 +228,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "previous": max(0, wanted - 1),
         "next": min(len(log), wanted + 1),
         "entry": entry,
+        "sequence": sequences[wanted - 1] if entry else None,
+        "order": order_label(game, entry.order, lang) if entry and entry.order and entry.command else "",
         "when": dt.datetime.fromtimestamp(entry.time, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if entry else "",
         "actor": names[entry.seat] if entry and entry.seat is not None and entry.seat < len(names) else "",
         "command": command_text(game, entry.command, entry.seat, lang, entry.source, label=label) if entry else "",
