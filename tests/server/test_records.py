@@ -85,6 +85,23 @@ def test_the_records_pages(client, practice_game, player, spectator, clock):
     assert client.get("/records/nobody/").status_code == 200  # no enumeration: see test_security.py
 
 
+@pytest.mark.parametrize("name", ["spectator_user", "nosuchuser"])
+def test_an_empty_records_page_of_another_name_does_not_claim_a_player(client, spectator, name):
+    """/records/nosuchuser/ read "Personal records of nosuchuser — 0 games recorded", as if such a
+    player existed. Which names exist stays untold (the same page for a player without games and
+    for nobody, tests/server/test_security.py), so the page says no game is recorded under the
+    name and that this does not tell whether anybody has it; no count of 0 games."""
+    name = spectator.get_username() if name == "spectator_user" else name
+    for lang, words in (
+        ("en", f"No recorded game under the name “{name}”."),
+        ("ja", f"「{name}」という名前で記録されたゲームはありません。"),
+    ):
+        page = client.get(f"/records/{name}/", HTTP_ACCEPT_LANGUAGE=lang)
+        body = page.content.decode()
+        assert page.status_code == 200 and words in unescape(body)
+        assert "0 games recorded" not in body and "記録したゲーム 0 件" not in body
+
+
 def test_the_records_api(practice_game, personas, player, clock):
     finish(practice_game, player, clock)
     body = personas["outsider"].get("/api/v1/records/ann").json()

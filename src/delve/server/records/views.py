@@ -108,6 +108,7 @@ def _page(request: HttpRequest, name: str, records: list[Record]) -> HttpRespons
         "records/records.html",
         {
             "owner_name": name,
+            "own": own,
             "deaths_heading": deaths,
             "records": rows,
             "wins": wins,
