@@ -451,3 +451,16 @@ def test_the_api_says_a_dead_player_is_out_and_must_not_act_FL_DEATH_5(game, fou
     _kill(game, 0)
     rows = token_client(four[0]).get("/api/v1/me/games").json()["games"]
     assert [(g["id"], g["status"], g["must_act"], g["out"]) for g in rows] == [(game.pk, "running", False, "died")]
+
+
+@pytest.mark.parametrize("part", ["", "?part=now"])
+def test_without_a_running_game_the_page_shows_no_empty_table(db, make_user, part):
+    """The page (and its live part, ``?part=now``) drew the table's headers (Game | What waits |
+    Deadline | Stored turns) above "You have no running game.": without a game there is no table,
+    just the sentence with its links."""
+    client = session_client(make_user("idle"))
+    body = client.get(f"/me/waiting/{part}").content.decode()
+    assert "You have no running game." in body and "Join one" in body
+    assert "<table" not in body and "What waits" not in body and "0 games need you" not in body
+    ja = client.get(f"/me/waiting/{part}", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "<table" not in ja and "0 games need you" not in ja
