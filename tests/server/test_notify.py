@@ -507,3 +507,56 @@ def test_the_worker_loop_runs_the_notification_pass(game, four):
 
     counts = Worker(name="loop").run_notifications()
     assert counts["notices"] == 4 and counts["sent"] == 4
+
+
+def test_the_end_mail_names_the_outcome_and_links_the_replay_FL_WIN_7(game, four, clock):
+    """The "has ended" mail read "#2 Level D has ended: alice lost." and a link: it tells the
+    outcome of the game as the replay's last step does (the winner and how, the others lost;
+    FL-WIN-7), the reader's own seat, and links the replay besides the game; in each language."""
+    from delve.fated import text as fated_text
+
+    Preference.objects.update_or_create(user=four[1], defaults={"language": "ja"})
+    step()
+    for user in four:
+        game.refresh_from_db()
+        if game.status == Game.Status.RUNNING:
+            engine.submit(game.pk, user, {"kind": "give_up"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.ENDED
+    step()
+    names = [seat.name for seat in game.seats.order_by("index")]
+    [english] = mails_to(four[0].email, "has ended")
+    assert f"/games/{game.pk}/replay/" in english.body and f"/games/{game.pk}/" in english.body
+    outcome = Notice.objects.get(user=four[0], kind="ended").data["outcome"]
+    assert outcome["en"] in english.body and "You played " in english.body
+    assert "abandoned" not in english.body and "won_" not in english.body, "a result in words, not its id"
+    assert outcome["en"] in {
+        fated_text.game_result(None, None, "en", losers=names),
+        *(
+            fated_text.game_result(w, "survivor", "en", losers=[n for n in names if n != w], prefix=False)
+            for w in names
+        ),
+    }, outcome["en"]
+    [japanese] = mails_to(four[1].email, "終わりました")
+    assert (
+        outcome["ja"] in japanese.body and "リプレイ" in japanese.body and f"/games/{game.pk}/replay/" in japanese.body
+    )
+
+
+def test_a_white_maiden_end_mail_tells_the_tables_win_or_loss():
+    """White Maiden's "has ended" mail says the table's result: every maiden won, or lost."""
+    from django.utils import translation
+
+    from delve.server.notify import text
+    from delve.server.records.replay import outcome_sentence
+
+    game = Game(ruleset="maiden", preset="white-maiden")
+    with translation.override("en"):
+        assert outcome_sentence(game, {"0": "won", "1": "won"}, "en", ["Ann", "Bo"]) == "Ann, Bo won."
+        lost = outcome_sentence(game, {"0": "lost", "1": "lost"}, "en", ["Ann", "Bo"])
+    assert lost == "Ann, Bo lost."
+    with translation.override("ja"):
+        assert outcome_sentence(game, {"0": "lost", "1": "lost"}, "ja", ["Ann", "Bo"]) == "Ann, Boは敗北。"
+    data = {"game": {"en": "#3 White Maiden"}, "name": "Ann", "result": "lost", "outcome": {"en": lost}, "replay": "R"}
+    _subject, body = text.render("ended", data, "en")
+    assert body == "#3 White Maiden has ended: Ann, Bo lost. You played Ann: lost.\nThe replay, step by step: R"

@@ -56,6 +56,13 @@ BODIES: dict[str, dict[str, str]] = {
     },
 }
 
+#: The "has ended" notice of a game whose outcome it was given (``triggers.ended_words``): the
+#: outcome of the whole game, the reader's own seat, and the replay.
+ENDED_OUTCOME = {
+    "en": "{game} has ended: {outcome} You played {name}: {result}.\nThe replay, step by step: {replay}",
+    "ja": "{game}が終わりました：{outcome}あなたの{name}は{result}。\nリプレイ（一手ずつ）：{replay}",
+}
+
 CONSEQUENCES = {
     "abandon": {"en": "the character is abandoned", "ja": "キャラクターは放棄されます"},
     "autoplay": {"en": "the autopilot plays for you", "ja": "オートパイロットが代わりにプレイします"},
@@ -64,6 +71,9 @@ CONSEQUENCES = {
 RESULTS = {
     "won": {"en": "won", "ja": "勝利しました"},
     "lost": {"en": "lost", "ja": "敗北しました"},
+    "won_escape": {"en": "won (escaped)", "ja": "脱出して勝利しました"},
+    "won_survivor": {"en": "won (the last survivor)", "ja": "最後の生存者として勝利しました"},
+    "abandoned": {"en": "gave up", "ja": "放棄しました"},
 }
 
 DIGEST_SUBJECT = {
@@ -112,4 +122,10 @@ def render(kind: str, data: Mapping[str, Any], lang: str) -> tuple[str, str]:
         "consequence": consequence(data, lang),
         "result": RESULTS.get(str(data.get("result", "")), {}).get(lang, str(data.get("result", ""))),
     }
-    return SUBJECTS[kind][lang].format(**fields), BODIES[kind][lang].format(**fields)
+    body = BODIES[kind][lang]
+    outcome = data.get("outcome")
+    if kind == "ended" and isinstance(outcome, Mapping) and data.get("replay"):
+        fields["outcome"] = str(outcome.get(lang) or outcome.get("en") or "")
+        fields["replay"] = str(data["replay"])
+        body = ENDED_OUTCOME[lang]
+    return SUBJECTS[kind][lang].format(**fields), body.format(**fields)

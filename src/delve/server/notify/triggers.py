@@ -76,6 +76,21 @@ def game_label(game: Game) -> dict[str, str]:
     return {lang: f"#{game.pk} {label.get(lang) or label.get('en') or game.preset}" for lang in text.LANGUAGES}
 
 
+def ended_words(game: Game, results: dict[str, str]) -> dict[str, Any]:
+    """What the "has ended" notice tells beyond a seat's own result: the outcome of the game in
+    each language (the winners and how, as the replay's last step says it) and the replay's link."""
+    from django.utils import translation
+
+    from delve.server.records.replay import outcome_sentence
+
+    names = [seat.name for seat in game.seats.filter(index__isnull=False).order_by("index")]
+    words = {}
+    for lang in text.LANGUAGES:
+        with translation.override(lang):
+            words[lang] = outcome_sentence(game, results, lang, names)
+    return {"outcome": words, "replay": site_url(reverse("replays:replay", args=[game.pk]))}
+
+
 @dataclass
 class Found:
     """What a scan found: the events and the next time a warning becomes due without a change."""
@@ -137,10 +152,11 @@ def find(game: Game, now: int) -> Found:
     if game.status == Game.Status.ENDED:
         if game.ended_at is not None and now - game.ended_at < FRESH:
             outcome = public_outcome(ruleset_of(game).outcome(load_state(game)))
+            told = {**base, **ended_words(game, outcome["results"])}
             # a player whose seat a bot was playing at the end is told too: it is their game
             for seat in [*seats, *taken_over]:
                 result = outcome["results"].get(str(seat.index), "")
-                found.events.append((seat, "ended", "ended", game.ended_at, {**base, "result": result}))
+                found.events.append((seat, "ended", "ended", game.ended_at, {**told, "result": result}))
         return found
     for seat in taken_over:
         assert seat.bot_since is not None

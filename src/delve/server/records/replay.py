@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -92,6 +92,30 @@ def order_label(game: Game, rule: str, lang: str) -> str:
 
         label = fated_text.vocabulary(label, lang, game.preset)
     return label
+
+
+def outcome_sentence(game: Game, results: Mapping[str, str], lang: str, names: Sequence[str]) -> str:
+    """The end of a game as :func:`_ended_sentence` says it, without its "The game ended:" (the
+    "has ended" mail says it in its own words first): "Aldra escaped and won; Bo lost." /
+    "Ann, Bo won." In the active language for White Maiden (gettext), in ``lang`` for Fated."""
+    seats = sorted((int(k), v) for k, v in results.items() if str(k).isdigit() and int(k) < len(names))
+    won = [(seat, v) for seat, v in seats if str(v).startswith("won")]
+    lost = [names[seat] for seat, v in seats if not str(v).startswith("won")]
+    if game.ruleset == "fated":
+        from delve.fated import text as fated_text
+
+        winner, how = (names[won[0][0]], won[0][1]) if won else (None, "")
+        kind = "escape" if how == "won_escape" else "survivor"
+        sentence = fated_text.game_result(winner, kind, lang, losers=lost, prefix=False)
+        if winner is None:  # its no-winner sentence has no form without "The game has ended"
+            sentence = fated_text.game_result(None, None, lang, losers=lost)
+        return sentence
+    winners = ", ".join(names[seat] for seat, _v in won)
+    if won and lost:
+        return _("%(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": ", ".join(lost)}
+    if won:
+        return _("%(winners)s won.") % {"winners": winners}
+    return _("%(losers)s lost.") % {"losers": ", ".join(lost)}
 
 
 def _ended_sentence(game: Game, results: dict[str, str], lang: str, names: Sequence[str]) -> str:
