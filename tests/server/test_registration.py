@@ -90,7 +90,7 @@ def test_a_form_refusal_shows_the_message_and_keeps_the_input(client, make_game,
     )
     assert response.status_code == 409
     page = response.content.decode()
-    assert "the name &#x27;Ann&#x27; is already taken in this game" in page
+    assert "The name “Ann” is already taken in this game." in page
     assert 'value="Ann"' in page
 
 
@@ -312,3 +312,34 @@ def test_every_format_character_is_refused_by_the_engine_and_the_api_description
         assert name_fault(f"A{char}") == "format"
         assert not pattern.search(f"A{char}"), hex(ord(char))
     assert pattern.search("A\u3000B") and name_fault("A\u3000B") is None
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_refused_character_name_is_told_in_the_pages_language_FL_REG_2(client, make_game, player, opponent, lang):
+    """The registration form showed the engine's English refusal of a name ("a character name
+    cannot contain control characters") to a Japanese player: the page says it in its language
+    (the API keeps the engine's English message, engine.NAME_FAULTS)."""
+    game = make_game(players=3)
+    engine.register(game.pk, opponent, "Ann")
+    client.force_login(player)
+    client.cookies["django_language"] = lang
+    post = lambda name: client.post(  # noqa: E731
+        f"/games/{game.pk}/register/", {f"g{game.pk}-name": name, f"g{game.pk}-option_colour": "red"}
+    ).content.decode()
+    control, taken = post("A\u0007b"), post("Ann")
+    if lang == "en":
+        assert "A character name cannot contain control characters" in control
+        assert "The name “Ann” is already taken in this game." in taken
+    else:
+        assert "キャラクターの名前に制御文字（タブ・改行など）は使えません。" in control
+        assert "「Ann」という名前はこのゲームですでに使われています。" in taken
+        assert engine.NAME_FAULTS["control"] not in control and "already taken" not in taken
+    # the API keeps the engine's English
+    assert (
+        refused("registration/invalid_name", engine.register, game.pk, player, "A\u0007b").message
+        == (engine.NAME_FAULTS["control"])
+    )
+    # every refusal of a name has its page words; another message passes unchanged
+    for english in engine.NAME_FAULTS.values():
+        assert engine.shown_name_fault(english) != english
+    assert engine.shown_name_fault("something else") == "something else"

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
+from django.utils.translation import gettext
 
 from delve.kernel import (
     DelveError,
@@ -461,6 +462,23 @@ NAME_FAULTS = {
     ),
     "long": f"a character name has at most {NAME_MAX} characters",
 }
+
+
+def shown_name_fault(message: str) -> str:
+    """A refusal of a character's name (:data:`NAME_FAULTS`, the API's English) in the page's
+    language, for the registration forms; any other message unchanged."""
+    shown = {
+        "blank": gettext("A character name needs something visible."),
+        "control": gettext("A character name cannot contain control characters (tabs, line breaks...)."),
+        "format": gettext(
+            "A character name cannot contain invisible characters (zero-width spaces, text direction controls)."
+        ),
+        "long": gettext("A character name has at most %(limit)s characters.") % {"limit": NAME_MAX},
+    }
+    for kind, english in NAME_FAULTS.items():
+        if message == english:
+            return shown[kind]
+    return message
 
 
 def check_name(name: str | None) -> str:

@@ -313,7 +313,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 table_names=form.table_names(),
             )
         except DelveError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, engine.shown_name_fault(exc.message))
         else:
             if game.status == Game.Status.RUNNING:
                 return redirect("play:game", game_id=game.pk)

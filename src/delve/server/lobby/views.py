@@ -206,7 +206,13 @@ def register(request: HttpRequest, game_id: int) -> HttpResponse:
             keep_record=form.cleaned_data["keep_record"],
         )
     except DelveError as exc:
-        form.add_error(None, exc.message)
+        if exc.code == "registration/name_taken":
+            message = _("The name “%(name)s” is already taken in this game.") % {
+                "name": form.cleaned_data["name"].strip()
+            }
+        else:
+            message = engine.shown_name_fault(exc.message)
+        form.add_error(None, message)
         return _index(request, {game.pk: form}, status=status_for(exc))
     game.refresh_from_db()
     if game.status == Game.Status.RUNNING:
