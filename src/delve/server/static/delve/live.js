@@ -78,8 +78,13 @@
       source.close();
       live.connected = false;
       // back to the pollers' own pace at once: a poll planned at the safety net's 10 s would
-      // leave the screen stale for that long
-      document.querySelectorAll("[data-poll-every]").forEach(function (el) { el.delveNextPoll = 0; });
+      // leave the screen stale for that long (a poll due sooner keeps its time: a stream that
+      // fails again and again must not put the polls off)
+      var now = Date.now();
+      document.querySelectorAll("[data-poll-every]").forEach(function (el) {
+        var due = now + Number(el.getAttribute("data-poll-every")) * 1000;
+        if (!el.delveNextPoll || el.delveNextPoll > due) el.delveNextPoll = due;
+      });
       show("polling");
       setTimeout(function () { connect(url); }, live.pause);
       live.pause = Math.min(live.pause * 2, 30000);
