@@ -713,9 +713,13 @@ def test_the_check_panel_keeps_the_last_check_until_the_next_one_starts_MV_CHECK
         {"time": 2, "kind": "maiden.damaged", "data": {"seat": 0, "amount": 5, "life": 0, "cause": "effect"}},
     ]
     html = unescape(re.sub(r"\s+", " ", maiden_screen.render_panel(screen, "dice")[0]))
-    assert "Last check:" in html and name in html and f"{first} checks" in html
-    assert "Failure" in html and "AP 2 against target 3" in html
+    assert "Last check: " in html and name in html and f"{first} checks" in html
+    assert "Failure" in html and "(AP 2 against target 3)" in html
     assert f"{first} took 3 damage" in html and f"{first} died" in html
+    with translation.override("ja"):  # Japanese: no space after 「：」, full-width brackets
+        html = unescape(re.sub(r"\s+", " ", maiden_screen.render_panel(screen, "dice")[0]))
+    assert "直前の判定：" in html and "直前の判定： " not in html
+    assert "（AP 2／目標値 3）" in html and "(AP" not in html
     screen.view["log"].append({"time": 3, "kind": "check.started", "data": {"seat": 1, "kind": "room", "source": card}})
     html = maiden_screen.render_panel(screen, "dice")[0]
     assert "Last check:" not in html and "No check right now." in html
