@@ -314,7 +314,9 @@ def test_no_deadline_warning_when_the_whole_countdown_is_shorter_than_the_window
     assert Notice.objects.filter(game=game, kind="deadline_1h").count() == 4
 
 
-def test_the_end_is_announced_with_each_result(game, four, clock):
+def everyone_gives_up(game, four):
+    """The notification pass runs, each player still playing gives up (the game ends), and the
+    pass runs again."""
     step()
     for user in four:
         game.refresh_from_db()
@@ -323,6 +325,10 @@ def test_the_end_is_announced_with_each_result(game, four, clock):
     game.refresh_from_db()
     assert game.status == Game.Status.ENDED
     step()
+
+
+def test_the_end_is_announced_with_each_result(game, four, clock):
+    everyone_gives_up(game, four)
     for user in four:
         assert len(mails_to(user.email, "has ended")) == 1
     step()
@@ -516,14 +522,7 @@ def test_the_end_mail_names_the_outcome_and_links_the_replay_FL_WIN_7(game, four
     from delve.fated import text as fated_text
 
     Preference.objects.update_or_create(user=four[1], defaults={"language": "ja"})
-    step()
-    for user in four:
-        game.refresh_from_db()
-        if game.status == Game.Status.RUNNING:
-            engine.submit(game.pk, user, {"kind": "give_up"})
-    game.refresh_from_db()
-    assert game.status == Game.Status.ENDED
-    step()
+    everyone_gives_up(game, four)
     names = [seat.name for seat in game.seats.order_by("index")]
     [english] = mails_to(four[0].email, "has ended")
     assert f"/games/{game.pk}/replay/" in english.body and f"/games/{game.pk}/" in english.body

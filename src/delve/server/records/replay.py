@@ -98,29 +98,18 @@ def outcome_sentence(game: Game, results: Mapping[str, str], lang: str, names: S
     """The end of a game as :func:`_ended_sentence` says it, without its "The game ended:" (the
     "has ended" mail says it in its own words first): "Aldra escaped and won; Bo lost." /
     "Ann, Bo won." In the active language for White Maiden (gettext), in ``lang`` for Fated."""
-    seats = sorted((int(k), v) for k, v in results.items() if str(k).isdigit() and int(k) < len(names))
-    won = [(seat, v) for seat, v in seats if str(v).startswith("won")]
-    lost = [names[seat] for seat, v in seats if not str(v).startswith("won")]
-    if game.ruleset == "fated":
-        from delve.fated import text as fated_text
-
-        winner, how = (names[won[0][0]], won[0][1]) if won else (None, "")
-        kind = "escape" if how == "won_escape" else "survivor"
-        sentence = fated_text.game_result(winner, kind, lang, losers=lost, prefix=False)
-        if winner is None:  # its no-winner sentence has no form without "The game has ended"
-            sentence = fated_text.game_result(None, None, lang, losers=lost)
-        return sentence
-    winners = ", ".join(names[seat] for seat, _v in won)
-    if won and lost:
-        return _("%(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": ", ".join(lost)}
-    if won:
-        return _("%(winners)s won.") % {"winners": winners}
-    return _("%(losers)s lost.") % {"losers": ", ".join(lost)}
+    return _end_sentence(game, results, lang, names, prefix=False)
 
 
-def _ended_sentence(game: Game, results: dict[str, str], lang: str, names: Sequence[str]) -> str:
+def _ended_sentence(game: Game, results: Mapping[str, str], lang: str, names: Sequence[str]) -> str:
     """The server's end of a game (every seat's result) as one sentence in players' words: who won
     and how, the others lost; Fated Labyrinth's in the words of its end-of-game standings."""
+    return _end_sentence(game, results, lang, names, prefix=True)
+
+
+def _end_sentence(game: Game, results: Mapping[str, str], lang: str, names: Sequence[str], *, prefix: bool) -> str:
+    """:func:`_ended_sentence` (``prefix``: opening with "The game ended:") or
+    :func:`outcome_sentence`."""
     seats = sorted((int(k), v) for k, v in results.items() if str(k).isdigit() and int(k) < len(names))
     won = [(seat, v) for seat, v in seats if str(v).startswith("won")]
     lost = [names[seat] for seat, v in seats if not str(v).startswith("won")]
@@ -129,13 +118,24 @@ def _ended_sentence(game: Game, results: dict[str, str], lang: str, names: Seque
 
         winner, how = (names[won[0][0]], won[0][1]) if won else (None, "")
         kind = "escape" if how == "won_escape" else "survivor"
-        return fated_text.game_result(winner, kind, lang, losers=lost)
+        if prefix:
+            return fated_text.game_result(winner, kind, lang, losers=lost)
+        if winner is None:  # its no-winner sentence has no form without "The game has ended"
+            return fated_text.game_result(None, None, lang, losers=lost)
+        return fated_text.game_result(winner, kind, lang, losers=lost, prefix=False)
     winners = ", ".join(names[seat] for seat, _v in won)
+    losers = ", ".join(lost)
+    if prefix:
+        if won and lost:
+            return _("The game ended: %(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": losers}
+        if won:
+            return _("The game ended: %(winners)s won.") % {"winners": winners}
+        return _("The game ended: %(losers)s lost.") % {"losers": losers}
     if won and lost:
-        return _("The game ended: %(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": ", ".join(lost)}
+        return _("%(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": losers}
     if won:
-        return _("The game ended: %(winners)s won.") % {"winners": winners}
-    return _("The game ended: %(losers)s lost.") % {"losers": ", ".join(lost)}
+        return _("%(winners)s won.") % {"winners": winners}
+    return _("%(losers)s lost.") % {"losers": losers}
 
 
 def command_text(
