@@ -22,7 +22,7 @@ from delve.server.games import engine
 from delve.server.games.models import CommandEntry, Game
 from delve.server.play import maiden_screen
 from tests.server.conftest import session_client, token_client
-from tests.server.maiden_kit import legal, maiden_game, play_until, state, view
+from tests.server.maiden_kit import first_choice, legal, maiden_game, play_until, state, view
 
 pytestmark = pytest.mark.django_db
 
@@ -571,7 +571,6 @@ def test_the_end_reloads_the_page_so_the_seed_and_the_replay_show_and_leaving_go
     poll of a page drawn while the game ran: the footer then reveals the seed with the replay and
     export links, and "Leave this game" is gone, with no manual reload. Decisions before the end
     and a page drawn after it refresh their panels only."""
-    from tests.server.maiden_kit import first_choice
 
     game = maiden_game([player])
     client = session_client(player)
@@ -723,6 +722,32 @@ def test_the_check_panel_keeps_the_last_check_until_the_next_one_starts_MV_CHECK
     screen.view["log"].append({"time": 3, "kind": "check.started", "data": {"seat": 1, "kind": "room", "source": card}})
     html = maiden_screen.render_panel(screen, "dice")[0]
     assert "Last check:" not in html and "No check right now." in html
+
+
+def test_the_last_check_stays_above_a_check_not_rolled_yet_MV_CHECK_10(duo: Game, player: Any, opponent: Any) -> None:
+    """MV-CHECK-10, MV-MOVE-12: a check that starts at once (the next seat's boss fight starts its
+    check as her turn begins) no longer hides the result of the check before it: until the new
+    check is rolled, the panel shows the last check above it; once rolled, only the new one."""
+    users = [player, opponent]
+    resolves: list[dict[str, Any]] = []
+
+    def policy(commands: list[dict[str, Any]]) -> dict[str, Any]:
+        chosen = first_choice(commands)
+        if chosen["kind"] == "resolve":
+            resolves.append(chosen)
+        return chosen
+
+    public = play_until(duo, users, lambda v: v["phase"] == "pre_roll" and bool(resolves), policy=policy)
+    assert not public["ended"] and resolves
+    seat = public["active_seat"]
+    client = session_client(users[seat])
+    dice = unescape(re.sub(r"\s+", " ", client.get(f"/games/{duo.pk}/maiden/panels/dice/").content.decode()))
+    assert "Last check: " in dice and 'class="last-check' in dice
+    assert dice.index("Last check: ") < dice.index(f"{view(duo, seat)['maidens'][seat]['name']} checks")
+    play_until(duo, users, lambda v: v["phase"] == "post_roll")
+    seat = view(duo, None)["active_seat"]
+    dice = session_client(users[seat]).get(f"/games/{duo.pk}/maiden/panels/dice/").content.decode()
+    assert "Last check: " not in dice
 
 
 def test_dice_odds_and_the_map_hint_read_as_words_in_japanese_and_english_MV_CHECK_4(

@@ -1598,6 +1598,9 @@ def _dice(screen: Screen) -> dict[str, Any]:
         "after": maiden_odds.post_roll(view, screen.settings, screen.legal) if check.get("rolled") else None,
         "agi": maiden["levels"]["agi"] if maiden else 0,
         "skills_used": [skill_name(s, language) for s in check.get("skills_used", [])],
+        # the check before this one, until this one is rolled: at a hot-seat table the next seat's
+        # boss fight starts its check at once, and the last result would never be seen
+        "last": None if check.get("rolled") else _last_check(screen, under_way=True),
     }
 
 
@@ -1619,16 +1622,17 @@ def _check_source(kind: Any, source: Any, action_index: Any, language: str) -> t
 _TURN_OVER = {"check.started", "turn.ended", "turn.started", "round.started"}
 
 
-def _last_check(screen: Screen) -> dict[str, Any] | None:
+def _last_check(screen: Screen, *, under_way: bool = False) -> dict[str, Any] | None:
     """The outcome of the last check resolved (MV-CHECK), from the view's log, while no check is
-    under way: who checked, against what, success or failure, the damage she took after it and
-    whether she died. In a hot-seat game the screen turns to the next seat at once, and the result
-    was only in the log further down. None when the log holds no resolved check any more."""
+    under way (``under_way``: or while the one under way, started after it, is not rolled yet):
+    who checked, against what, success or failure, the damage she took after it and whether she
+    died. In a hot-seat game the screen turns to the next seat at once, and the result was only in
+    the log further down. None when the log holds no resolved check any more."""
     view = screen.view
     assert view is not None
     log = list(view.get("log") or [])
     at = next((i for i in range(len(log) - 1, -1, -1) if log[i].get("kind") == "check.resolved"), None)
-    if at is None or any(e.get("kind") == "check.started" for e in log[at + 1 :]):
+    if at is None or sum(e.get("kind") == "check.started" for e in log[at + 1 :]) > (1 if under_way else 0):
         return None
     resolved = log[at].get("data") or {}
     seat = resolved.get("seat")
