@@ -137,3 +137,15 @@ def test_MV_ASC_9_the_help_and_the_key_list_say_B_is_the_one_suggested_ascension
     ):
         mine.cookies["django_language"] = lang
         assert says in page(mine, f"/games/{game.pk}/", lang)
+
+
+def test_the_guides_keyboard_help_is_marked_for_keyboards_only() -> None:
+    """The guide's keys (R, B, E, 1-9, S) are a paragraph of their own marked .keys-hint, which a
+    touch screen leaves out (site.css), in both languages; the rest of the screen's part stays."""
+    for lang, keys, kept in (
+        ("en", "Keys: R roll the dice", "The decision panel lists"),
+        ("ja", "キー操作：R", "決定パネル"),
+    ):
+        html = page(Client(), URL, lang)
+        assert f'<p class="keys-hint">{keys}' in html
+        assert f"<p>{kept}" in html

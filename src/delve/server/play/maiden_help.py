@@ -264,14 +264,20 @@ GUIDE: tuple[tuple[str, Text, tuple[Text | list[Text], ...]], ...] = (
         (
             {
                 "en": "The decision panel lists exactly what you may do now, with the chance of success of each "
-                "choice. Keys: R roll the dice, B the suggested ascension (nothing when a skill or Arcana is "
+                "choice. In a game at one table (hot-seat) the panel says whose decision it is, and to whom "
+                "the phone goes next.",
+                "ja": "決定パネルには今できることだけが並び、それぞれの成功確率が示されます。1台で遊ぶ（ホット"
+                "シート）ゲームでは誰の決定か、次に誰へスマホを渡すかがパネルに表示されます。",
+            },
+            {
+                # keyboard only: left out on a touch screen (.keys-hint)
+                "keys": "1",
+                "en": "Keys: R roll the dice, B the suggested ascension (nothing when a skill or Arcana is "
                 "suggested instead: the panel has one suggestion), E resolve the check, 1-9 move to a "
-                "listed room or pick a listed option, S stay. In a game at one table (hot-seat) the panel says "
-                "whose decision it is.",
-                "ja": "決定パネルには今できることだけが並び、それぞれの成功確率が示されます。キー操作：R サイコロを"
-                "振る、B おすすめのアセンション（スキルかアルカナがおすすめの時は何もしない。"
-                "おすすめはパネルに一つだけ）、E 判定の解決、1〜9 表示されたルームへ移動／選択肢を選ぶ、"
-                "S とどまる。1台で遊ぶ（ホットシート）ゲームでは誰の決定かがパネルに表示されます。",
+                "listed room or pick a listed option, S stay.",
+                "ja": "キー操作：R サイコロを振る、B おすすめのアセンション（スキルかアルカナがおすすめの時は何も"
+                "しない。おすすめはパネルに一つだけ）、E 判定の解決、1〜9 表示されたルームへ移動／選択肢を"
+                "選ぶ、S とどまる。",
             },
         ),
     ),
@@ -284,11 +290,13 @@ def _lang() -> str:
 
 def guide(lang: str) -> list[dict[str, Any]]:
     """The guide's sections in ``lang``: each with its anchor, title and blocks (``{"text": ...}``
-    a paragraph, ``{"list": [...]}`` a list)."""
+    a paragraph, with ``keys`` when it is keyboard help only, ``{"list": [...]}`` a list)."""
     sections = []
     for anchor, title, blocks in GUIDE:
         shown = [
-            {"list": [_said(item, lang) for item in block]} if isinstance(block, list) else {"text": _said(block, lang)}
+            {"list": [_said(item, lang) for item in block]}
+            if isinstance(block, list)
+            else {"text": _said(block, lang), "keys": bool(block.get("keys"))}
             for block in blocks
         ]
         sections.append({"id": anchor, "title": title[lang], "blocks": shown})
