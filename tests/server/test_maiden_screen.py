@@ -794,3 +794,26 @@ def test_dice_odds_and_the_map_hint_read_as_words_in_japanese_and_english_MV_CHE
 
         assert Chance(Fraction(41, 50)).exact == "正確には50分の41"
         assert Chance(Fraction(1)).exact == "" and Chance(Fraction(0)).exact == ""
+
+
+def test_japanese_panels_put_no_space_after_a_full_width_colon_or_before_a_bracket(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """Japanese typography on the screen: no space after 「：」 and none before 「（」 (a label's
+    colon and an aside are part of the sentence translated, not joined by the template with a
+    space), through the first decisions and checks of a game, in every panel."""
+    users = [player, opponent]
+    clients = []
+    for user in users:
+        client = session_client(user)
+        client.cookies["django_language"] = "ja"
+        clients.append(client)
+    for phase in ("move", "pre_roll", "post_roll", "move", "pre_roll"):
+        play_until(duo, users, lambda v, phase=phase: v["phase"] == phase)
+        for client in clients:
+            for panel in maiden_screen.PANELS:
+                answer = client.get(f"/games/{duo.pk}/maiden/panels/{panel}/", HTTP_ACCEPT_LANGUAGE="ja")
+                if answer.status_code != 200:
+                    continue
+                text = unescape(re.sub(r"<[^>]+>", "", answer.content.decode()))
+                assert "： " not in text and " （" not in text, (panel, phase, text)
