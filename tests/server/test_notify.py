@@ -559,3 +559,33 @@ def test_a_white_maiden_end_mail_tells_the_tables_win_or_loss():
     data = {"game": {"en": "#3 White Maiden"}, "name": "Ann", "result": "lost", "outcome": {"en": lost}, "replay": "R"}
     _subject, body = text.render("ended", data, "en")
     assert body == "#3 White Maiden has ended: Ann, Bo lost. You played Ann: lost.\nThe replay, step by step: R"
+
+
+@pytest.mark.parametrize(
+    ("preset", "en", "ja"),
+    [("fated-labyrinth", "gave up", "放棄しました"), ("level-d", "resigned", "投了しました")],
+)
+def test_the_end_mail_says_a_give_up_in_the_presets_words_P_33(preset, en, ja):
+    """P-33: a seat given up reads as its preset says it, as the records and the standings do:
+    Level D "resigned" / 投了, Fated Labyrinth "gave up" / 放棄; the mail of a real end carries
+    the preset for it."""
+    from delve.server.notify import text
+
+    data = {
+        "game": {"en": "#2 Level D"},
+        "name": "Aki",
+        "result": "abandoned",
+        "preset": preset,
+        "outcome": {"en": "Dan won.", "ja": "Danの勝利。"},
+        "replay": "R",
+    }
+    assert f"You played Aki: {en}." in text.render("ended", data, "en")[1]
+    assert f"あなたのAkiは{ja}。" in text.render("ended", data, "ja")[1]
+    data.pop("preset")  # a notice stored before the preset was carried: the general words
+    assert "You played Aki: gave up." in text.render("ended", data, "en")[1]
+
+
+def test_a_real_end_mail_carries_the_preset(game, four, clock):
+    """The "has ended" notices of a Fated Labyrinth game carry its preset (for P-33's words)."""
+    everyone_gives_up(game, four)
+    assert {n.data.get("preset") for n in Notice.objects.filter(kind="ended")} == {game.preset}

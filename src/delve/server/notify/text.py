@@ -99,6 +99,18 @@ def consequence(data: Mapping[str, Any], lang: str) -> str:
     return CONSEQUENCES.get(kind, CONSEQUENCES["abandon"])[lang]
 
 
+def result_word(data: Mapping[str, Any], lang: str) -> str:
+    """A seat's result at the end, a give-up in the game's preset's words (P-33: Level D's
+    "resigned" / 投了, as its records and standings say)."""
+    result = str(data.get("result", ""))
+    if result == "abandoned" and data.get("preset"):
+        from delve.fated import text as fated_text
+
+        said = fated_text.word("fate_gave_up", lang, str(data["preset"]))
+        return said + "しました" if lang == "ja" else said  # 放棄しました / 投了しました, as 勝利しました
+    return RESULTS.get(result, {}).get(lang, result)
+
+
 def language(code: str) -> str:
     return code if code in LANGUAGES else "en"
 
@@ -120,7 +132,7 @@ def render(kind: str, data: Mapping[str, Any], lang: str) -> tuple[str, str]:
         "cap": data.get("cap", ""),
         "at": when(int(data["at"])) if data.get("at") is not None else "",
         "consequence": consequence(data, lang),
-        "result": RESULTS.get(str(data.get("result", "")), {}).get(lang, str(data.get("result", ""))),
+        "result": result_word(data, lang),
     }
     body = BODIES[kind][lang]
     outcome = data.get("outcome")

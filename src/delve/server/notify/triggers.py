@@ -156,7 +156,10 @@ def find(game: Game, now: int) -> Found:
             # a player whose seat a bot was playing at the end is told too: it is their game
             for seat in [*seats, *taken_over]:
                 result = outcome["results"].get(str(seat.index), "")
-                found.events.append((seat, "ended", "ended", game.ended_at, {**told, "result": result}))
+                data = {**told, "result": result}
+                if game.ruleset == "fated":  # a give-up in the preset's words (P-33: Level D says 投了)
+                    data["preset"] = game.preset
+                found.events.append((seat, "ended", "ended", game.ended_at, data))
         return found
     for seat in taken_over:
         assert seat.bot_since is not None
