@@ -285,3 +285,20 @@ def test_kept_public_entries_follow_every_change_of_what_they_show():
             checked += 1
         break
     assert checked == len(changes)
+
+
+def test_views_of_both_presets_built_in_turns_show_their_own_hands_FL_CFG_5():
+    """FL-CFG-5 (a preset's card set): a server builds views of Fated Labyrinth and Level D games
+    in turn (and in threads side by side); the hand entries kept per preset and price never
+    cross: each view equals the reference build of its own game."""
+    fated = positions("fated-labyrinth", 2)
+    level_d = positions("level-d", 1)
+    checked = 0
+    for one, other in zip(fated, level_d, strict=False):  # the first 20 of each
+        for state in (one, other, one):
+            for seat in range(len(state.players)):
+                assert text(RULESET.view(state, seat)) == text(view_reference.build(state, seat))
+        checked += 1
+        if checked >= 20:
+            break
+    assert checked == 20

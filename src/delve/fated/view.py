@@ -1064,7 +1064,7 @@ _PRICED: dict[tuple[int, str], tuple[Content, dict[tuple[int, int], dict[int, di
 
 
 #: The content, preset and price tables :func:`_priced` found last (checked first).
-_LAST_PRICED: list[Any] = [None, "", {}]
+_LAST_PRICED: list[tuple[Any, str, dict[tuple[int, int], dict[int, dict[str, Any]]]]] = [(None, "", {})]
 
 
 def _priced(ctx: Ctx, player: Player) -> dict[int, dict[str, Any]]:
@@ -1072,7 +1072,8 @@ def _priced(ctx: Ctx, player: Player) -> dict[int, dict[str, Any]]:
     price, filled on first use by :func:`_card_entry`)."""
     content = ctx.content
     preset = ctx.state.settings.preset
-    last = _LAST_PRICED
+    # one tuple, read and replaced whole: requests of games of other presets run in other threads
+    last = _LAST_PRICED[0]
     tables: dict[tuple[int, int], dict[int, dict[str, Any]]]
     if last[0] is content and last[1] == preset:  # the usual case: the same content and preset
         tables = last[2]
@@ -1084,7 +1085,7 @@ def _priced(ctx: Ctx, player: Player) -> dict[int, dict[str, Any]]:
                 _PRICED.clear()
             found = _PRICED[key] = (content, {})
         tables = found[1]
-        last[:] = (content, preset, tables)
+        _LAST_PRICED[0] = (content, preset, tables)
     price = cards.cp_terms(ctx, player)
     table = tables.get(price)
     if table is None:
