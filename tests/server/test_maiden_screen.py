@@ -817,3 +817,41 @@ def test_japanese_panels_put_no_space_after_a_full_width_colon_or_before_a_brack
                     continue
                 text = unescape(re.sub(r"<[^>]+>", "", answer.content.decode()))
                 assert "： " not in text and " （" not in text, (panel, phase, text)
+
+
+def test_japanese_lists_the_maidens_with_a_japanese_comma_to_the_end_of_a_game(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """MV-END-2: the end of round 24 with Urza alive is a shared loss. In Japanese every list of
+    names reads with 「、」, never an ASCII comma: each panel after the end, the replay's first step
+    (who sat down), the end sentence of the replay and of the "has ended" notice (who lost);
+    English keeps its comma."""
+    from delve.server.notify import triggers
+    from delve.server.records.replay import describe
+
+    users = [player, opponent]
+    play_until(duo, users, lambda v: v["phase"] == "move")
+    current = state(duo)
+    current.round = 24
+    current.turn_index = len(current.order) - 1
+    Game.objects.filter(pk=duo.pk).update(state=engine.ruleset_of(duo).encode(current).decode())
+    play_until(duo, users, lambda v: v["ended"], limit=300)
+    duo.refresh_from_db()
+    assert duo.status == Game.Status.ENDED
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    for panel in maiden_screen.PANELS:
+        answer = client.get(f"/games/{duo.pk}/maiden/panels/{panel}/")
+        text = unescape(re.sub(r"<[^>]+>", "", answer.content.decode()))
+        assert not re.search(r"[^\x00-\x7f], ", text), (panel, text)
+    # the replay's first step; its last and the "has ended" notice say the game's end event
+    assert "ゲーム開始：Ann、Bob。" in unescape(client.get(f"/games/{duo.pk}/replay/").content.decode())
+    english = session_client(player)
+    assert "The game started: Ann, Bob." in unescape(english.get(f"/games/{duo.pk}/replay/").content.decode())
+    ended = duo.events.get(kind="game.ended").data
+    with translation.override("ja"):
+        assert describe(duo, "game.ended", ended, 0, "ja", ["Ann", "Bob"]) == "ゲーム終了：Ann、Bobは敗北。"
+    with translation.override("en"):
+        assert describe(duo, "game.ended", ended, 0, "en", ["Ann", "Bob"]) == "The game ended: Ann, Bob lost."
+    outcome = triggers.ended_words(duo, ended["results"])["outcome"]
+    assert outcome == {"en": "Ann, Bob lost.", "ja": "Ann、Bobは敗北。"}

@@ -555,7 +555,7 @@ def test_a_white_maiden_end_mail_tells_the_tables_win_or_loss():
         lost = outcome_sentence(game, {"0": "lost", "1": "lost"}, "en", ["Ann", "Bo"])
     assert lost == "Ann, Bo lost."
     with translation.override("ja"):
-        assert outcome_sentence(game, {"0": "lost", "1": "lost"}, "ja", ["Ann", "Bo"]) == "Ann, Boは敗北。"
+        assert outcome_sentence(game, {"0": "lost", "1": "lost"}, "ja", ["Ann", "Bo"]) == "Ann、Boは敗北。"
     data = {"game": {"en": "#3 White Maiden"}, "name": "Ann", "result": "lost", "outcome": {"en": lost}, "replay": "R"}
     _subject, body = text.render("ended", data, "en")
     assert body == "#3 White Maiden has ended: Ann, Bo lost. You played Ann: lost.\nThe replay, step by step: R"

@@ -424,7 +424,7 @@ def test_the_replay_end_sentence_in_each_ruleset_FL_WIN_7(ended):
     maiden = Game(ruleset="maiden", preset="rulebook")
     with translation.override("ja"):
         assert describe(maiden, "game.ended", {"results": {"0": "won", "1": "won"}}, 0, "ja", names[:2]) == (
-            "ゲーム終了：Aldra, Boltの勝利。"
+            "ゲーム終了：Aldra、Boltの勝利。"
         )
     with translation.override("en"):
         assert describe(maiden, "game.ended", {"results": {"0": "lost"}}, 0, "en", names[:1]) == (

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from delve.fated import content
+from delve.kernel.words import join
 
 LANGS = content.LANGS
 DIRECTIONS = ("up", "down", "left", "right")
@@ -261,14 +262,6 @@ def duration(seconds: int, lang: str) -> str:
 def article(name: str) -> str:
     """ "a Slime", "an Imp" (English only)."""
     return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
-
-
-def join(items: Sequence[str], lang: str) -> str:
-    if _lang(lang) == "ja":
-        return "、".join(items)
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + ", and " + items[-1]
 
 
 # ---------------------------------------------------------------- events and messages

@@ -9,8 +9,10 @@ a readable generic sentence, so a new kind never breaks a screen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from delve.kernel.words import join, listing
 
 LANGS = ("en", "ja")
 
@@ -223,21 +225,6 @@ class Names:
         if head == "boss":
             return self.boss(rest)
         return text or self.say("an effect", "効果")
-
-
-def listing(items: Iterable[str], lang: str) -> str:
-    """Items listed one after another as the reader's language writes a list: "die 1 (red 1),
-    die 2 (blue 3)" in English, 「サイコロ1（赤 1）、サイコロ2（青 3）」 in Japanese (an ASCII
-    comma there read as a typo). ``join`` says "and" before the last in English."""
-    return ("、" if _lang(lang) == "ja" else ", ").join(items)
-
-
-def join(items: Sequence[str], lang: str) -> str:
-    if _lang(lang) == "ja":
-        return "、".join(items)
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + ", and " + items[-1]
 
 
 def die_name(size: Any, lang: str) -> str:

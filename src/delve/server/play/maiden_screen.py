@@ -26,10 +26,10 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError, Event, journal
+from delve.kernel.words import listing
 from delve.maiden import rules_text
 from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
-from delve.maiden.text import listing
 from delve.server.games import bots, engine, present
 from delve.server.games.models import CommandEntry, Game, Seat
 from delve.server.lobby.table import controlled_seats

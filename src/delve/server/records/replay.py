@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from delve.kernel import DelveError, Event, state_hash
+from delve.kernel.words import listing
 from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
 from delve.server.games.engine import ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, Game
@@ -59,7 +60,7 @@ def describe(
     by their names, a private message (``to``: the seats it was written for) told about them in
     the third person, as the reader is not the one it was written for."""
     if kind == "game.started":
-        return _("The game started: %(seats)s.") % {"seats": ", ".join(names)}
+        return _("The game started: %(seats)s.") % {"seats": listing(names, lang)}
     if kind == "game.ended" and isinstance(data.get("results"), dict):
         return _ended_sentence(game, data["results"], lang, names)
     if kind in SEAT_SENTENCES and isinstance(data.get("seat"), int):
@@ -123,8 +124,8 @@ def _end_sentence(game: Game, results: Mapping[str, str], lang: str, names: Sequ
         if winner is None:  # its no-winner sentence has no form without "The game has ended"
             return fated_text.game_result(None, None, lang, losers=lost)
         return fated_text.game_result(winner, kind, lang, losers=lost, prefix=False)
-    winners = ", ".join(names[seat] for seat, _v in won)
-    losers = ", ".join(lost)
+    winners = listing((names[seat] for seat, _v in won), lang)
+    losers = listing(lost, lang)
     if prefix:
         if won and lost:
             return _("The game ended: %(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": losers}
