@@ -83,3 +83,54 @@ def test_the_player_takes_a_white_maiden_seat_back(browser: Any, live_server: An
     bea = get_user_model().objects.create_user("bea", password=PASSWORD)
     game = maiden_taken_over(ann, bea, frozen)
     check_and_take_back(browser, live_server.url, game, "maiden", shots, "#panel-log")
+
+
+def test_a_hot_seat_host_hands_one_seat_to_a_bot_and_takes_it_back(
+    browser: Any, live_server: Any, shots: Path, frozen: Frozen
+) -> None:
+    """At a hot-seat table of three (White Maiden), on a phone: the "Leave this game" panel has a
+    button per seat the host plays; the one for Maiden 2 asks to confirm, naming her, and hands
+    her alone to a bot. The banner then names her, with its own button to take her back; the
+    host plays the other two seats all along."""
+    from django.utils import translation
+
+    from delve.server.lobby import maiden as lobby_maiden
+
+    ann = get_user_model().objects.create_user("ann", password=PASSWORD)
+    with translation.override("en"):
+        game = lobby_maiden.create_table_game(ann, "Ann", {"players": 3, "start_player": 0}, lobby_maiden.TABLE_HOTSEAT)
+    page = browser.new_page(viewport=PHONE)
+    page.set_default_timeout(TIMEOUT)
+    log_in(page, live_server.url, "ann", PASSWORD)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    panel = page.locator(".leave-panel")
+    panel.locator("summary").click()
+    buttons = panel.get_by_role("button")
+    assert buttons.all_inner_texts() == [
+        "Hand Ann (seat 1) to a bot",
+        "Hand Maiden 2 (seat 2) to a bot",
+        "Hand Maiden 3 (seat 3) to a bot",
+        "Leave the table: hand every seat to a bot",
+    ]
+    for box in (buttons.nth(i).bounding_box() for i in range(4)):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    panel.screenshot(path=str(shots / "hot-seat-leave-phone.png"))
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    buttons.nth(1).click()
+    page.wait_for_timeout(300)  # a dismissed confirmation sends nothing
+    assert asked == ["Let a bot play Maiden 2 from now on? You keep playing the other seats in this browser."]
+    assert not Game.objects.get(pk=game.pk).seats.get(index=1).is_bot
+    page.once("dialog", lambda dialog: dialog.accept())
+    buttons.nth(1).click()
+    page.wait_for_selector("ul.messages li.success")
+    banner = page.locator("#panel-takeover")
+    assert banner.locator("h2").inner_text() == "A bot is playing Maiden 2"
+    assert "You play Ann, Maiden 3 in this browser." in page.locator(".game-head").inner_text()
+    page.screenshot(path=str(shots / "hot-seat-left-phone.png"))
+    assert [s.is_bot for s in Game.objects.get(pk=game.pk).seats.order_by("index")] == [False, True, False]
+    banner.get_by_role("button", name="Take Maiden 2 back").click()
+    page.wait_for_selector("ul.messages li.success:has-text('You play Maiden 2 again')")
+    assert page.locator("#panel-takeover .takeover").count() == 0
+    assert not Game.objects.get(pk=game.pk).seats.get(index=1).is_bot
+    page.close()

@@ -156,3 +156,149 @@ def test_after_the_host_leaves_the_header_names_the_seats_they_still_play(clock:
     assert "You play all" not in html
     assert "You play Maiden 2, Maiden 3 in this browser." in html
     assert 'id="acting-seat" name="seat" value="1"' in html
+
+
+# --- leaving a hot-seat table: the host chooses which of the seats they play a bot plays ---------
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    game.refresh_from_db()
+    seats = list(game.seats.order_by("index").values_list("is_bot", "bot_since"))
+    return (game.version, game.event_count, seats)
+
+
+def text_of(client: Any, game: Game) -> str:
+    from html import unescape
+
+    return unescape(client.get(f"/games/{game.pk}/").content.decode())
+
+
+def test_the_host_hands_one_seat_of_the_table_to_a_bot_and_the_screen_names_it(clock: Any, player: Any) -> None:
+    """At a table of three the host hands Maiden 2 alone to a bot (the screen's button for that
+    seat): a bot plays her from now on (``seat.left``), the host still plays the other two, and
+    the banner, the leave panel and the message name the seats."""
+    game = hot_seat(player, players=3, start_player=1)
+    client = session_client(player)
+    html = text_of(client, game)
+    for index, name in enumerate(["Grandpa", "Maiden 2", "Maiden 3"]):
+        assert f'<input type="hidden" name="seat" value="{index}">' in html
+        assert f"Hand {name} (seat {index + 1}) to a bot" in html
+        assert f"Let a bot play {name} from now on? You keep playing the other seats in this browser." in html
+    assert "Leave the table: hand every seat to a bot" in html
+    assert "Leave the table and let bots play every seat you play here (Grandpa, Maiden 2, and Maiden 3)" in html
+    response = client.post(f"/games/{game.pk}/leave/", {"seat": "1"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and response["HX-Redirect"] == f"/games/{game.pk}/"
+    assert list(game.seats.order_by("index").values_list("is_bot", flat=True)) == [False, True, False]
+    assert game.seats.get(index=1).bot_since == clock()
+    assert list(game.events.filter(kind="seat.left").values_list("data__seat", flat=True)) == [1]
+    html = text_of(client, game)
+    assert "A bot plays Maiden 2 from now on; you still play Grandpa and Maiden 3 in this browser." in html
+    assert "You play Grandpa, Maiden 3 in this browser." in html
+    assert "A bot is playing Maiden 2</h2>" in html
+    assert "A bot has been playing Maiden 2 since" in html and "you handed that seat to a bot." in html
+    assert "Take Maiden 2 back" in html and "Take my seat back" not in html
+    assert "Hand Maiden 2 (seat 2) to a bot" not in html and "Hand Maiden 3 (seat 3) to a bot" in html
+    # the bot plays the seat it was handed (MV-SETUP-15: seat 2 starts, choosing its familiar)
+    assert server_bots.play_once(game.pk) == 1
+    assert game.commands.filter(seat=1, source="player").exists()
+
+
+def test_leaving_the_whole_table_hands_every_seat_and_each_comes_back_alone(clock: Any, player: Any) -> None:
+    """ "Leave the table" at a hot-seat table hands every seat the host plays to bots, each its own
+    ``seat.left``; the banner and the decision panel name the seats, the host takes one back by
+    its own button, and the command log replays to the same events."""
+    from tests.server.test_takeover import replayed_and_stored
+
+    game = hot_seat(player, players=3, start_player=1)
+    client = session_client(player)
+    client.post(f"/games/{game.pk}/leave/", {"all": "1"})
+    assert list(game.seats.order_by("index").values_list("is_bot", flat=True)) == [True, True, True]
+    assert list(game.events.filter(kind="seat.left").values_list("data__seat", flat=True)) == [0, 1, 2]
+    html = text_of(client, game)
+    assert "You left the table: bots play Grandpa, Maiden 2, and Maiden 3 from now on, and the game goes on." in html
+    assert "Bots are playing Grandpa, Maiden 2, and Maiden 3</h2>" in html
+    assert "Bots play every seat of your table now: take a seat back at the top of the screen." in html
+    assert "A bot is playing Maiden 2: take that seat back at the top of the screen to play it yourself." in html
+    assert "Leave this game" not in html  # nothing left to hand over
+    client.post(f"/games/{game.pk}/reclaim/", {"seat": "2"})
+    assert list(game.seats.order_by("index").values_list("is_bot", flat=True)) == [True, True, False]
+    html = text_of(client, game)
+    assert "You play Maiden 3 again: the bot no longer plays that seat." in html
+    assert "Bots are playing Grandpa and Maiden 2</h2>" in html
+    assert "You play Maiden 3 in this browser." in html
+    assert "Hand Maiden 3 (seat 3) to a bot" in html and "Leave the table: hand every seat" not in html
+    assert "Leave the table and let a bot play Maiden 3 from now on?" in html
+    server_bots.play_once(game.pk)
+    produced, stored = replayed_and_stored(game)
+    assert produced == stored
+
+
+def test_the_hot_seat_words_in_japanese(clock: Any, player: Any) -> None:
+    game = hot_seat(player, players=3, start_player=1)
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    html = text_of(client, game)
+    assert "Grandpa（席1）をボットに任せる" in html and "卓を離れる：すべての席をボットに任せる" in html
+    client.post(f"/games/{game.pk}/leave/", {"seat": ["0", "2"]})
+    html = text_of(client, game)
+    assert "これからはボットがGrandpa、Maiden 3をプレイします。Maiden 2は引き続きこのブラウザでプレイします。" in html
+    assert "ボットがGrandpa、Maiden 3をプレイしています</h2>" in html
+    assert "Maiden 3を取り戻す" in html
+
+
+def test_leaving_seats_is_refused_with_its_reason_and_changes_nothing(clock: Any, player: Any, opponent: Any) -> None:
+    """Only seats the host plays can be handed over (their own and their table's), each once; a
+    seat a bot plays already, none, or a number that is no seat is refused, and so is taking back
+    a seat no bot plays; nothing changes."""
+    from delve.kernel import DelveError
+
+    game = hot_seat(player, players=3, start_player=1)
+    other = hot_seat(opponent, players=2)
+    server_bots.leave(game.pk, player, [2])
+    before = snapshot(game)
+    for seats, status, code in (
+        ([], 400, "request/malformed"),
+        ([3], 400, "request/malformed"),
+        (["1"], 400, "request/malformed"),
+        ([True], 400, "request/malformed"),
+        ([1, 2], 409, "seat/bot"),
+    ):
+        with pytest.raises(DelveError) as caught:
+            server_bots.leave(game.pk, player, seats)
+        assert (caught.value.status, caught.value.code) == (status, code), seats
+        assert snapshot(game) == before
+    with pytest.raises(DelveError) as caught:
+        server_bots.leave(other.pk, opponent, [0, 1, 2])  # a two-seat game: no seat 3
+    assert caught.value.code == "request/malformed"
+    with pytest.raises(DelveError) as caught:
+        server_bots.leave(game.pk, opponent, [0])
+    assert caught.value.code == "seat/not_seated"
+    with pytest.raises(DelveError) as caught:
+        server_bots.reclaim(game.pk, player, 1)
+    assert (caught.value.status, caught.value.code) == (409, "seat/not_taken_over")
+    assert snapshot(game) == before
+    # from the screen: the refusal is the message, nothing changes
+    client = session_client(player)
+    client.post(f"/games/{game.pk}/leave/", {"seat": "2"})
+    assert snapshot(game) == before
+    assert "A bot plays that seat already." in text_of(client, game)
+    client.post(f"/games/{game.pk}/leave/", {"seat": "x"})
+    assert snapshot(game) == before
+
+
+def test_a_seat_of_another_players_table_is_not_yours_to_hand(clock: Any, player: Any, opponent: Any) -> None:
+    """In a game the host shares with another player (an open seat taken), the other player's
+    seat is not the host's to hand to a bot or take back (403), and a player without a table
+    leaves only their own seat, as before."""
+    from delve.kernel import DelveError
+    from delve.server.games import engine
+
+    game = lobby_maiden.create_table_game(player, "Ann", {"players": 2}, lobby_maiden.TABLE_OPEN)
+    engine.register(game.pk, opponent, "Bob")
+    game.refresh_from_db()
+    for call in (lambda: server_bots.leave(game.pk, player, [1]), lambda: server_bots.reclaim(game.pk, player, 1)):
+        with pytest.raises(DelveError) as caught:
+            call()
+        assert (caught.value.status, caught.value.code) == (403, "seat/not_yours")
+    html = text_of(session_client(player), game)
+    assert "Leave the table to a bot" in html and "Hand Ann (seat 1) to a bot" not in html

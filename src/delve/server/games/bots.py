@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from delve.bots import bot_for
 from delve.kernel import DelveError, Ruleset, attention
@@ -287,24 +289,80 @@ def _to_bot(game: Game, seat: Seat, source: str, now: int) -> engine.Answer:
     return engine.seat_changed(game, seat.index, source, now)
 
 
-def leave(game_id: int, user: Any) -> engine.Answer:
+def leave(game_id: int, user: Any, seats: Sequence[Any] | None = None) -> engine.Answer:
     """``user`` leaves the table: from now a bot plays their seat (the game goes on for the
     others: in a cooperative game the team keeps its maiden), saved as a change of the game with
     its public ``seat.left`` event. The player may take the seat back later (:func:`reclaim`); the
     seat keeps no personal record from now on.
 
+    ``seats``: the seat indices to hand to a bot, among those the caller plays themselves
+    (:func:`played_seats`: their own and, at a hot-seat table, their table's); absent: their own
+    seat. Each is one change of the game (one ``seat.left`` event); the answer is the last one's.
+
     :raises Rejected: see :func:`_seat_for_change`; a seat a bot already plays (409), a hot-seat
-        seat (played at its host's table: 409); nothing changes.
+        seat as the caller's own (played at its host's table: 409), no seat or a malformed one
+        named (400), a seat the caller does not play (403); nothing changes.
     """
     with transaction.atomic():
-        game, seat = _seat_for_change(game_id, user, "leave a game")
-        if seat.is_bot:
-            raise Rejected("seat/bot", "a bot plays your seat already", status=409)
-        if _at_table(seat):
-            raise Rejected("seat/table", "a hot-seat seat is played at its host's table: it cannot leave", status=409)
-        answer = _to_bot(game, seat, CommandEntry.Source.LEAVE, clock.now())
-    log.info("the player of seat %s (%s) of game %s left it to a bot", seat.index, seat.name, game.pk)
+        game, own = _seat_for_change(game_id, user, "leave a game")
+        if seats is None:
+            if own.is_bot:
+                raise Rejected("seat/bot", "a bot plays your seat already", status=409)
+            if _at_table(own):
+                raise Rejected(
+                    "seat/table", "a hot-seat seat is played at its host's table: it cannot leave", status=409
+                )
+            chosen = [own]
+        else:
+            chosen = _chosen(game, user, seats)
+            for seat in chosen:
+                if seat.is_bot:
+                    raise Rejected("seat/bot", f"a bot plays the seat of {seat.name} already", status=409)
+        now = clock.now()
+        answer: engine.Answer | None = None
+        for seat in chosen:
+            if game.status != Game.Status.RUNNING:
+                break  # the clock brought up to now ended the game
+            answer = _to_bot(game, seat, CommandEntry.Source.LEAVE, now)
+        assert answer is not None
+    for seat in chosen:
+        log.info("the player of seat %s (%s) of game %s left it to a bot", seat.index, seat.name, game.pk)
     return answer
+
+
+def played_seats(game: Game, user: Any) -> list[Seat]:
+    """The started seats of ``game`` that ``user`` plays themselves now, by index: their own and,
+    at a hot-seat table, their table's (``lobby.TableSeat``), those no bot plays."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(
+        game.seats.filter(Q(user=user) | Q(table__host=user), index__isnull=False, is_bot=False).order_by("index")
+    )
+
+
+def _chosen(game: Game, user: Any, seats: Sequence[Any]) -> list[Seat]:
+    """The seats of the locked ``game`` named by ``seats`` (indices, each once, in seat order)
+    that ``user`` controls (their own, their table's), whoever plays them now.
+
+    :raises Rejected: none named or one not a seat index (400), a seat they do not control (403).
+    """
+    if not seats:
+        raise Rejected("request/malformed", "seats: name at least one seat to hand to a bot")
+    wanted = set()
+    for index in seats:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < game.seat_count:
+            raise Rejected(
+                "request/malformed",
+                f"seats: seat indices from 0 to {game.seat_count - 1} (the seat numbered 01 is index 0)",
+            )
+        wanted.add(index)
+    mine = {
+        seat.index: seat for seat in game.seats.filter(Q(user=user) | Q(table__host=user), index__in=sorted(wanted))
+    }
+    for index in sorted(wanted):
+        if index not in mine:
+            raise Rejected("seat/not_yours", f"you do not play seat {index + 1:02d} in this game", status=403)
+    return [mine[index] for index in sorted(wanted)]
 
 
 def hand_over(game_id: int, user: Any, seat_index: Any) -> engine.Answer:
@@ -387,18 +445,22 @@ def handover_offers(game: Game, mine: Seat | None) -> list[dict[str, Any]]:
     return offers
 
 
-def reclaim(game_id: int, user: Any) -> engine.Answer:
+def reclaim(game_id: int, user: Any, seat_index: Any = None) -> engine.Answer:
     """``user`` takes their seat back from the bot that took it over (:func:`take_over_idle`):
     the seat is theirs to play again (``is_bot`` false, ``bot_since`` cleared) and still keeps no
     record (a game partly played by a bot never enters personal records), saved as a change of
     the game with its public ``seat.reclaimed`` event (``engine.seat_changed``). The seat's idle
-    time starts again now (:func:`idle_since`).
+    time starts again now (:func:`idle_since`). ``seat_index``: a seat of the caller's hot-seat
+    table they handed to a bot (:func:`leave`), or their own; absent: their own.
 
     :raises Rejected: not logged in (401), no such game (404), no seat in it (403), the game has
-        not started or has ended (422), the seat is not one a bot took over (409); nothing changes.
+        not started or has ended (422), a seat the caller does not control (403), the seat is not
+        one a bot took over (409); nothing changes.
     """
     with transaction.atomic():
         game, seat = _seat_for_change(game_id, user, "take your seat back", bot_needed=False)
+        if seat_index is not None and seat_index != seat.index:
+            seat = _chosen(game, user, [seat_index])[0]
         if not seat.is_bot or seat.bot_since is None:
             raise Rejected(
                 "seat/not_taken_over", "no bot has taken your seat over: it is yours to play already", status=409
@@ -463,6 +525,17 @@ def reclaim_offer(game: Game, seat: Seat | None) -> dict[str, Any] | None:
     return {"game": game.pk, "since": dt.datetime.fromtimestamp(seat.bot_since, tz=dt.UTC), "why": why}
 
 
+def reclaim_offers(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """:func:`reclaim_offer` for each of ``seats`` (a hot-seat host's: their own and their
+    table's) a bot plays now, each with the seat's index and name."""
+    offers = []
+    for seat in seats:
+        offer = reclaim_offer(game, seat)
+        if offer is not None:
+            offers.append({**offer, "seat": seat.index, "name": seat.name})
+    return offers
+
+
 def last_handed_to_bot(game: Game, seat: Seat) -> str | None:
     """How ``seat`` was last handed to a bot: the source of its latest such log entry (one of
     :data:`TO_BOT`), or None when it never was."""
@@ -489,6 +562,14 @@ def can_leave(game: Game, seat: Seat | None) -> bool:
         and bot_for(game.ruleset) is not None
         and not _at_table(seat)
     )
+
+
+def leave_seats(game: Game, user: Any) -> list[Seat]:
+    """The seats ``user`` may hand to a bot now (:func:`leave` with ``seats``): those they play
+    themselves (:func:`played_seats`), while the game runs and a bot can play it."""
+    if game.status != Game.Status.RUNNING or bot_for(game.ruleset) is None:
+        return []
+    return played_seats(game, user)
 
 
 RECENT = 300

@@ -26,7 +26,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from delve.kernel import DelveError, Event, journal
-from delve.kernel.words import listing
+from delve.kernel.words import join, listing
 from delve.maiden import rules_text
 from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
@@ -109,6 +109,11 @@ class Screen:
     @property
     def hot_seat(self) -> bool:
         return len(self.playing) > 1
+
+    @property
+    def table(self) -> bool:
+        """The caller controls several seats of this game (hot-seat), whoever plays them now."""
+        return len(self.controlled) > 1
 
     @property
     def at_table(self) -> bool:
@@ -930,6 +935,8 @@ def _decide(screen: Screen) -> dict[str, Any]:
     ctx: dict[str, Any] = {"ended": view["ended"], "now": _now_line(screen), "seated": bool(screen.controlled)}
     # a bot plays the seat for its idle player: the panel says so instead of waiting for them
     ctx["bot_plays"] = screen.acting is not None and screen.acting.bot_since is not None
+    if ctx["bot_plays"] and screen.table:  # a hot-seat table: which of the player's seats
+        ctx["bot_name"] = screen.name_of(screen.seat)
     if view["ended"]:
         ctx["result"] = view["result"]
         ctx["summary"] = _summary(view)
@@ -1963,7 +1970,11 @@ def _log(screen: Screen) -> dict[str, Any]:
 
 def _takeover(screen: Screen) -> dict[str, Any]:
     """The "Take my seat back" banner, for the player whose seat a bot took over; and the seats
-    that have kept the game waiting for days, which the player may hand to a bot."""
+    that have kept the game waiting for days, which the player may hand to a bot. At a hot-seat
+    table the banner names each seat of the player's a bot plays, each with its own button."""
+    if screen.table:
+        offers = bots.reclaim_offers(screen.game, screen.controlled)
+        return {"offers": offers, "offer_names": join([o["name"] for o in offers], screen.lang)}
     return {
         "offer": bots.reclaim_offer(screen.game, screen.mine),
         "handovers": bots.handover_offers(screen.game, screen.mine),

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from delve.kernel import DelveError
+from delve.kernel.words import join
 from delve.server import clock, inputs
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected
@@ -38,6 +39,8 @@ def _prefer(raw: str | None) -> int | None:
 
 def page(request: HttpRequest, found: Game) -> HttpResponse:
     screen = maiden_screen.load(found, request.user, prefer=_prefer(request.GET.get("seat")))
+    # a hot-seat table: the seats the player plays, each of which they may hand to a bot
+    leave_seats = bots.leave_seats(found, request.user) if screen.table else []
     return render(
         request,
         "play/maiden/screen.html",
@@ -47,7 +50,9 @@ def page(request: HttpRequest, found: Game) -> HttpResponse:
             "summary": present.game_summary(found, seats=screen.seats),
             "panels": maiden_screen.all_panels(screen) if screen.view is not None else {},
             "server_now": clock.now(),
-            "can_leave": bots.can_leave(found, screen.mine),
+            "can_leave": bool(leave_seats) or (not screen.table and bots.can_leave(found, screen.mine)),
+            "leave_seats": leave_seats,
+            "leave_names": join([seat.name for seat in leave_seats], screen.lang),
         },
     )
 

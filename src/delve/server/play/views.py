@@ -17,12 +17,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from delve.fated import text
 from delve.kernel import DelveError
+from delve.kernel.words import join
 from delve.server import clock, inputs
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import Rejected
@@ -49,6 +51,8 @@ FRIENDLY = {
     "auth/required": gettext_lazy("Log in to play."),
     "seat/not_seated": gettext_lazy("You have no seat in this game."),
     "seat/not_taken_over": gettext_lazy("No bot plays your seat: it is yours to play already."),
+    "seat/bot": gettext_lazy("A bot plays that seat already."),
+    "seat/not_yours": gettext_lazy("You do not play that seat in this game."),
     "seat/taken_over": gettext_lazy("A bot plays your seat: take it back first (the button at the top), then play."),
     "game/not_started": gettext_lazy("The game has not started yet."),
 }
@@ -300,16 +304,40 @@ def _seat_change(request: HttpRequest, game_id: int, change: Any, done: str) -> 
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     """Both game screens' "Leave the table": a bot plays the caller's seat from now
-    (``games.bots.leave``); they may take it back later."""
-    return _seat_change(
-        request,
-        game_id,
-        bots.leave,
-        _(
-            "You left the table: a bot plays your seat from now on, and the game goes on for the others. You can "
-            "take your seat back from this page while the game runs. This game enters no personal record."
-        ),
-    )
+    (``games.bots.leave``); they may take it back later. At a hot-seat table (White Maiden) the
+    form names the seats to hand over: ``seat`` (one or more seat indices the caller plays), or
+    ``all`` for every seat they play; the message names them and those still played here."""
+    chosen = request.POST.getlist("seat")
+    if "all" not in request.POST and not chosen:
+        return _seat_change(
+            request,
+            game_id,
+            bots.leave,
+            _(
+                "You left the table: a bot plays your seat from now on, and the game goes on for the others. You "
+                "can take your seat back from this page while the game runs. This game enters no personal record."
+            ),
+        )
+    found = get_object_or_404(Game, pk=game_id)
+    playing = bots.played_seats(found, request.user)
+    if "all" in request.POST:
+        seats: list[Any] = [seat.index for seat in playing]
+    else:
+        seats = [int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else raw for raw in chosen]
+    named = [seat.name for seat in playing if seat.index in seats]
+    kept = [seat.name for seat in playing if seat.index not in seats]
+    lang = translation.get_language() or "en"
+    if kept:
+        done = _(
+            "A bot plays %(names)s from now on; you still play %(kept)s in this browser. You can take a seat back "
+            "from this page while the game runs. A seat a bot played part of enters no personal record."
+        ) % {"names": join(named, lang), "kept": join(kept, lang)}
+    else:
+        done = _(
+            "You left the table: bots play %(names)s from now on, and the game goes on. You can take a seat back "
+            "from this page while the game runs. A seat a bot played part of enters no personal record."
+        ) % {"names": join(named, lang)}
+    return _seat_change(request, game_id, lambda game, user: bots.leave(game, user, seats), done)
 
 
 @require_POST
@@ -329,15 +357,31 @@ def hand_over(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
     """Both game screens' "Take my seat back": the caller takes their seat back from the bot that
-    took it over while they kept the game waiting or left (``games.bots.reclaim``)."""
+    took it over while they kept the game waiting or left (``games.bots.reclaim``); at a hot-seat
+    table, ``seat`` names the seat of their table to take back."""
+    raw = request.POST.get("seat", "")
+    if not raw:
+        return _seat_change(
+            request,
+            game_id,
+            bots.reclaim,
+            _(
+                "Your seat is yours again: the bot no longer plays it. This game still enters no personal "
+                "record, since a bot played part of it."
+            ),
+        )
+    seat: Any = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else raw
+    found = get_object_or_404(Game, pk=game_id)
+    name = next((s.name for s in found.seats.all() if s.index == seat), str(raw))
     return _seat_change(
         request,
         game_id,
-        bots.reclaim,
+        lambda game, user: bots.reclaim(game, user, seat),
         _(
-            "Your seat is yours again: the bot no longer plays it. This game still enters no personal "
-            "record, since a bot played part of it."
-        ),
+            "You play %(name)s again: the bot no longer plays that seat. It still enters no personal record, "
+            "since a bot played part of the game for it."
+        )
+        % {"name": name},
     )
 
 
