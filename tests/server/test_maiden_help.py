@@ -149,3 +149,29 @@ def test_the_guides_keyboard_help_is_marked_for_keyboards_only() -> None:
         html = page(Client(), URL, lang)
         assert f'<p class="keys-hint">{keys}' in html
         assert f"<p>{kept}" in html
+
+
+def test_the_familiar_table_writes_brackets_as_each_language_does() -> None:
+    """MV-SKILL-4: a familiar's skill with its condition and timing: "Dawn Stride [Dash] (when
+    moving)" in English; in Japanese the draft's 「」 around each action card's name and
+    full-width parentheses, with no space before them (暁の歩み「ダッシュ」（移動時）), and no
+    half-width bracket anywhere in the table; the area table's timings alike."""
+    data = load()
+    ayelet = next(f for f in data.familiars.values() if f.name["en"].startswith("Ayelet"))
+    skill = data.skills[ayelet.skills[0]]
+    english = page(Client(), URL)
+    assert f"<strong>{skill.name['en']}</strong> [Dash]<small> (when moving)</small>" in english
+    japanese = page(Client(), URL, "ja")
+    assert f"<strong>{skill.name['ja']}</strong>「ダッシュ」<small>（移動時）</small>" in japanese
+    familiars = japanese.split('<section id="familiars">')[1].split("</table>")[0]
+    text = re.sub(r"<[^>]+>", "", familiars)
+    assert not re.search(r"[\[\]()]", text), text
+    # a condition of two cards: each name in its own brackets, as the draft lists the cards
+    from delve.server.play.maiden_screen import skill_condition
+
+    assert skill_condition(["D", "P"], "ja") == "「ダッシュ」「プレイ（祈り）」"
+    assert skill_condition(["D", "P"], "en") == "[Dash, Pray]"
+    assert skill_condition(["D", "P"], "en", joiner=" + ") == "[Dash + Pray]"
+    assert skill_condition([], "ja") == ""
+    areas = re.sub(r"<[^>]+>", "", japanese.split('id="area-list"')[1].split("</table>")[0])
+    assert not re.search(r"[()]", areas) and "（" in areas

@@ -502,3 +502,29 @@ def test_MV_MOVE_14_a_maiden_games_title_names_the_rules_it_plays(
     client = session_client(player)
     client.cookies["django_language"] = "ja"
     assert f"ゲーム {game.pk} — {ja}" in unescape(client.get("/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
+
+
+def test_form_labels_end_with_the_colon_of_the_readers_language(player: Any) -> None:
+    """Every form's labels end with a colon (Django's ``label_suffix``), full-width 「：」 in
+    Japanese (プレイ人数：) and ":" in English, on the new-game form, the lobby's and the
+    accounts' forms alike; a checkbox's sentence has none, and a label that ends in its own
+    punctuation gets no second one."""
+    from django import forms
+
+    client = session_client(player)
+    client.cookies["django_language"] = "ja"
+    japanese = client.get("/maiden/new/").content.decode()
+    labels = re.findall(r"<label for=\"id_[^\"]+\">([^<]*)</label>", japanese)
+    assert "プレイ人数：" in labels and "あなたの乙女の名前：" in labels and "結果を個人記録に残す" in labels
+    assert not [label for label in labels if label.endswith(":")], labels
+    assert "手番の期限（時間、0 = なし）：" in labels
+    login = Client()
+    login.cookies["django_language"] = "ja"
+    labels = re.findall(r"<label for=\"id_[^\"]+\">([^<]*)</label>", login.get("/accounts/login/").content.decode())
+    assert labels and all(label.endswith("：") for label in labels), labels
+    english = session_client(player).get("/maiden/new/").content.decode()
+    assert '<label for="id_s_players">Players:</label>' in english
+    asked = forms.Form()
+    asked.fields["q"] = forms.CharField(label="本当に？")
+    with translation.override("ja"):
+        assert asked["q"].label_tag() == '<label for="id_q">本当に？</label>'

@@ -371,12 +371,13 @@ def test_MV_EXPL_4_japanese_suggestion_and_arcana_panel_use_full_width_punctuati
         found = _better_use(Fraction(0), [{**group(), "name": "Arcana: Wheel of Fortune"}])
     assert found is not None and found["label"] == "Arcana: Wheel of Fortune: サイコロ1"
     client = session_client(player)
-    for lang, timing, colon in (("ja", r"（[^）<]+）", "："), ("en", r"\([^)<]+\)", ": ")):
+    for lang, timing, colon in (("ja", r"（[^）<]+）", "："), ("en", r" \([^)<]+\)", ": ")):
         client.cookies["django_language"] = lang
         raw = client.get(f"/games/{rolled.pk}/maiden/panels/arcana/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
         html = unescape(raw)
         marks = re.findall(r'<span class="muted">([^<]*)</span>', html)
         assert marks and all(re.fullmatch(timing, m) for m in marks), marks
+        assert '</strong> <span class="muted">' not in html  # the space is only the English one (審判（ロール後）)
         effects = re.findall(r"</strong>([^<]{0,2})", html.split('class="effects"', 1)[-1])
         assert effects and all(e.startswith(colon) for e in effects), effects
 

@@ -801,7 +801,9 @@ def test_japanese_panels_put_no_space_after_a_full_width_colon_or_before_a_brack
 ) -> None:
     """Japanese typography on the screen: no space after 「：」 and none before 「（」 (a label's
     colon and an aside are part of the sentence translated, not joined by the template with a
-    space), through the first decisions and checks of a game, in every panel."""
+    space), and no half-width square bracket (a skill's condition reads 「ダッシュ」, as the
+    draft names the action cards), through the first decisions and checks of a game, in every
+    panel."""
     users = [player, opponent]
     clients = []
     for user in users:
@@ -817,6 +819,10 @@ def test_japanese_panels_put_no_space_after_a_full_width_colon_or_before_a_brack
                     continue
                 text = unescape(re.sub(r"<[^>]+>", "", answer.content.decode()))
                 assert "： " not in text and " （" not in text, (panel, phase, text)
+                # brackets as the draft writes them: a skill's condition in 「」, never [...]
+                assert not re.search(r"[\[\]]", text), (panel, phase, text)
+                if panel == "maidens":
+                    assert re.search(r"Lv 0 「(ダッシュ|ジャンプ|プレイ（祈り）|ガード)」", text), text
 
 
 def test_japanese_lists_the_maidens_with_a_japanese_comma_to_the_end_of_a_game(

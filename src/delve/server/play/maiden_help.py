@@ -18,7 +18,7 @@ from delve.maiden import rules_text
 from delve.maiden.text import die_name as _die
 from delve.server.games.models import Game
 from delve.server.games.present import settings_lines
-from delve.server.play.maiden_screen import colour_name, content, pick, timing_name
+from delve.server.play.maiden_screen import colour_name, content, pick, skill_condition, timing_name
 
 Text = dict[str, str]
 
@@ -329,7 +329,7 @@ def familiars(lang: str) -> list[dict[str, Any]]:
                     {
                         "name": pick(skill.name, lang),
                         "text": pick(skill.text, lang),
-                        "condition": _symbols(skill.condition, lang),
+                        "condition": skill_condition(skill.condition, lang, joiner=" + "),
                         "timing": timing_name(skill.timing),
                     }
                 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,6 +263,19 @@ def stat_short(stat: str) -> str:
 def symbol_name(symbol: str, language: str) -> str:
     symbols = content().symbols
     return pick(symbols.get(symbol), language) or symbol
+
+
+def skill_condition(symbols: Iterable[str], language: str, *, joiner: str = ", ") -> str:
+    """A skill's condition (its action symbols, MV-SKILL-4) in brackets as the reader's language
+    writes them: "[Dash, Guard]" in English (``joiner`` between the names), 「ダッシュ」「ガード」 in
+    Japanese, each action card's name in the draft's 「」 as it names them (「ダッシュ（Ｄ）」
+    「ジャンプ（Ｊ）」…); empty without symbols. The maidens panel and the guide both use it."""
+    names = [symbol_name(s, language) for s in symbols]
+    if not names:
+        return ""
+    if language[:2] == "ja":
+        return "".join(f"「{name}」" for name in names)
+    return "[" + joiner.join(names) + "]"
 
 
 def symbol_letter(symbol: str, language: str) -> str:
@@ -1715,9 +1728,7 @@ def _maidens(screen: Screen) -> dict[str, Any]:
                     "exhausted": sk["exhausted"],
                     "used": sk.get("used_this_turn", False),
                     "text": pick(definition.text, language) if definition else "",
-                    "condition": listing((symbol_name(s, language) for s in definition.condition), language)
-                    if definition
-                    else "",
+                    "condition": skill_condition(definition.condition, language) if definition else "",
                     "timing": definition.timing if definition else "",
                 }
             )
