@@ -650,7 +650,10 @@ def test_a_new_game_form_sent_back_opens_on_its_errors_on_a_phone(
 ) -> None:
     """The new-game forms (White Maiden's, the operators' for any ruleset) sent back with an
     error: a summary at the top of the form (role=alert) and the first field in error focused and
-    in view (on a phone the message was two screens below the fold)."""
+    in view (on a phone the message was two screens below the fold). After a tap on the summary's
+    link (#id_... in the address) and a corrected send, the page the form leads to opens without
+    that anchor: the form posts to its page's own address, never to one with a fragment, which
+    the browser would have carried across the redirect (/games/1/#id_seat_2)."""
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
@@ -672,6 +675,15 @@ def test_a_new_game_form_sent_back_opens_on_its_errors_on_a_phone(
     shot(page, shots, "25-new-game-error-phone-ja")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, shots, "26-new-game-error-summary-phone-ja")
+    # the summary's link puts the field's anchor in the address; the form corrected and sent,
+    # the game's page opens without it (a redirect keeps the fragment of the URL posted to)
+    summary.locator("a[href='#id_seat_2']").tap()
+    expect(page).to_have_url(re.compile(r"/maiden/new/#id_seat_2$"))
+    page.fill("input[name=seat_2]", "ゆい")
+    page.locator("main button[type=submit]").tap()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    assert "#" not in page.url
+    shot(page, shots, "26b-new-game-sent-phone-ja")
 
     # the operators' form (Fated Labyrinth and any ruleset): the same summary and focus
     page.goto(f"{live_server.url}/games/new/")
@@ -682,6 +694,11 @@ def test_a_new_game_form_sent_back_opens_on_its_errors_on_a_phone(
     expect(page.locator("#id_overrides")).to_be_focused()
     expect(page.locator("#id_overrides")).to_be_in_viewport()
     shot(page, shots, "27-create-game-error-phone-ja")
+    summary.locator("a[href='#id_overrides']").tap()
+    expect(page).to_have_url(re.compile(r"/games/new/#id_overrides$"))
+    page.fill("textarea[name=overrides]", "")
+    page.locator("main button[type=submit]").tap()
+    expect(page).to_have_url(f"{live_server.url}/")  # the lobby, where the new game is listed
 
 
 def test_keyboard_help_is_left_out_on_a_touch_phone_and_shown_on_a_desktop(

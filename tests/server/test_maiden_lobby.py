@@ -528,3 +528,16 @@ def test_form_labels_end_with_the_colon_of_the_readers_language(player: Any) -> 
     asked.fields["q"] = forms.CharField(label="本当に？")
     with translation.override("ja"):
         assert asked["q"].label_tag() == '<label for="id_q">本当に？</label>'
+
+
+def test_the_new_game_forms_post_to_an_address_without_a_fragment(player: Any) -> None:
+    """The forms name the page they post to: a browser posting to the address bar's URL (an
+    error summary's link put #id_seat_2 there) kept its fragment across the redirect to the game."""
+    from django.contrib.auth import get_user_model
+
+    assert (
+        '<form method="post" action="/maiden/new/" class="maiden-new">'
+        in session_client(player).get("/maiden/new/").content.decode()
+    )
+    staff = get_user_model().objects.create_user("ops", password="x", is_staff=True)
+    assert '<form method="post" action="/games/new/">' in session_client(staff).get("/games/new/").content.decode()
