@@ -314,6 +314,113 @@ def test_no_deadline_warning_when_the_whole_countdown_is_shorter_than_the_window
     assert Notice.objects.filter(game=game, kind="deadline_1h").count() == 4
 
 
+def _act(game: Game, user: Any, seat: int = 0) -> None:
+    """One action of ``seat`` (not a comment, not a give-up): a turn opened, a move, a stay, nothing."""
+    game.refresh_from_db()
+    ruleset = engine.ruleset_of(game)
+    legal = ruleset.legal_commands(engine.load_state(game, ruleset), seat)
+    by_kind = {c["kind"]: c for c in legal}
+    for wanted in ("start_turn", "move", "stay", "nothing", "end_turn", "end", "pass"):
+        if wanted in by_kind:
+            engine.submit(game.pk, user, by_kind[wanted])
+            return
+    raise AssertionError(f"no action among {sorted(by_kind)}")
+
+
+def _deadline(game: Game, seat: int = 0) -> int:
+    game.refresh_from_db()
+    ruleset = engine.ruleset_of(game)
+    deadline = ruleset.attention(engine.load_state(game, ruleset), seat).deadline
+    assert deadline is not None
+    return deadline
+
+
+def test_a_one_day_deadline_is_not_warned_of_after_every_move_and_once_when_near_AMB_50(db, clock, four):
+    """The demo's games abandon after exactly one day (AMB-50: counted from the last action). Each
+    move starts a new one-day countdown, and "24 hours left" came right after every move: a
+    countdown no longer than the window has nothing to warn ahead of. Seven moves in a row, each
+    followed by the worker's pass, tell nothing; an hour before the deadline the player is told
+    once, and passes after that tell nothing more."""
+    game = fated(four, abandon_time="1d", max_stored_turns=10)
+    clock.t = START + 8 * HOUR  # several turns stored: the seat has moves to make
+    step()
+    mail.outbox.clear()
+    _act(game, four[0])  # the turn opened (no action: AMB-50)
+    for _ in range(7):
+        clock.tick(60)
+        before = player(game, 0).last_action_at
+        _act(game, four[0])
+        step()
+        assert player(game, 0).last_action_at > before, "an action: a new one-day countdown"
+        assert player(game, 0).phase != "wait", "the seat keeps a deadline"
+    assert not Notice.objects.filter(user=four[0], kind__startswith="deadline").exists()
+    assert not mails_to(four[0].email, "left to act")
+    for seat in (1, 2, 3):  # the others act too (after Aki), or they are abandoned before Aki's last hour
+        _act(game, four[seat], seat)  # opening the turn is no action (AMB-50) ...
+        _act(game, four[seat], seat)  # ... the first move is
+    deadline = _deadline(game)
+    clock.t = deadline - HOUR - 1
+    step()
+    assert not Notice.objects.filter(user=four[0], kind__startswith="deadline").exists()
+    clock.t = deadline - HOUR
+    step()
+    clock.tick(600)
+    step()
+    [notice] = Notice.objects.filter(user=four[0], kind__startswith="deadline")
+    assert (notice.kind, notice.key) == ("deadline_1h", str(deadline))
+    assert len(mails_to(four[0].email, "left to act")) == 1
+    assert len(mails_to(four[0].email, "1 hour left to act")) == 1
+
+
+def test_a_one_hour_deadline_is_not_warned_of_an_hour_ahead_AMB_50(db, clock, four):
+    game = fated(four, abandon_time="1h")
+    clock.t = START + HOUR
+    step()
+    for _ in range(3):
+        clock.tick(30)
+        _act(game, four[0])
+        step()
+    assert not Notice.objects.filter(kind__startswith="deadline").exists()
+
+
+def test_a_worker_that_comes_late_tells_only_the_nearest_deadline_AMB_50(game, four, clock):
+    """The worker was away from before the 24-hour mark to within the last hour: the player is
+    told "1 hour left" once, not "24 hours left" as well (it is wrong by then)."""
+    clock.t = START + HOUR
+    step()
+    deadline = _deadline(game)
+    clock.t = deadline - HOUR // 2
+    step()
+    step()
+    assert [n.kind for n in notices(four[0], "deadline_1h")] == ["deadline_1h"]
+    assert not notices(four[0], "deadline_24h")
+    assert not mails_to(four[0].email, "24 hours left")
+    assert len(mails_to(four[0].email, "1 hour left")) == 1
+
+
+def test_a_one_day_white_maiden_deadline_is_not_warned_of_after_every_decision(db, clock, four):
+    """White Maiden with a 24-hour turn deadline: each decision starts a new one; seven taken one
+    after another tell of no deadline."""
+    from tests.server.maiden_kit import legal, maiden_game
+
+    game = maiden_game(four[:2], turn_deadline_hours=24)
+    for _ in range(7):
+        step()
+        clock.tick(60)
+        [seat] = engine.load_state(game).waiting
+        engine.submit(game.pk, four[seat], next(c for c in legal(game, seat) if c.get("kind") != "comment"))
+        game.refresh_from_db()
+    step()
+    assert not Notice.objects.filter(kind__startswith="deadline").exists()
+    state = engine.load_state(game)
+    clock.t = state.deadline - HOUR
+    step()
+    step()
+    [seat] = state.waiting
+    [notice] = Notice.objects.filter(kind__startswith="deadline")
+    assert (notice.user, notice.kind) == (four[seat], "deadline_1h")
+
+
 def everyone_gives_up(game, four):
     """The notification pass runs, each player still playing gives up (the game ends), and the
     pass runs again."""

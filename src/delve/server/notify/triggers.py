@@ -13,7 +13,8 @@ Triggers (the ``kind`` of a notice and its key):
 - ``cap``: the stored turns reach the cap within the player's ``cap_hours`` (key: the time of the
   first lost turn), only while turns are stored and none is being lost yet;
 - ``deadline_24h`` / ``deadline_1h``: the abandonment (or autopilot) deadline is that close, and
-  was further away when the countdown began (key: the deadline);
+  was further away when the countdown began (a one-day deadline gets no "24 hours left" after
+  each move); only the nearest one due is told (key: the deadline: once per deadline);
 - ``takeover``: a bot took the player's seat over (the host's takeover time, or another player
   handed the long-idle seat to a bot: ``games.bots``) less than :data:`FRESH` seconds ago and
   still plays it (key: the takeover's time, so a second takeover after the player took the seat
@@ -180,17 +181,12 @@ def find(game: Game, now: int) -> Found:
         if seen.defense_key:
             found.events.append((seat, "defense", seen.defense_key, now, dict(named)))
         if seen.deadline is not None and seen.deadline_from is not None and now < seen.deadline:
-            for kind, window in WINDOWS.items():
-                warn_at = seen.deadline - window
-                if seen.deadline_from > warn_at:
-                    continue  # the whole countdown is shorter than the window: nothing to warn ahead of
-                if now >= warn_at:
-                    data = {**base, "at": seen.deadline, "deadline_kind": seen.deadline_kind}
-                    if game.ruleset == "fated":  # the consequence in the preset's words (P-33)
-                        data["preset"] = game.preset
-                    found.events.append((seat, kind, str(seen.deadline), now, data))
-                else:
-                    found.later(warn_at)
+            kind = deadline_warning(seen.deadline, seen.deadline_from, now, found)
+            if kind is not None:
+                data = {**base, "at": seen.deadline, "deadline_kind": seen.deadline_kind}
+                if game.ruleset == "fated":  # the consequence in the preset's words (P-33)
+                    data["preset"] = game.preset
+                found.events.append((seat, kind, str(seen.deadline), now, data))
         if seen.loses_turns_at is not None and seen.action and not seen.losing:
             warn_at = seen.loses_turns_at - prefs[seat.user_id].cap_hours * HOUR
             if now >= warn_at:
@@ -199,6 +195,27 @@ def find(game: Game, now: int) -> Found:
             else:
                 found.later(warn_at)
     return found
+
+
+def deadline_warning(deadline: int, deadline_from: int, now: int, found: Found) -> str | None:
+    """The deadline warning due at ``now`` for a countdown from ``deadline_from`` to ``deadline``
+    (a kind of :data:`WINDOWS`), or None; ``found`` learns when the next one comes due.
+
+    A window is warned of only when the countdown began before the window opened: a countdown
+    exactly as long as the window (a one-day deadline, and every action starts a new one) has
+    nothing to warn ahead of: "24 hours left" right after each move told nothing. When several
+    windows are due at once (the worker was away), only the nearest is told: "24 hours left"
+    is wrong with 30 minutes to go. A warning is recorded once per deadline (its key)."""
+    due = None
+    for kind, window in sorted(WINDOWS.items(), key=lambda item: item[1]):
+        warn_at = deadline - window
+        if deadline_from >= warn_at:
+            continue  # the whole countdown is no longer than the window: nothing to warn ahead of
+        if now >= warn_at:
+            due = due or kind  # the nearest window due; the wider ones are past
+        else:
+            found.later(warn_at)
+    return due
 
 
 GRACED = frozenset({"turn", "defense"})
