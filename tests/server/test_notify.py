@@ -421,6 +421,45 @@ def test_a_one_day_white_maiden_deadline_is_not_warned_of_after_every_decision(d
     assert (notice.user, notice.kind) == (four[seat], "deadline_1h")
 
 
+def test_a_deadline_warning_held_up_by_the_mail_server_is_dropped_once_the_player_acted_AMB_50(
+    game, four, clock, settings
+):
+    """The "24 hours left" mail could not be sent (the mail server was down); the player acted
+    meanwhile, so that deadline no longer stands: the mail is not sent late (status stale), and
+    the new deadline is far away."""
+    clock.t = START + HOUR
+    step()
+    deadline = _deadline(game)
+    settings.EMAIL_BACKEND = "tests.server.test_notify.DownBackend"
+    clock.t = deadline - 24 * HOUR
+    step()
+    [warning] = OutboxMessage.objects.filter(user=four[0], subject__contains="24 hours left")
+    assert warning.status == OutboxMessage.Status.PENDING and warning.notice is not None
+    _act(game, four[0])  # the turn opened (no action) ...
+    clock.tick(60)
+    _act(game, four[0])  # ... and a move: the deadline moves 100 hours on
+    assert _deadline(game) > deadline
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    clock.tick(outbox.MAX_BACKOFF)
+    step()
+    warning.refresh_from_db()
+    assert warning.status == OutboxMessage.Status.STALE and warning.sent_at is None
+    assert not mails_to(four[0].email, "left to act")
+
+
+def test_a_deadline_warning_held_up_goes_out_while_its_deadline_stands_AMB_50(game, four, clock, settings):
+    clock.t = START + HOUR
+    step()
+    deadline = _deadline(game)
+    settings.EMAIL_BACKEND = "tests.server.test_notify.DownBackend"
+    clock.t = deadline - 24 * HOUR
+    step()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    clock.tick(outbox.MAX_BACKOFF)
+    step()
+    assert len(mails_to(four[0].email, "24 hours left")) == 1
+
+
 def everyone_gives_up(game, four):
     """The notification pass runs, each player still playing gives up (the game ends), and the
     pass runs again."""

@@ -62,7 +62,8 @@ def deliver(now: int, worker: str = "worker", limit: int = 50) -> dict[str, int]
         if message.claimed_by != worker:
             continue
         if message.notice is not None and not still_waiting(message.notice):
-            # the player took the decision before the message was due: nothing to tell
+            # the player took the decision before the message was due (or acted, and the deadline
+            # a warning waiting for a failed mail server told of moved): nothing to tell
             message.status = OutboxMessage.Status.STALE
             _release(message)
             counts["stale"] += 1

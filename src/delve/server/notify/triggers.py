@@ -222,10 +222,16 @@ GRACED = frozenset({"turn", "defense"})
 """Kinds of notice about a decision waiting now: their messages wait ``settings.NOTIFY_GRACE``
 seconds and are dropped if the decision was taken meanwhile (:func:`still_waiting`)."""
 
+CHECKED = GRACED | frozenset(WINDOWS)
+"""Kinds whose messages are checked again when they are sent (:func:`still_waiting`): a waiting
+decision, and a deadline warning (sent at once, but a message that waits for a mail server or a
+push service that failed is dropped once the player has acted and the deadline moved)."""
+
 
 def still_waiting(notice: Notice) -> bool:
-    """Whether the decision ``notice`` tells of still waits for its player: the game runs, the
-    player still plays the seat, and the seat's attention still shows the notice's key."""
+    """Whether what ``notice`` tells of still holds for its player: the game runs, the player
+    still plays the seat, and the seat's attention still shows the notice's key (for a deadline
+    warning, the deadline)."""
     game = notice.game
     if game.status != Game.Status.RUNNING:
         return False
@@ -235,6 +241,8 @@ def still_waiting(notice: Notice) -> bool:
     assert seat.index is not None
     ruleset = ruleset_of(game)
     seen = waiting_for(ruleset, load_state(game, ruleset), seat, table_seats(game, seat.user))[1]
+    if notice.kind in WINDOWS:
+        return seen.deadline is not None and str(seen.deadline) == notice.key
     return (seen.waiting_key if notice.kind == "turn" else seen.defense_key) == notice.key
 
 
@@ -295,7 +303,7 @@ def queue(notice: Notice, pref: Preference, now: int) -> None:
                 url=url,
                 created_at=now,
                 next_attempt_at=now + (settings.NOTIFY_GRACE if graced else 0),
-                notice=notice if graced else None,
+                notice=notice if notice.kind in CHECKED else None,
             )
             if notice.message_id is None:
                 notice.message = message
