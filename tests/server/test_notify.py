@@ -4,6 +4,7 @@ server. The worker sends; requests never do."""
 
 from __future__ import annotations
 
+import json
 import smtplib
 from collections.abc import Callable
 from typing import Any
@@ -626,7 +627,7 @@ def test_push_goes_to_each_browser_and_a_gone_browser_is_forgotten(game, four, v
     class Response:
         status_code = 410
 
-    def fake(subscription: dict[str, Any], data: str) -> None:
+    def fake(subscription: dict[str, Any], data: str, ttl: int) -> None:
         if subscription["endpoint"].endswith("/2"):
             raise WebPushException("gone", response=Response())
         sent.append((subscription["endpoint"], data))
@@ -643,7 +644,7 @@ def test_push_goes_to_each_browser_and_a_gone_browser_is_forgotten(game, four, v
 
 
 def test_a_push_service_error_keeps_the_message_for_later(game, four, vapid, monkeypatch, clock):
-    def down(subscription: dict[str, Any], data: str) -> None:
+    def down(subscription: dict[str, Any], data: str, ttl: int) -> None:
         raise ConnectionError("push service unreachable")
 
     monkeypatch.setattr(channels, "webpush", down)
@@ -652,6 +653,65 @@ def test_a_push_service_error_keeps_the_message_for_later(game, four, vapid, mon
     message = OutboxMessage.objects.get(channel=OutboxMessage.Channel.PUSH)
     assert message.status == OutboxMessage.Status.PENDING and message.attempts == 1
     assert len(mail.outbox) == 4, "e-mail is not held up by push"
+
+
+def test_a_push_is_kept_a_day_for_an_offline_browser_or_until_the_deadline_it_tells_of(
+    game, four, vapid, monkeypatch, clock
+):
+    """A push without a TTL (pywebpush's default 0) is dropped by the push service when the
+    phone is offline. "Has started" is kept a day; "1 hour left" until its deadline; a "your turn"
+    until the seat's deadline, at most a day."""
+    ttls: dict[str, int] = {}
+    monkeypatch.setattr(channels, "webpush", lambda sub, data, ttl: ttls.setdefault(json.loads(data)["title"], ttl))
+    subscribe(four[0])
+    step()
+    assert ttls[f"#{game.pk} Fated Labyrinth has started"] == channels.PUSH_TTL == 24 * HOUR
+    clock.t = START + HOUR
+    settled()
+    assert ttls[f"#{game.pk} Fated Labyrinth: your turn is ready"] == 24 * HOUR, "the deadline is 100 hours away"
+    deadline = _deadline(game)
+    clock.t = deadline - HOUR + 30
+    step()
+    assert ttls[f"#{game.pk} Fated Labyrinth: 1 hour left to act"] == HOUR - 30
+
+
+def test_a_push_request_carries_its_ttl_header(settings, monkeypatch):
+    """The real request pywebpush builds (encrypted for a browser's keys, signed with the VAPID
+    key): its ``TTL`` header is the one given."""
+    import base64
+
+    import requests
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    server = ec.generate_private_key(ec.SECP256R1())
+    settings.DELVE_VAPID_PRIVATE_KEY = b64(server.private_numbers().private_value.to_bytes(32, "big"))
+    settings.DELVE_VAPID_SUBJECT = "mailto:delve@example.org"
+    browser = ec.generate_private_key(ec.SECP256R1()).public_key()
+    subscription = {
+        "endpoint": "https://push.example/abc",
+        "keys": {
+            "p256dh": b64(browser.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)),
+            "auth": b64(b"0" * 16),
+        },
+    }
+    sent: list[dict[str, Any]] = []
+
+    class Accepted:
+        status_code, text, headers = 201, "", {}
+
+    def post(url: str, **params: Any) -> Accepted:
+        sent.append({"url": url, **params})
+        return Accepted()
+
+    monkeypatch.setattr(requests, "post", post)
+    channels.webpush(subscription, json.dumps({"title": "t"}), 3600)
+    [request] = sent
+    assert request["url"] == "https://push.example/abc" and request["headers"]["ttl"] == "3600"
+    assert request["headers"]["authorization"].startswith("vapid t=")
 
 
 def test_the_worker_loop_runs_the_notification_pass(game, four):

@@ -47,8 +47,26 @@ def send_email(message: OutboxMessage, connection: Any = None) -> None:
         raise Failed("the mail backend accepted no message")
 
 
-def webpush(subscription: dict[str, Any], data: str) -> None:
-    """One Web Push request (pywebpush); a seam the tests replace."""
+#: Seconds a push service keeps a message for a browser it cannot reach now (a phone switched off,
+#: asleep or out of coverage) before it drops it: a day, or less when the message tells of a
+#: deadline that comes sooner (:func:`push_ttl`). pywebpush's default, 0, meant "now or never":
+#: the push services dropped a "your turn" at once when the phone was offline.
+PUSH_TTL = 24 * 3600
+
+
+def push_ttl(message: OutboxMessage, now: int) -> int:
+    """The push service's ``TTL`` for ``message`` sent at ``now``: until the deadline its notice
+    tells of (a deadline warning's deadline, or the deadline of the seat whose turn or defense
+    waits), at most :data:`PUSH_TTL`, at least one second."""
+    deadline = message.notice.data.get("deadline") if message.notice is not None else None
+    if not isinstance(deadline, int):
+        return PUSH_TTL
+    return max(1, min(PUSH_TTL, deadline - now))
+
+
+def webpush(subscription: dict[str, Any], data: str, ttl: int) -> None:
+    """One Web Push request (pywebpush), kept ``ttl`` seconds by the push service for a browser it
+    cannot reach now (the ``TTL`` header); a seam the tests replace."""
     from pywebpush import webpush as send
 
     send(
@@ -57,12 +75,14 @@ def webpush(subscription: dict[str, Any], data: str) -> None:
         vapid_private_key=settings.DELVE_VAPID_PRIVATE_KEY,
         vapid_claims={"sub": settings.DELVE_VAPID_SUBJECT},
         timeout=settings.DELVE_PUSH_TIMEOUT,
+        ttl=ttl,
     )
 
 
-def send_push(message: OutboxMessage) -> None:
-    """Send to each of the user's browsers; subscriptions the push service reports gone (404,
-    410) are deleted. Fails when no browser took it and at least one failed."""
+def send_push(message: OutboxMessage, now: int) -> None:
+    """Send to each of the user's browsers (kept by the push service for :func:`push_ttl`
+    seconds); subscriptions the push service reports gone (404, 410) are deleted. Fails when no
+    browser took it and at least one failed."""
     from pywebpush import WebPushException
 
     if not push_enabled():
@@ -71,10 +91,11 @@ def send_push(message: OutboxMessage) -> None:
     subscriptions = list(PushSubscription.objects.filter(user=message.user))
     if not subscriptions:
         raise Gone("the user has no push subscription left")
+    ttl = push_ttl(message, now)
     delivered, errors = 0, []
     for subscription in subscriptions:
         try:
-            webpush(subscription.info(), data)
+            webpush(subscription.info(), data, ttl)
             delivered += 1
         except WebPushException as exc:
             status = getattr(exc.response, "status_code", None)

@@ -80,7 +80,7 @@ def deliver(now: int, worker: str = "worker", limit: int = 50) -> dict[str, int]
                     connection = get_connection(fail_silently=False)
                 channels.send_email(message, connection)
             else:
-                channels.send_push(message)
+                channels.send_push(message, now)
         except channels.Gone as exc:
             message.status = OutboxMessage.Status.GONE
             message.last_error = str(exc)[:1000]

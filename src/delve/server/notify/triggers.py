@@ -176,6 +176,8 @@ def find(game: Game, now: int) -> Found:
         # a decision waiting for a seat of the player's table (hot-seat) waits for them
         acting, seen = waiting_for(ruleset, state, seat, tables.get(seat.user_id, []))
         named = {**base, "name": acting.name}  # the seat that waits: a table seat by its own name
+        if seen.deadline is not None:  # how long a push service keeps the message (channels.push_ttl)
+            named["deadline"] = seen.deadline
         if seen.waiting_key:
             found.events.append((seat, "turn", seen.waiting_key, now, dict(named)))
         if seen.defense_key:
@@ -183,7 +185,7 @@ def find(game: Game, now: int) -> Found:
         if seen.deadline is not None and seen.deadline_from is not None and now < seen.deadline:
             kind = deadline_warning(seen.deadline, seen.deadline_from, now, found)
             if kind is not None:
-                data = {**base, "at": seen.deadline, "deadline_kind": seen.deadline_kind}
+                data = {**base, "at": seen.deadline, "deadline": seen.deadline, "deadline_kind": seen.deadline_kind}
                 if game.ruleset == "fated":  # the consequence in the preset's words (P-33)
                     data["preset"] = game.preset
                 found.events.append((seat, kind, str(seen.deadline), now, data))
