@@ -58,11 +58,13 @@ class ConfigurationFailed(Exception):
 
 
 def _port(text: str) -> int:
-    """A TCP port from 1 to 65535 (``--port`` or ``DELVE_PORT``)."""
-    value = str(text).strip()
-    if not (value.isascii() and value.isdigit() and len(value) <= 5 and int(value) <= 65535):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port from 1 to 65535 (--port or DELVE_PORT)")
-    return int(value)  # 0: any free port (tests)
+    """A TCP port from 1 to 65535 (``--port``; ``DELVE_PORT`` is read with the settings)."""
+    from delve.server.env import port_number
+
+    port = port_number(text)
+    if port is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port from 1 to 65535")
+    return port  # 0: any free port (tests)
 
 
 def _check_migrations(command: str) -> int:
@@ -183,11 +185,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     management.call_command("check", fail_level="ERROR")
     _say(_unknown_settings())
     _say(_shared_secret("check"))
-    if os.environ.get("DELVE_PORT", "").strip():
-        try:
-            _port(os.environ["DELVE_PORT"])
-        except argparse.ArgumentTypeError as exc:
-            raise ConfigurationFailed(f"DELVE_PORT: {exc}") from None
     vendor = _check_database()
     print(f"database: {vendor} reachable")
     pending = _check_migrations("check")
@@ -302,6 +299,10 @@ def _public_warnings(host: str) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     _django_setup()
+    if args.port is None:
+        from django.conf import settings
+
+        args.port = settings.DELVE_PORT  # checked with the other settings
     _check_workers(args.workers)
     from django.core import management
 
@@ -1018,7 +1019,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--port",
         type=_port,
-        default=os.environ.get("DELVE_PORT", "8000"),  # a text: argparse checks it with _port
+        default=None,  # DELVE_PORT, read (and checked) with the settings, or 8000
         help="TCP port to listen on (default: $DELVE_PORT or 8000)",
     )
     serve.add_argument(

@@ -265,6 +265,32 @@ def test_serve_refuses_a_port_in_use_and_a_bad_port_in_one_line(tmp_path):
     assert result.returncode == 2 and "'x' is not a TCP port" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("command", [("tick", "--once"), ("manage", "check"), ("demo",), ("check",), ("serve",)])
+def test_every_command_refuses_a_bad_port_in_one_line(tmp_path, command):
+    """DELVE_PORT is read with the other settings: `delve tick` and `delve manage` took
+    DELVE_PORT=abc (exit 0) and made the links of their notifications http://localhost:abc."""
+    result = run_delve(*command, env={"DELVE_PORT": "abc"}, tmp_path=tmp_path)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.strip().splitlines() == [
+        "delve: configuration error: DELVE_PORT: 'abc' is not a TCP port from 1 to 65535"
+    ]
+
+
+def test_the_port_makes_the_default_site_address(tmp_path):
+    result = run_delve(
+        "manage",
+        "shell",
+        "--verbosity",
+        "0",
+        "-c",
+        "from django.conf import settings; print(settings.DELVE_PORT, settings.DELVE_SITE_URL)",
+        env={"DELVE_PORT": " 8123 "},
+        tmp_path=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["8123", "http://localhost:8123"]
+
+
 def test_the_worker_refuses_a_database_not_migrated_yet_in_one_line(tmp_path):
     result = run_delve("tick", "--once", env={}, tmp_path=tmp_path)
     assert result.returncode == 2

@@ -73,6 +73,25 @@ def env_float(name: str, default: float, *, minimum: float | None = None, maximu
     return value
 
 
+def port_number(text: str) -> int | None:
+    """A TCP port from 1 to 65535 (0: any free port, for tests), or None when ``text`` is none."""
+    value = str(text).strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 5 and int(value) <= 65535):
+        return None
+    return int(value)
+
+
+def env_port(name: str, default: int) -> int:
+    """A TCP port (``DELVE_PORT``); unset or blank: ``default``."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    port = port_number(raw)
+    if port is None:
+        raise ImproperlyConfigured(f"{name}: {raw!r} is not a TCP port from 1 to 65535")
+    return port
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

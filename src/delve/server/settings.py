@@ -3,7 +3,7 @@
 Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
 DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
 DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY, DELVE_DB_POOL_MIN,
-DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES, DELVE_SITE_URL, DELVE_SMTP_*,
+DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES, DELVE_PORT, DELVE_SITE_URL, DELVE_SMTP_*,
 DELVE_MAIL_FROM, DELVE_VAPID_*, REDIS_URL, DELVE_REDIS_PREFIX, DELVE_LIVE_PUSH. Bad values stop the
 server at start with a message naming the variable.
 """
@@ -25,6 +25,7 @@ from delve.server.env import (
     env_email,
     env_int,
     env_list,
+    env_port,
     env_str,
     parse_networks,
     parse_origins,
@@ -241,9 +242,9 @@ LOGGING = {
 # console (the log) unless DELVE_SMTP_HOST names a mail server; Web Push is off unless both VAPID
 # keys are set. The worker sends; a failing server only delays messages (they wait in the outbox).
 # Unset: this machine at DELVE_PORT (`delve serve --port` sets it for its own processes too).
-DELVE_SITE_URL = (
-    env_str("DELVE_SITE_URL", "").strip() or f"http://localhost:{os.environ.get('DELVE_PORT', '8000').strip()}"
-)
+#: Where `delve serve` listens unless given --port; read here so that every command refuses a bad one.
+DELVE_PORT = env_port("DELVE_PORT", 8000)
+DELVE_SITE_URL = env_str("DELVE_SITE_URL", "").strip() or f"http://localhost:{DELVE_PORT}"
 if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", DELVE_SITE_URL):
     raise ImproperlyConfigured(
         f"DELVE_SITE_URL={DELVE_SITE_URL[:80]!r} is not a site address like https://delve.example.org"
