@@ -8,6 +8,8 @@
     delve check   validate the configuration, the database connection and all game content
     delve manage  any Django management command (``delve manage createsuperuser``,
                   ``delve manage create_token <user>``)
+    delve push-keys  print a Web Push (VAPID) key pair as the two DELVE_VAPID_* environment lines
+                  (``--from private_key.pem``: the pair of an existing key, e.g. from ``vapid --gen``)
     delve cards   print the Fated Labyrinth / Level D card catalogue as a table
     delve lab     the White Maiden balance lab: ``delve lab odds --wil 2 --pie 1 --target 7
                   [--slate red --agi 1 --dl 2 --bonus pie ...]`` prints the exact odds of one check
@@ -119,6 +121,15 @@ def _unknown_settings() -> list[str]:
     return lines
 
 
+def _unused_settings(command: str) -> list[str]:
+    """One line for each setting whose (well-formed) value has no effect in this configuration
+    (``settings.UNUSED_SETTINGS``: DELVE_SQLITE_SYNC on PostgreSQL, DELVE_SMTP_PORT without
+    DELVE_SMTP_HOST...): likely a deployment that is not what its operator thinks."""
+    from django.conf import settings
+
+    return [f"delve {command}: {line}" for line in getattr(settings, "UNUSED_SETTINGS", [])]
+
+
 def _shared_secret(command: str) -> list[str]:
     """A site of several processes (PostgreSQL, or Redis between processes) needs one secret key
     on all of them: a process without DELVE_SECRET_KEY signs with the key generated in its own data
@@ -184,6 +195,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     management.call_command("check", fail_level="ERROR")
     _say(_unknown_settings())
+    _say(_unused_settings("check"))
     _say(_shared_secret("check"))
     vendor = _check_database()
     print(f"database: {vendor} reachable")
@@ -308,6 +320,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     management.call_command("check", fail_level="ERROR")
     _say(_unknown_settings())
+    _say(_unused_settings("serve"))
     _say(_shared_secret("serve"))
     _check_port(args.host, args.port)
     _site_url(args.host, args.port)
@@ -402,6 +415,7 @@ def cmd_tick(args: argparse.Namespace) -> int:
     """The turn-clock worker (see delve.server.games.worker)."""
     _django_setup()
     _say(_unknown_settings())
+    _say(_unused_settings("tick"))
     _say(_shared_secret("tick"))
     _check_database()
     from delve.server import migrating
@@ -520,6 +534,39 @@ def cmd_manage(args: argparse.Namespace) -> int:
     from django.core import management
 
     management.execute_from_command_line(["delve manage", *args.rest])
+    return 0
+
+
+def cmd_push_keys(args: argparse.Namespace) -> int:
+    """Print a Web Push (VAPID) key pair as the two environment lines the settings take: a new
+    pair, or ``--from FILE``, the pair of a private key file (PEM or DER, such as the
+    ``private_key.pem`` that ``vapid --gen`` writes). No Django, no database."""
+    from delve.server.env import push_keys
+
+    key = None
+    if args.source:
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.serialization import load_der_private_key, load_pem_private_key
+
+        try:
+            data = Path(args.source).read_bytes()
+        except OSError as exc:
+            print(f"delve push-keys: cannot read {args.source}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_CONFIG
+        try:
+            key = (
+                load_pem_private_key(data, password=None) if b"-----BEGIN" in data else load_der_private_key(data, None)
+            )
+        except (ValueError, TypeError):
+            key = None
+        if not (isinstance(key, ec.EllipticCurvePrivateKey) and isinstance(key.curve, ec.SECP256R1)):
+            print(
+                f"delve push-keys: {args.source} is not a P-256 private key (PEM or DER, unencrypted)", file=sys.stderr
+            )
+            return EXIT_CONFIG
+    public, private = push_keys(key)
+    print(f"DELVE_VAPID_PUBLIC_KEY={public}")
+    print(f"DELVE_VAPID_PRIVATE_KEY={private}")
     return 0
 
 
@@ -1054,6 +1101,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="validate configuration, database and content")
     check.set_defaults(func=cmd_check)
+
+    push = sub.add_parser(
+        "push-keys",
+        help="print a Web Push key pair as the two DELVE_VAPID_* lines (a new pair, or --from a PEM file)",
+        description="Print DELVE_VAPID_PUBLIC_KEY=... and DELVE_VAPID_PRIVATE_KEY=..., the two settings that turn "
+        "browser push on, in the form they take (base64url text). Keep the private key secret, and keep the pair: "
+        "a browser subscribed with the old public key gets nothing signed with a new one.",
+    )
+    push.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        help="the private key file to take the pair from (PEM or DER, e.g. the private_key.pem of vapid --gen)",
+    )
+    push.set_defaults(func=cmd_push_keys)
 
     cards = sub.add_parser("cards", help="print the card catalogue as a table")
     cards.add_argument("--lang", choices=("en", "ja"), default="en", help="language of names and texts")

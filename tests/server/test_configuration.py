@@ -56,6 +56,139 @@ def test_a_bad_setting_fails_at_start_with_a_clear_message(tmp_path, variable, v
     assert "Traceback" not in result.stderr
 
 
+def _pem_file(tmp_path: Path) -> tuple[Path, str]:
+    """A private key file as `vapid --gen` writes it (PEM, PKCS#8) and its public key as browsers take it."""
+    from py_vapid import Vapid
+
+    vapid = Vapid()
+    vapid.generate_keys()
+    path = tmp_path / "private_key.pem"
+    vapid.save_key(str(path))
+    from delve.server.env import push_keys
+
+    return path, push_keys(vapid.private_key)[0]
+
+
+UNUSED_POSTGRES = "postgres://nobody@127.0.0.1:9/nowhere"  # never reached: the settings refuse first
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({"DELVE_SMTP_PORT": "99999"}, "DELVE_SMTP_PORT=99999 is above the maximum 65535"),
+        ({"DELVE_SMTP_PORT": "smtp"}, "DELVE_SMTP_PORT='smtp' is not an integer"),
+        (
+            {"DELVE_SMTP_SSL": "1", "DELVE_SMTP_STARTTLS": "1"},
+            "DELVE_SMTP_STARTTLS and DELVE_SMTP_SSL cannot both be on; choose one",
+        ),
+        ({"DELVE_SMTP_SSL": "maybe"}, "DELVE_SMTP_SSL='maybe' is not a boolean"),
+        (
+            {"DATABASE_URL": UNUSED_POSTGRES, "DELVE_SQLITE_SYNC": "off"},
+            "DELVE_SQLITE_SYNC='off' is not one of full, normal",
+        ),
+        ({"DELVE_DB_POOL_MAX": "lots"}, "DELVE_DB_POOL_MAX='lots' is not an integer"),
+        ({"DELVE_HSTS_SECONDS": "a year"}, "DELVE_HSTS_SECONDS='a year' is not an integer"),
+        (
+            {"DELVE_VAPID_PUBLIC_KEY": "garbage", "DELVE_VAPID_PRIVATE_KEY": "garbage"},
+            "DELVE_VAPID_PRIVATE_KEY is not a Web Push private key",
+        ),
+        ({"DELVE_VAPID_PRIVATE_KEY": "garbage"}, "DELVE_VAPID_PRIVATE_KEY is not a Web Push private key"),
+        ({"DELVE_VAPID_PUBLIC_KEY": "garbage"}, "DELVE_VAPID_PUBLIC_KEY='garbage'... is not a Web Push public key"),
+        ({"DELVE_VAPID_SUBJECT": "delve@example.org"}, "DELVE_VAPID_SUBJECT='delve@example.org' is not a contact"),
+    ],
+)
+def test_a_bad_value_is_refused_even_where_it_would_have_no_effect(tmp_path, env, needle):
+    """A malformed value stops the start whether it is used or not (no mail server, SQLite's
+    setting on PostgreSQL, push off): it fails at once, not on the day it is used."""
+    result = run_delve("check", env=env, tmp_path=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"delve: configuration error: {result.stderr.split(': ', 2)[2].strip()}"
+    ]
+    assert needle in result.stderr
+
+
+def test_push_keys_are_refused_as_a_file_path_a_pem_text_or_two_halves_of_different_pairs(tmp_path):
+    path, public = _pem_file(tmp_path)
+    for private in (str(path), path.read_text()):
+        result = run_delve(
+            "check", env={"DELVE_VAPID_PUBLIC_KEY": public, "DELVE_VAPID_PRIVATE_KEY": private}, tmp_path=tmp_path
+        )
+        assert result.returncode == 2
+        assert "DELVE_VAPID_PRIVATE_KEY is a file path or PEM text, not the key" in result.stderr
+        assert "delve push-keys --from private_key.pem" in result.stderr
+    from delve.server.env import push_keys
+
+    _, other_private = push_keys()
+    result = run_delve(
+        "check", env={"DELVE_VAPID_PUBLIC_KEY": public, "DELVE_VAPID_PRIVATE_KEY": other_private}, tmp_path=tmp_path
+    )
+    assert result.returncode == 2
+    assert "DELVE_VAPID_PUBLIC_KEY is not the public key of DELVE_VAPID_PRIVATE_KEY" in result.stderr
+
+
+def test_delve_push_keys_prints_the_two_lines_the_settings_take(tmp_path, capsys):
+    """A new pair, or the pair of the PEM file `vapid --gen` writes; `delve check` takes them, and
+    pywebpush's key reader (py_vapid) reads the same key from the private line."""
+    from py_vapid import Vapid
+
+    from delve import cli
+    from delve.server.env import push_keys, vapid_pair
+
+    path, public = _pem_file(tmp_path)
+    assert cli.main(["push-keys", "--from", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0] == f"DELVE_VAPID_PUBLIC_KEY={public}"
+    env = dict(line.split("=", 1) for line in lines)
+    vapid_pair(env["DELVE_VAPID_PUBLIC_KEY"], env["DELVE_VAPID_PRIVATE_KEY"])
+    assert push_keys(Vapid.from_string(env["DELVE_VAPID_PRIVATE_KEY"]).private_key)[0] == public
+    assert cli.main(["push-keys"]) == 0
+    fresh = dict(line.split("=", 1) for line in capsys.readouterr().out.splitlines())
+    assert fresh.keys() == env.keys() and fresh["DELVE_VAPID_PUBLIC_KEY"] != public
+    result = run_delve("check", env=fresh, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    public_file = tmp_path / "public_key.pem"
+    Vapid.from_file(str(path)).save_public_key(str(public_file))
+    assert cli.main(["push-keys", "--from", str(public_file)]) == 2
+    assert "is not a P-256 private key" in capsys.readouterr().err
+
+
+def test_the_pem_body_in_one_line_is_a_private_key_too(tmp_path):
+    """The DER form in base64 (the PEM's lines joined) is also the key as text (py_vapid reads it)."""
+    from delve.server.env import vapid_pair
+
+    path, public = _pem_file(tmp_path)
+    body = "".join(path.read_text().splitlines()[1:-1])
+    vapid_pair(public, body)
+
+
+def test_a_well_formed_value_without_effect_is_said_at_start(tmp_path):
+    """A valid value the configuration does not use is no error (a mail server set up ahead of
+    its host, say), but check, serve and tick say it in one line each."""
+    env = {"DELVE_SMTP_PORT": "25", "DELVE_HSTS_PRELOAD": "1", "DELVE_VAPID_SUBJECT": "mailto:ops@example.org"}
+    result = run_delve("check", env=env, tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stderr.splitlines() if "has no effect" in line]
+    assert said == [
+        "delve check: DELVE_HSTS_PRELOAD is set but has no effect: DELVE_BEHIND_TLS is off",
+        "delve check: DELVE_SMTP_PORT is set but has no effect: DELVE_SMTP_HOST is not set (e-mails are written "
+        "to the log)",
+        "delve check: DELVE_VAPID_SUBJECT is set but has no effect: Web Push is off (no VAPID keys)",
+    ]
+    result = run_delve(
+        "manage",
+        "shell",
+        "--verbosity",
+        "0",
+        "-c",
+        "from django.conf import settings; print(settings.UNUSED_SETTINGS)",
+        env={"DATABASE_URL": UNUSED_POSTGRES, "DELVE_SQLITE_SYNC": "normal", "DELVE_DB_POOL_MAX": "4"},
+        tmp_path=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['DELVE_SQLITE_SYNC is set but has no effect: the database is PostgreSQL']"
+
+
 def test_an_unreachable_database_fails_check_with_a_clear_message(tmp_path):
     result = run_delve("check", env={"DATABASE_URL": "postgres://nobody@127.0.0.1:9/nowhere"}, tmp_path=tmp_path)
     assert result.returncode == 2

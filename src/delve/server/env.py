@@ -122,6 +122,133 @@ def env_email(name: str, default: str) -> str:
     return value
 
 
+def _b64decode(text: str) -> bytes | None:
+    """base64url (or standard base64), with or without its ``=`` padding; None when it is neither."""
+    import base64
+    import binascii
+
+    value = text.strip().replace("-", "+").replace("_", "/").rstrip("=")
+    try:
+        return base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def vapid_private_key(text: str, name: str = "DELVE_VAPID_PRIVATE_KEY") -> Any:
+    """The Web Push (VAPID) private key given as its base64url text: the raw 32-byte P-256 key
+    (what ``delve push-keys`` prints) or its DER (PKCS#8) form; a ``cryptography`` key.
+
+    :raises ImproperlyConfigured: naming ``name``; a file path or PEM text gets its own hint.
+    """
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import load_der_private_key
+
+    raw = _b64decode(text)
+    key: Any = None
+    if raw is not None:
+        try:
+            if len(raw) == 32:
+                key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+            else:
+                key = load_der_private_key(raw, password=None)
+        except (ValueError, TypeError):
+            key = None
+    if isinstance(key, ec.EllipticCurvePrivateKey) and isinstance(key.curve, ec.SECP256R1):
+        return key
+    shown = text.strip()
+    if "-----BEGIN" in shown or "/" in shown or "\\" in shown or Path(shown).suffix in {".pem", ".der", ".key"}:
+        raise ImproperlyConfigured(
+            f"{name} is a file path or PEM text, not the key: give the private key as its base64url text "
+            "(`delve push-keys --from private_key.pem` prints both key lines from the file `vapid --gen` wrote)"
+        )
+    raise ImproperlyConfigured(
+        f"{name} is not a Web Push private key: give the base64url text of a P-256 key "
+        "(`delve push-keys` makes a pair and prints both lines)"
+    )
+
+
+def vapid_public_key(text: str, name: str = "DELVE_VAPID_PUBLIC_KEY") -> bytes:
+    """The Web Push (VAPID) public key as browsers take it (``applicationServerKey``): the
+    base64url text of an uncompressed P-256 point (65 bytes, 87 characters starting with ``B``).
+
+    :raises ImproperlyConfigured: naming ``name``.
+    """
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    raw = _b64decode(text)
+    try:
+        if raw is None or len(raw) != 65 or raw[0] != 4:
+            raise ValueError("not an uncompressed point")
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name}={text.strip()[:20]!r}... is not a Web Push public key: give the base64url text of an "
+            "uncompressed P-256 point (87 characters starting with B; `delve push-keys` prints both lines)"
+        ) from None
+    return raw
+
+
+def vapid_pair(public: str, private: str) -> None:
+    """Both VAPID keys, each well-formed, and the one the public key of the other: browsers
+    subscribe with the public key, and push services refuse messages signed by another key.
+
+    :raises ImproperlyConfigured: naming the variable at fault.
+    """
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    key = vapid_private_key(private)
+    given = vapid_public_key(public)
+    if key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint) != given:
+        raise ImproperlyConfigured(
+            "DELVE_VAPID_PUBLIC_KEY is not the public key of DELVE_VAPID_PRIVATE_KEY: the push services would refuse "
+            "every message; set the two lines of one pair (`delve push-keys`)"
+        )
+
+
+def vapid_subject(text: str, name: str = "DELVE_VAPID_SUBJECT") -> str:
+    """The contact the push services see: ``mailto:`` and an address, or an ``https://`` URL.
+
+    :raises ImproperlyConfigured: naming ``name``.
+    """
+    from django.core.exceptions import ValidationError
+    from django.core.validators import URLValidator, validate_email
+
+    value = text.strip()
+    try:
+        if value.lower().startswith("mailto:"):
+            validate_email(value[len("mailto:") :])
+        elif value.lower().startswith("https://"):
+            URLValidator(schemes=["https"])(value)
+        else:
+            raise ValidationError("neither")
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name}={text!r} is not a contact for the push services: use mailto:you@example.org or https://your.site"
+        ) from None
+    return value
+
+
+def push_keys(private_key: Any = None) -> tuple[str, str]:
+    """A VAPID key pair as the two settings take them: (public, private) base64url texts; a new
+    pair, or the one of ``private_key`` (a ``cryptography`` P-256 key)."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+    key = private_key if private_key is not None else ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return b64(public), b64(key.private_numbers().private_value.to_bytes(32, "big"))
+
+
+def set_names(names: Iterable[str]) -> list[str]:
+    """Those of ``names`` the environment gives a value (not blank)."""
+    return [name for name in names if os.environ.get(name, "").strip()]
+
+
 def env_choice(name: str, default: str, choices: set[str]) -> str:
     value = os.environ.get(name, default).strip()
     if value not in choices:

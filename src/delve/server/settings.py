@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 import re
+from email.utils import parseaddr
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from delve.server.env import (
+    SQLITE_SYNC,
     Pool,
     database_from_url,
     env_bool,
@@ -32,7 +34,12 @@ from delve.server.env import (
     private_dir,
     private_sqlite_file,
     secret_key,
+    set_names,
     sqlite_database,
+    vapid_pair,
+    vapid_private_key,
+    vapid_public_key,
+    vapid_subject,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -47,16 +54,32 @@ if not ALLOWED_HOSTS:
     )
 CSRF_TRUSTED_ORIGINS = parse_origins(env_list("DELVE_CSRF_TRUSTED_ORIGINS", []))
 
+#: Settings given a value that has no effect in this configuration (DELVE_SQLITE_SYNC on
+#: PostgreSQL, DELVE_SMTP_PORT without DELVE_SMTP_HOST...): `delve check`, `serve` and `tick` say
+#: each in one line at start. Such a value is still checked: a malformed one is refused, used or not.
+UNUSED_SETTINGS: list[str] = []
+
+
+def _unused(names: list[str], why: str) -> None:
+    UNUSED_SETTINGS.extend(f"{name} is set but has no effect: {why}" for name in set_names(names))
+
+
+# Checked whatever the database: a bad value is refused even where it would not be used.
+_pool = Pool.from_env()
+env_choice("DELVE_SQLITE_SYNC", "full", set(SQLITE_SYNC))
 _database_url = env_str("DATABASE_URL", "")
 DATABASES = {
     "default": (
-        database_from_url(_database_url, data_dir=DATA_DIR, pool=Pool.from_env())
+        database_from_url(_database_url, data_dir=DATA_DIR, pool=_pool)
         if _database_url.strip()
         else sqlite_database(DATA_DIR / "delve.sqlite3")
     )
 }
 if DATABASES["default"]["ENGINE"] in {"delve.server.sqlite_backend", "django.db.backends.sqlite3"}:
     private_sqlite_file(Path(DATABASES["default"]["NAME"]))
+    _unused(["DELVE_DB_POOL_MAX", "DELVE_DB_POOL_MIN", "DELVE_DB_POOL_TIMEOUT"], "the database is SQLite")
+else:
+    _unused(["DELVE_SQLITE_SYNC"], "the database is PostgreSQL")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: Live updates between server processes go through Redis pub/sub (delve.server.live); without it
@@ -195,6 +218,11 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # everyone else); cookies are Secure, plain HTTP is redirected and HSTS is sent.
 TRUSTED_PROXY_NETWORKS = parse_networks(env_list("DELVE_TRUSTED_PROXY", []))
 BEHIND_TLS = env_bool("DELVE_BEHIND_TLS", False)
+# Checked with or without DELVE_BEHIND_TLS (a bad value is refused even where it has no effect).
+_ssl_redirect = env_bool("DELVE_SSL_REDIRECT", True)
+_hsts_seconds = env_int("DELVE_HSTS_SECONDS", 365 * 24 * 3600, minimum=0)
+_hsts_include_subdomains = env_bool("DELVE_HSTS_INCLUDE_SUBDOMAINS", True)
+_hsts_preload = env_bool("DELVE_HSTS_PRELOAD", False)
 if TRUSTED_PROXY_NETWORKS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 if BEHIND_TLS:
@@ -205,14 +233,19 @@ if BEHIND_TLS:
         )
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_SSL_REDIRECT = env_bool("DELVE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = _ssl_redirect
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # health checks may come over plain HTTP from inside
-    SECURE_HSTS_SECONDS = env_int("DELVE_HSTS_SECONDS", 365 * 24 * 3600, minimum=0)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DELVE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("DELVE_HSTS_PRELOAD", False)
+    SECURE_HSTS_SECONDS = _hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _hsts_include_subdomains
+    SECURE_HSTS_PRELOAD = _hsts_preload
     if not SECURE_HSTS_PRELOAD:
         # Asking browsers to preload the domain is the domain owner's decision, not the server's.
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+else:
+    _unused(
+        ["DELVE_SSL_REDIRECT", "DELVE_HSTS_SECONDS", "DELVE_HSTS_INCLUDE_SUBDOMAINS", "DELVE_HSTS_PRELOAD"],
+        "DELVE_BEHIND_TLS is off",
+    )
 
 # Scripts and styles from our own static files only: no inline code, no eval (security.py).
 CONTENT_SECURITY_POLICY = {
@@ -255,27 +288,55 @@ DELVE_SITE_URL = DELVE_SITE_URL.rstrip("/")
 # of them (0: send at once).
 NOTIFY_GRACE = env_int("DELVE_NOTIFY_GRACE", 120, minimum=0, maximum=3600)
 _smtp_host = env_str("DELVE_SMTP_HOST", "").strip()
+# TLS from the start (DELVE_SMTP_SSL=1, port 465) or STARTTLS on a plain port (587): SSL alone
+# turns the STARTTLS default off and moves the default port; both set on is refused. Checked with
+# or without a mail server: a bad value is refused even where it has no effect.
+_smtp_ssl = env_bool("DELVE_SMTP_SSL", False)
+_smtp_starttls = env_bool("DELVE_SMTP_STARTTLS", not _smtp_ssl)
+if _smtp_ssl and _smtp_starttls:
+    raise ImproperlyConfigured("DELVE_SMTP_STARTTLS and DELVE_SMTP_SSL cannot both be on; choose one")
+_smtp_port = env_int("DELVE_SMTP_PORT", 465 if _smtp_ssl else 587, minimum=1, maximum=65535)
+EMAIL_TIMEOUT = env_int("DELVE_SMTP_TIMEOUT", 10, minimum=1, maximum=300)
 if _smtp_host:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = _smtp_host
-    # TLS from the start (DELVE_SMTP_SSL=1, port 465) or STARTTLS on a plain port (587): SSL alone
-    # turns the STARTTLS default off and moves the default port; both set on is refused.
-    EMAIL_USE_SSL = env_bool("DELVE_SMTP_SSL", False)
-    EMAIL_USE_TLS = env_bool("DELVE_SMTP_STARTTLS", not EMAIL_USE_SSL)
-    EMAIL_PORT = env_int("DELVE_SMTP_PORT", 465 if EMAIL_USE_SSL else 587, minimum=1, maximum=65535)
+    EMAIL_USE_SSL = _smtp_ssl
+    EMAIL_USE_TLS = _smtp_starttls
+    EMAIL_PORT = _smtp_port
     EMAIL_HOST_USER = env_str("DELVE_SMTP_USER", "")
     EMAIL_HOST_PASSWORD = env_str("DELVE_SMTP_PASSWORD", "")
-    if EMAIL_USE_TLS and EMAIL_USE_SSL:
-        raise ImproperlyConfigured("DELVE_SMTP_STARTTLS and DELVE_SMTP_SSL cannot both be on; choose one")
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-EMAIL_TIMEOUT = env_int("DELVE_SMTP_TIMEOUT", 10, minimum=1, maximum=300)
+    _unused(
+        [
+            "DELVE_SMTP_PORT",
+            "DELVE_SMTP_USER",
+            "DELVE_SMTP_PASSWORD",
+            "DELVE_SMTP_SSL",
+            "DELVE_SMTP_STARTTLS",
+            "DELVE_SMTP_TIMEOUT",
+        ],
+        "DELVE_SMTP_HOST is not set (e-mails are written to the log)",
+    )
 DEFAULT_FROM_EMAIL = env_email("DELVE_MAIL_FROM", "delve@localhost")
+# Web Push: each key checked when it is set (the private key as its base64url text, never a file
+# path), the pair checked to belong together, the subject checked as a contact.
 DELVE_VAPID_PUBLIC_KEY = env_str("DELVE_VAPID_PUBLIC_KEY", "").strip()
 DELVE_VAPID_PRIVATE_KEY = env_str("DELVE_VAPID_PRIVATE_KEY", "").strip()
-DELVE_VAPID_SUBJECT = env_str("DELVE_VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL)
-DELVE_PUSH_TIMEOUT = env_int("DELVE_PUSH_TIMEOUT", 10, minimum=1, maximum=300)
+if DELVE_VAPID_PRIVATE_KEY:
+    vapid_private_key(DELVE_VAPID_PRIVATE_KEY)
+if DELVE_VAPID_PUBLIC_KEY:
+    vapid_public_key(DELVE_VAPID_PUBLIC_KEY)
 if bool(DELVE_VAPID_PUBLIC_KEY) != bool(DELVE_VAPID_PRIVATE_KEY):
     raise ImproperlyConfigured(
         "Web Push needs both DELVE_VAPID_PUBLIC_KEY and DELVE_VAPID_PRIVATE_KEY (or neither: push off)"
     )
+if DELVE_VAPID_PUBLIC_KEY:
+    vapid_pair(DELVE_VAPID_PUBLIC_KEY, DELVE_VAPID_PRIVATE_KEY)
+# The sender's bare address by default (DELVE_MAIL_FROM may be "Delve <delve@example.org>").
+DELVE_VAPID_SUBJECT = vapid_subject(
+    env_str("DELVE_VAPID_SUBJECT", "").strip() or "mailto:" + parseaddr(DEFAULT_FROM_EMAIL)[1]
+)
+DELVE_PUSH_TIMEOUT = env_int("DELVE_PUSH_TIMEOUT", 10, minimum=1, maximum=300)
+if not DELVE_VAPID_PUBLIC_KEY:
+    _unused(["DELVE_VAPID_SUBJECT", "DELVE_PUSH_TIMEOUT"], "Web Push is off (no VAPID keys)")
