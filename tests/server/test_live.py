@@ -133,6 +133,54 @@ def test_without_reachable_redis_the_stream_is_refused_and_the_page_polls(
     down.publish(game.pk, {"*": 1})  # logged, never raised
 
 
+def test_streams_refused_while_redis_is_away_log_one_warning_not_an_error_each(
+    player: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each browser reconnecting during a Redis outage got a 503, and each 503 was logged as
+    ``ERROR django.request``: an expected, documented degradation filled the error log. It is
+    said once, at warning level, by the hub; a real failure of the view is still an error."""
+    import logging
+
+    down = Hub("redis://127.0.0.1:9/0", "delve-test-down:")
+    monkeypatch.setattr(hub_module, "CONNECT_WAIT", 0.2)
+    monkeypatch.setattr(live_views, "hub", lambda: down)
+    game = maiden_game([player])
+    caplog.set_level(logging.INFO)
+    for _ in range(3):
+        assert Client().get(f"/games/{game.pk}/live/").status_code == 503
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    said = [r for r in caplog.records if r.name == "delve.live" and "refused (503)" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
+    assert "1 event stream(s) refused" in said[0].getMessage()
+    caplog.clear()
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a real bug")
+
+    monkeypatch.setattr(live_views, "hub", Hub)
+    monkeypatch.setattr(live_views, "_audiences", broken)
+    assert Client(raise_request_exception=False).get(f"/games/{game.pk}/live/").status_code == 500
+    assert [r.levelno for r in caplog.records if r.name == "django.request"] == [logging.ERROR]
+
+
+def test_refusals_are_said_once_per_outage_and_then_every_ten_minutes_with_their_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import logging
+
+    caplog.set_level(logging.WARNING, logger="delve.live")
+    hub = Hub("redis://127.0.0.1:9/0", "delve-test-down:")
+    said = lambda: [r.getMessage() for r in caplog.records if "refused (503)" in r.getMessage()]  # noqa: E731
+    for at in (0.0, 1.0, 2.0, 599.0):
+        hub.refused(now=at)
+    assert len(said()) == 1
+    hub.refused(now=600.0)
+    assert len(said()) == 2 and said()[1].startswith("live: 4 event stream(s) refused"), said()
+    hub._connected_again()  # Redis is back; the next outage is said at once
+    hub.refused(now=601.0)
+    assert len(said()) == 3 and said()[2].startswith("live: 1 event stream(s) refused")
+
+
 def test_the_async_stream_waits_on_the_event_loop() -> None:
     """Under ASGI the stream is an async generator: a notice published from another thread (a
     Redis listener, a worker thread) wakes it through the loop."""

@@ -10,7 +10,8 @@ one process, or the tick worker on another machine) and each server process runs
 thread, started by its first subscription, that pattern-subscribes to ``<prefix>game:*`` and
 delivers to its own subscriptions. When the listener loses Redis, every open subscription is
 marked broken (its stream ends, and the page falls back to polling and says so) and the listener
-reconnects with a growing pause; new streams are refused (503) until it is back. Without Redis,
+reconnects with a growing pause; new streams are refused (503) until it is back, logged at
+warning level once per outage (:meth:`Hub.refused`), not as an error per request. Without Redis,
 ``publish`` delivers to the process's own subscriptions (one process: ``delve serve`` on SQLite).
 A failed publish is logged, never raised: the change is committed, and pages still poll.
 """
@@ -30,6 +31,8 @@ log = logging.getLogger("delve.live")
 
 #: How long a new stream waits for the Redis listener's first connection before it is refused.
 CONNECT_WAIT = 3.0
+#: While Redis stays away, the refused streams are said again (with their count) at most this often.
+REFUSALS_REMINDER = 600.0
 
 
 class Subscription:
@@ -122,6 +125,8 @@ class Hub:
         self._publisher: Any = None
         self._ending = False
         self.last_error = ""  # why the listener last lost (or could not reach) Redis
+        self._refusals = 0  # streams refused since the last line said so
+        self._refusals_said: float | None = None  # when that line was said (None: not in this outage)
 
     @property
     def mode(self) -> str:
@@ -180,6 +185,30 @@ class Hub:
         self._ensure_listener()
         return self._connected.wait(wait)
 
+    def refused(self, now: float | None = None) -> None:
+        """A new stream was refused (503) because the listener is not connected: an expected
+        degradation (the page polls), logged at warning level once per outage, then at most every
+        :data:`REFUSALS_REMINDER` seconds with the number refused meanwhile, not once per request."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            self._refusals += 1
+            if self._refusals_said is not None and now - self._refusals_said < REFUSALS_REMINDER:
+                return
+            count, self._refusals, self._refusals_said = self._refusals, 0, now
+        log.warning(
+            "live: %d event stream(s) refused (503) since the last such line: Redis is not connected (%s); "
+            "pages poll until it is back",
+            count,
+            self.last_error or "not connected yet",
+        )
+
+    def _connected_again(self) -> None:
+        """The listener is connected: the next refusal (of another outage) is said at once."""
+        with self._lock:
+            self._refusals, self._refusals_said = 0, None
+        self._connected.set()
+        self.last_error = ""
+
     def health(self, wait: float = 1.0) -> dict[str, object]:
         """The live-update channel's state for ``/healthz``: ``{"mode": "local", "ok": True}``, or
         with Redis whether this process's listener is connected (waiting up to ``wait`` seconds
@@ -237,8 +266,7 @@ class Hub:
                 client = redis.Redis.from_url(self.redis_url, socket_connect_timeout=2, health_check_interval=5)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.psubscribe(f"{self.prefix}game:*")
-                self._connected.set()
-                self.last_error = ""
+                self._connected_again()
                 pause = 0.5
                 log.info("live: listening for notices on %s", self.redis_url)
                 while True:

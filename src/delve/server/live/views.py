@@ -55,10 +55,17 @@ def stream(request: HttpRequest, game_id: int) -> HttpResponse:
     fanout = hub()
     if not fanout.ready():
         _release_database()
-        return JsonResponse(
+        refused = JsonResponse(
             {"error": {"code": "live/unavailable", "message": "live updates are unavailable now; the page polls"}},
             status=503,
         )
+        # An expected, documented degradation (Redis away; the page polls): the hub says it at
+        # warning level once per outage, so Django's request log does not log an ERROR for every
+        # reconnecting browser (the attribute its log_response looks for). Real failures of this
+        # view are 500s and are still logged as errors.
+        fanout.refused()
+        refused._has_been_logged = True  # type: ignore[attr-defined]
+        return refused
     if request.method == "HEAD":  # the headers a GET would get, and no stream to wait on
         _release_database()
         return _headers(HttpResponse(content_type="text/event-stream"))
