@@ -83,7 +83,11 @@ def test_every_help_text_prints_its_percent_signs_once():
 def test_without_delve_site_url_links_point_at_the_port_served(settings, monkeypatch, capsys):
     """Notification links point at DELVE_SITE_URL; unset, at the server as started (its port),
     and a server on every interface says that the operator should set it."""
-    monkeypatch.delenv("DELVE_SITE_URL", raising=False)
+    # setenv first, so monkeypatch records the variable's state before the test and restores it:
+    # _site_url writes os.environ itself, and a later delenv alone would record (and put back) the
+    # address this test set, for the other tests of the same worker process to inherit.
+    monkeypatch.setenv("DELVE_SITE_URL", "")
+    monkeypatch.delenv("DELVE_SITE_URL")
     cli._site_url("127.0.0.1", 8132)
     assert (
         settings.DELVE_SITE_URL == "http://localhost:8132" and os.environ["DELVE_SITE_URL"] == settings.DELVE_SITE_URL
