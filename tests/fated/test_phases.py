@@ -284,3 +284,57 @@ def test_every_kind_says_which_fields_it_takes():
 
     assert set(KIND_FIELDS) == KINDS
     assert set().union(*KIND_FIELDS.values()) == set(Command.__struct_fields__) - {"kind"}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "move", "dir": "up"},
+        {"dir": "up", "kind": "move"},
+        {"kind": "use_card", "card": 7, "use": "remote", "target": 2},
+        {"kind": "use_card", "card": True, "use": "remote", "target": 2},  # True equals 1: no card number
+        {"kind": "use_card", "card": 1, "use": "remote", "target": 2},
+        {"kind": "use_card", "card": 1.0},
+        {"kind": "use_card", "card": "1"},
+        {"kind": "use_card", "card": 3, "dir": None, "monster": None},
+        {"kind": "pass", "reward": "cp"},
+        {"kind": "pass", "reward": "gold"},
+        {"kind": "stay", "dir": "up"},
+        {"kind": "stay", "unknown": 1},
+        {"kind": "fly"},
+        {"kind": "comment", "text": "hello"},
+        {"kind": "comment", "text": ["not", "a", "text"]},
+        {"kind": "defend", "card": {"id": 3}},
+        {1: "move"},
+    ],
+)
+def test_a_command_parsed_again_is_parsed_as_the_first_time(data):
+    """``commands.parse`` looks a plain dict up among those parsed before: what it finds is what
+    parsing afresh (``_parse``) gives, a value of another type (``True`` for ``1``) is not taken
+    for an equal one, a refusal is made again each time, and every result is a dict of its own."""
+    from delve.fated import commands
+
+    def outcome(parse):
+        try:
+            return parse(data)
+        except IllegalCommand as exc:
+            return (exc.code, exc.message)
+
+    fresh = outcome(commands._parse)
+    for _ in range(3):  # the first parse, then from the memo
+        found = outcome(commands.parse)
+        assert found == fresh and type(found) is type(fresh)
+        if isinstance(found, dict):
+            assert list(found) == list(fresh)  # the canonical order of the fields
+            found["kind"] = "changed"  # a caller's change reaches no later parse
+
+
+def test_a_parsed_command_is_not_found_again_for_an_equal_value_of_another_type():
+    """``{"card": 1}`` parsed and kept; ``{"card": True}`` (equal, and of equal hash) is still refused."""
+    from delve.fated import commands
+
+    assert commands.parse({"kind": "defend", "card": 1}) == {"kind": "defend", "card": 1}
+    for other in (True, 1.0):
+        with pytest.raises(IllegalCommand) as info:
+            commands.parse({"kind": "defend", "card": other})
+        assert info.value.code == "command/malformed"

@@ -10,6 +10,7 @@ code and a message saying why, and leaves the state untouched.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -78,11 +79,36 @@ _decoder_error = (msgspec.ValidationError, TypeError)
 
 
 def parse(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a command's shape; returns its canonical dict (no null fields). A field the
-    command's kind does not take (:data:`KIND_FIELDS`) is malformed, as an unknown one is.
+    """Validate a command's shape; returns its canonical dict (no null fields, a new one each
+    time). A field the command's kind does not take (:data:`KIND_FIELDS`) is malformed, as an
+    unknown one is.
+
+    A plain dict of plain values is looked up first among those parsed before (clients send the
+    same few commands again and again): by its items and the exact types of its values (``True``
+    equals ``1`` but is no card number), so what is found is what parsing it again would give.
+    Not a comment: its text is free, and not worth keeping.
 
     :raises IllegalCommand: ``command/malformed`` quoting (the start of) what is wrong.
     """
+    if type(data) is dict and "text" not in data:
+        try:
+            known = _parsed(tuple(data.items()), tuple(map(type, data.values())))
+        except TypeError:  # a list or a dict among the values (unhashable): parsed as it is
+            return _parse(data)
+        return known.copy()
+    return _parse(data)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(items: tuple[tuple[str, Any], ...], types: tuple[type, ...]) -> dict[str, Any]:
+    """:func:`_parse` of the dict of ``items`` (whose values have the ``types``), kept: a pure
+    function of its arguments (a refused command raises, and nothing is kept). Never changed:
+    :func:`parse` hands out copies."""
+    return _parse(dict(items))
+
+
+def _parse(data: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`parse`, without the memo."""
     if type(data) is not dict and not isinstance(data, Mapping):  # a plain dict skips the ABC check
         raise IllegalCommand(
             "command/malformed", f'a command is an object with a "kind", not {type(data).__name__} {_quote(data)}'
