@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from delve.fated.content import CARDS_PER_SET, CardDef, Content, load
 from delve.fated.state import GameState
 from delve.kernel import Event, Rng
 
 
-class Ctx:
-    __slots__ = ("content", "events", "now", "state")
+class Ctx(msgspec.Struct):
+    """A struct rather than a class with slots: it is made three times per command (listing,
+    applying, viewing), and a struct is made without a Python ``__init__`` call."""
 
-    def __init__(self, state: GameState, now: int, content: Content | None = None) -> None:
-        self.state = state
-        self.now = now
-        self.content = content or load()
-        self.events: list[Event] = []
+    state: GameState
+    now: int
+    content: Content = msgspec.field(default_factory=load)
+    events: list[Event] = msgspec.field(default_factory=list)
 
     @property
     def rng(self) -> Rng:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from delve.fated import cards, combat, effects
 from delve.fated.content import CardDef
 from delve.fated.ctx import Ctx
@@ -29,23 +31,21 @@ Occupant = Player | Monster | None
 EVERY_USE = "*"
 
 
-class Listing:
+class Listing(msgspec.Struct):
     """One player at one moment, while its commands are listed: what several offers ask (the
     tiles next to the player and who stands there, the CP price of a cost, the targets of each
     kind of card use) is looked up once and shared. Listing changes nothing in the state, so
-    every answer is the one asking afresh would give."""
+    every answer is the one asking afresh would give. A struct: one is made for every listing and
+    every judged command, without a Python ``__init__`` call."""
 
-    __slots__ = ("_around", "_every", "_price", "_targets", "_terms", "ctx", "player")
-
-    def __init__(self, ctx: Ctx, player: Player) -> None:
-        self.ctx = ctx
-        self.player = player
-        self._around: list[tuple[str, int, Occupant]] | None = None
-        self._price: Callable[[int], int] | None = None
-        self._terms: tuple[int, int] | None = None
-        self._targets: dict[object, Any] = {}
-        self._every: dict[str, list[dict[str, Any]]] = {}
-        """:meth:`uses` of every use, per card kind (asked for each card of the hand)."""
+    ctx: Ctx
+    player: Player
+    _around: list[tuple[str, int, Occupant]] | None = None
+    _price: Callable[[int], int] | None = None
+    _terms: tuple[int, int] | None = None
+    _targets: dict[object, Any] = msgspec.field(default_factory=dict)
+    _every: dict[str, list[dict[str, Any]]] = msgspec.field(default_factory=dict)
+    """:meth:`uses` of every use, per card kind (asked for each card of the hand)."""
 
     @property
     def around(self) -> list[tuple[str, int, Occupant]]:
