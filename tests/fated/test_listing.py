@@ -31,7 +31,7 @@ def test_a_shared_listing_gives_what_asking_each_card_alone_gives(preset):
         ctx = Ctx(state, state.clock)
         player = state.players[seat]
         around = [(d, tile, state.occupant(tile)) for d, tile in adjacent(player.pos, state.size)]
-        assert play.Listing(ctx, player).around == around
+        assert play.Listing(ctx, player).around() == around
         seen["occupied"] += sum(occupant is not None for _, _, occupant in around)
         if player.phase == CORE:
             seen["core"] += 1

@@ -185,7 +185,7 @@ def _start_turn(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[
 def _moves(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     grid = here.ctx.state.grid
     out = []  # a loop, not a comprehension (a call of its own in Python 3.11): listed at every move
-    for d, tile, occupant in here.around:
+    for d, tile, occupant in here.around():
         if occupant is None and grid[tile] in PASSABLE:
             out.append({"kind": "move", "dir": d})
     return out
@@ -205,8 +205,8 @@ def _move_pass(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[s
 def _swaps(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str, Any]]:
     seat = here.player.seat
     out = []  # a loop, as in _moves
-    for d, _, occupant in here.around:
-        if isinstance(occupant, Monster) and occupant.owner == seat:
+    for d, _, occupant in here.around():
+        if type(occupant) is Monster and occupant.owner == seat:
             out.append({"kind": "swap", "dir": d})
     return out
 
@@ -220,8 +220,8 @@ def _attacks(here: play.Listing, judged: dict[str, Any] | None) -> list[dict[str
 
 def _adjacent_players(here: play.Listing) -> list[str]:
     out = []  # a loop, as in _moves
-    for d, _, occupant in here.around:
-        if isinstance(occupant, Player):
+    for d, _, occupant in here.around():
+        if type(occupant) is Player:
             out.append(d)
     return out
 

@@ -47,10 +47,12 @@ class Listing(msgspec.Struct):
     _every: dict[str, list[dict[str, Any]]] = msgspec.field(default_factory=dict)
     """:meth:`uses` of every use, per card kind (asked for each card of the hand)."""
 
-    @property
     def around(self) -> list[tuple[str, int, Occupant]]:
         """``(direction, tile, occupant)`` for each tile next to the player, up, down, left,
-        right (tiles outside the grid left out)."""
+        right (tiles outside the grid left out). The offers tell a player from a monster by the
+        occupant's exact type (``type(occupant) is Player``: the state's structs have no
+        subclasses, and in Python 3.11 ``isinstance`` against a struct class it does not match
+        costs several times as much)."""
         if self._around is None:
             state = self.ctx.state
             tiles = adjacent(self.player.pos, state.size)
@@ -89,7 +91,7 @@ class Listing(msgspec.Struct):
         doors = card is None or card.category == "damage"
         found: list[str] | None = self._targets.get(("adjacent", doors))
         if found is None:
-            found = self._targets[("adjacent", doors)] = _adjacent_targets(self.ctx, self.player, self.around, doors)
+            found = self._targets[("adjacent", doors)] = _adjacent_targets(self.ctx, self.player, self.around(), doors)
         return found
 
     def remote_targets(self) -> list[int]:
@@ -132,14 +134,14 @@ class Listing(msgspec.Struct):
                 seat = self.player.seat
                 found = [
                     {"dir": direction}
-                    for direction, _, occupant in self.around
-                    if isinstance(occupant, Player) or (isinstance(occupant, Monster) and occupant.owner != seat)
+                    for direction, _, occupant in self.around()
+                    if type(occupant) is Player or (type(occupant) is Monster and occupant.owner != seat)
                 ]
             elif target == "adjacent_free":  # monsters.summon_tiles' test (a valid move destination), around
                 grid = self.ctx.state.grid
                 found = [
                     {"dir": direction}
-                    for direction, tile, occupant in self.around
+                    for direction, tile, occupant in self.around()
                     if occupant is None and grid[tile] in PASSABLE
                 ]
             elif target == "player":  # effects.TARGETS' designatable players, as 《遠隔》 finds them
@@ -161,8 +163,8 @@ def _adjacent_targets(ctx: Ctx, player: Player, around: list[tuple[str, int, Occ
     out = []  # a loop, not a comprehension (a call of its own in Python 3.11)
     for direction, tile, occupant in around:
         if (
-            isinstance(occupant, Player)
-            or (isinstance(occupant, Monster) and occupant.owner != player.seat)
+            type(occupant) is Player
+            or (type(occupant) is Monster and occupant.owner != player.seat)
             or (occupant is None and doors and grid[tile] == DOOR)
         ):
             out.append(direction)
