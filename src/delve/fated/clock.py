@@ -24,7 +24,8 @@ def abandon_deadline(state: GameState, player: Player) -> int | None:
     wait phase."""
     if not player.alive or player.phase == WAIT:
         return None
-    return max(player.last_action_at, player.wait_ended_at) + state.settings.abandon_time
+    last, ended = player.last_action_at, player.wait_ended_at  # the later of the two (max() is a slow call)
+    return (last if last > ended else ended) + state.settings.abandon_time
 
 
 def _due(state: GameState, skip: tuple[int, int] | None = None) -> tuple[int, int, int] | None:
@@ -43,7 +44,8 @@ def _due(state: GameState, skip: tuple[int, int] | None = None) -> tuple[int, in
         if (best is None or at < best_at) and skip != (seat, ACCUMULATE):
             best, best_at = (at, seat, ACCUMULATE), at
         if player.phase != WAIT:
-            at = max(player.last_action_at, player.wait_ended_at) + abandon
+            last, ended = player.last_action_at, player.wait_ended_at  # max() is a slow call
+            at = (last if last > ended else ended) + abandon
             if (best is None or at < best_at) and skip != (seat, ABANDON):
                 best, best_at = (at, seat, ABANDON), at
     return best
@@ -71,7 +73,8 @@ def advance(ctx: Ctx, until: int) -> None:
             defense.abandon(ctx, player, reason="timeout")
         visibility.refresh(ctx)
     ctx.now = until
-    state.clock = max(state.clock, until)
+    if until > state.clock:  # noqa: PLR1730 (the clock never goes back; max() is a slow call, and mostly nothing is written)
+        state.clock = until
 
 
 def _accumulate(ctx: Ctx, player: Player, at: int, until: int) -> None:

@@ -112,11 +112,13 @@ def poison_loss(ctx: Ctx, target: Character, status_id: str) -> int:
 def evasion(ctx: Ctx, target: Character) -> int:
     """FL-STAT-12: base evasion +20 with Nimble, exactly 0 with Sluggish, clamped to 0..100."""
     if not target.statuses:
-        return max(0, min(100, target.evasion))
-    if active(target, "sluggish", ctx):
+        value = target.evasion
+    elif active(target, "sluggish", ctx):
         return 0
-    value = target.evasion + (20 if active(target, "nimble", ctx) else 0)
-    return max(0, min(100, value))
+    else:
+        value = target.evasion + (20 if active(target, "nimble", ctx) else 0)
+    # clamped by comparisons (min and max are slow calls in Python 3.11; asked at every view)
+    return 0 if value < 0 else 100 if value > 100 else value
 
 
 def damage_multiplier(ctx: Ctx, target: Character) -> Fraction:
@@ -177,7 +179,7 @@ def sight(ctx: Ctx, player: Player) -> tuple[int, bool]:
         radius += 1
     if blind:
         radius -= 1
-    return max(0, radius), bool(insight)
+    return (radius if radius > 0 else 0), bool(insight)  # never below 0 (max() is a slow call)
 
 
 def hidden_by_stealth(ctx: Ctx, player: Player) -> bool:
