@@ -162,7 +162,7 @@ def is_legal(ctx: Ctx, seat: int, command: dict[str, Any]) -> bool:
     kind = command["kind"]
     if kind == "give_up":
         return command == {"kind": "give_up"}
-    offers = _OFFERED_BY.get(player.phase, {}).get(kind)
+    offers = _OFFERED_BY.get(player.phase, _NO_OFFERS).get(kind)
     return offers is not None and command in offers(play.Listing(ctx, player), command)
 
 
@@ -313,6 +313,9 @@ _SECTIONS: dict[str, list[tuple[frozenset[str], Offers]]] = {
     DEAD: [],
 }
 
+
+#: What a phase that is not listed offers (none).
+_NO_OFFERS: dict[str, Offers] = {}
 
 #: Per phase, the offers that list each kind (one per kind), for :func:`is_legal`.
 _OFFERED_BY: dict[str, dict[str, Offers]] = {

@@ -102,7 +102,7 @@ class FatedRuleset:
         return ctx.events
 
     def legal_commands(self, game: GameState, seat: int) -> list[dict[str, Any]]:
-        self._check_seat(game, seat)
+        _check_seat(game, seat)
         return commands.legal_commands(Ctx(game, game.clock), seat)
 
     def apply(self, game: GameState, seat: int, command: Mapping[str, Any], now: int) -> list[Event]:
@@ -110,7 +110,7 @@ class FatedRuleset:
 
         :raises IllegalCommand: with a stable code; the state is left as advanced.
         """
-        self._check_seat(game, seat)
+        _check_seat(game, seat)
         if now < game.clock:
             raise IllegalCommand("clock/backwards", f"time {now} is before the game clock {game.clock}")
         ctx = Ctx(game, now)
@@ -120,7 +120,7 @@ class FatedRuleset:
 
     def view(self, game: GameState, seat: int | None) -> dict[str, Any]:
         if seat is not None:
-            self._check_seat(game, seat)
+            _check_seat(game, seat)
         return view.build(game, seat)
 
     def views(self, game: GameState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
@@ -130,7 +130,7 @@ class FatedRuleset:
         (see :func:`delve.fated.view.build_many`)."""
         for seat in seats:
             if seat is not None:
-                self._check_seat(game, seat)
+                _check_seat(game, seat)
         return view.build_many(game, seats, lasting=True)
 
     def journal(self, game: GameState) -> Journal:
@@ -162,7 +162,7 @@ class FatedRuleset:
         """For notifications and the dashboard: a stored turn not yet opened (FL-TURN-7), a
         defense phase (FL-DEF), the abandonment deadline (AMB-50) and the first accumulation the
         stored-turn cap will swallow (FL-TURN-6)."""
-        self._check_seat(game, seat)
+        _check_seat(game, seat)
         player = game.players[seat]
         if game.ended:
             return Attention()
@@ -230,15 +230,17 @@ class FatedRuleset:
             )
         return lines
 
-    @staticmethod
-    def _check_seat(game: GameState, seat: int) -> None:
-        if type(seat) is int and 0 <= seat < len(game.players):  # the usual case, asked first
-            return
-        if not isinstance(seat, int) or not 0 <= seat < len(game.players):
-            raise IllegalCommand(
-                "command/no_such_seat",
-                f"there is no seat index {quote_json(seat)} in this game (seats are numbered from 0)",
-            )
+
+def _check_seat(game: GameState, seat: int) -> None:
+    """A module function, not a static method: asked by every call of the ruleset, and a static
+    method is looked up through a slower path in Python 3.11."""
+    if type(seat) is int and 0 <= seat < len(game.players):  # the usual case, asked first
+        return
+    if not isinstance(seat, int) or not 0 <= seat < len(game.players):
+        raise IllegalCommand(
+            "command/no_such_seat",
+            f"there is no seat index {quote_json(seat)} in this game (seats are numbered from 0)",
+        )
 
 
 def _truthy(value: Any) -> bool:
