@@ -17,8 +17,9 @@ entry as others see it, the spectator's and the final map) are built once per :c
 and handed to each view as a fresh copy. The players' entries and the game's standing are also
 kept beside the state across views and commands (:class:`_Kept`) with what they were made of,
 and copied again while that is unchanged (a copy of a dict is made faster than the dict written
-out anew); a hand card's entry is copied from a table kept per card number and price
-(:func:`_priced`). Every view is a tree of its own: nothing in one is shared with another.
+out anew); a hand's entries are copied from the list kept per seat of the entries of a table kept
+per card number and price (:meth:`_Kept.hand_of`, :func:`_priced`). Every view is a tree of its
+own: nothing in one is shared with another.
 
 The ruleset's ``views`` hook asks for read-only views (``build_many(..., lasting=True)``: the
 server only hashes them for its change counters): there the parts are shared instead of copied,
@@ -174,7 +175,8 @@ class _Views:
             "players": self._players(viewer),
         }
         if viewer is not None:
-            view["you"] = _you(ctx, viewer, self.numbers[viewer.seat], radius)
+            hand = _copied(self.kept.hand_of(ctx, viewer))
+            view["you"] = _you(ctx, viewer, self.numbers[viewer.seat], radius, hand)
         self.used = True
         return view
 
@@ -645,8 +647,9 @@ class _Kept:
         return _hold(part)
 
     def hand_of(self, ctx: Ctx, player: Player) -> list[dict[str, Any]]:
-        """The hand as :func:`_hand` lists it, made of the price table's entries themselves,
-        and the same list while the table and the cards are."""
+        """The player's cards with their CP cost per use (``use``: its effects), at its prices
+        now: the price table's entries themselves (:func:`_priced`; a caller's view holds copies,
+        :func:`_copied`), the same list while the table and the cards are."""
         table = _priced(ctx, player)
         found = self.hands.get(player.seat)
         if found is None or found[0] is not table or found[1] != player.hand:
@@ -1106,28 +1109,21 @@ def _card_entry(ctx: Ctx, player: Player, card_id: int) -> dict[str, Any]:
     return {"id": card_id, "kind": card.id, "category": card.category, "cp": cp}
 
 
-def _hand(ctx: Ctx, player: Player) -> list[dict[str, Any]]:
-    """The viewer's cards with their CP cost per use (``use``: its effects), at its prices now:
-    copies of the table's entries (a copied dict of the same keys is made faster than a new one
-    is written out)."""
-    table = _priced(ctx, player)
+def _copied(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copies of a hand's entries (:meth:`_Kept.hand_of`) that share nothing with them (a copied
+    dict of the same keys is made faster than a new one is written out)."""
     hand: list[dict[str, Any]] = []
     append = hand.append
-    for card_id in player.hand:
-        template = table.get(card_id)
-        if template is None:
-            template = table[card_id] = _card_entry(ctx, player, card_id)
+    for template in entries:
         entry = template.copy()
         entry["cp"] = template["cp"].copy()
         append(entry)
     return hand
 
 
-def _you(
-    ctx: Ctx, player: Player, number: str, radius: int, hand: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """``radius``: the player's sight radius now (0 when dead); ``hand``: its hand's entries as
-    :func:`_hand` lists them, when already found."""
+def _you(ctx: Ctx, player: Player, number: str, radius: int, hand: list[dict[str, Any]]) -> dict[str, Any]:
+    """``radius``: the player's sight radius now (0 when dead); ``hand``: its hand's entries
+    (:meth:`_Kept.hand_of`, or copies of them)."""
     state = ctx.state
     alive = player.alive
     phase = player.phase
@@ -1139,7 +1135,7 @@ def _you(
         "phase": phase,
         "alive": alive,
         "tile": [x, y] if alive else None,
-        "hand": _hand(ctx, player) if hand is None else hand,
+        "hand": hand,
         "max_cards": player.max_cards,
         "stored_turns": player.stored,
         "turns_played": player.turns_played,
