@@ -41,12 +41,12 @@ def _due(state: GameState, skip: tuple[int, int] | None = None) -> tuple[int, in
             continue
         seat = player.seat
         at = player.first_at + player.acc_next * wait
-        if (best is None or at < best_at) and skip != (seat, ACCUMULATE):
+        if (best is None or at < best_at) and (skip is None or skip != (seat, ACCUMULATE)):
             best, best_at = (at, seat, ACCUMULATE), at
         if player.phase != WAIT:
             last, ended = player.last_action_at, player.wait_ended_at  # max() is a slow call
             at = (last if last > ended else ended) + abandon
-            if (best is None or at < best_at) and skip != (seat, ABANDON):
+            if (best is None or at < best_at) and (skip is None or skip != (seat, ABANDON)):
                 best, best_at = (at, seat, ABANDON), at
     return best
 

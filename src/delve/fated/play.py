@@ -199,7 +199,7 @@ def _uses(listing: Listing, card: CardDef, only: str | None) -> list[dict[str, A
     # the CP price of a cost, as :func:`cards.cp_cost` finds it, written out (asked per use)
     factor, denominator = listing.terms()
     for use, cost in card.uses.items():
-        if only not in (EVERY_USE, use):
+        if only is not EVERY_USE and only != use:  # (a tuple made for "not in" costs more)
             continue
         if -(-(cost * factor) // denominator) > cp:
             continue  # FL-CP-4: more than the current CP cannot be paid; equal can
@@ -212,7 +212,7 @@ def _uses(listing: Listing, card: CardDef, only: str | None) -> list[dict[str, A
         else:
             for seat in listing.remote_targets():
                 found.append({"use": use, "target": seat})
-    if only in (EVERY_USE, None) and card.effects and -(-(card.cost * factor) // denominator) <= cp:
+    if (only is EVERY_USE or only is None) and card.effects and -(-(card.cost * factor) // denominator) <= cp:
         found += listing.card_targets(card)
     return found
 

@@ -102,7 +102,9 @@ def memory_in_sight(state: GameState, player: Player, radius: int, tiles: Iterab
         if (
             seen is not None
             and seen.memory is player.memory
-            and seen.key[:3] == (player.pos, radius, state.settings.sight_metric == "manhattan")
+            and seen.key[0] == player.pos
+            and seen.key[1] == radius
+            and seen.key[2] == (state.settings.sight_metric == "manhattan")
             and cache.current(state) is seen.world
         ):
             return player.memory
