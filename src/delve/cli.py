@@ -665,21 +665,67 @@ _LAB_OPTION = {
 
 def cmd_lab_odds(args: argparse.Namespace) -> int:
     """The exact odds of one White Maiden check (no Django, no database)."""
-    from delve.maiden.odds import OddsError, Variant, check_odds, target_number
+    from delve.maiden.odds import OddsError, Variant, check_odds, die_size, target_number
     from delve.maiden.odds_baseline import no_ascension_odds
+    from delve.maiden.odds_named import NOT_COUNTED, boss_action, markers, named_odds, room_card
     from delve.maiden.odds_text import render
 
     def fail(option: str, reason: str) -> int:
         print(f"delve lab odds: error: argument {option}: {reason}", file=sys.stderr)
         return EXIT_CONFIG
 
+    named = args.room is not None or args.boss is not None
+    if args.room is not None and args.boss is not None:
+        return fail("--room", "name a room card or a boss action, not both")
+    if args.action is not None and args.boss is None:
+        return fail("--action", "only matters with --boss (the boss whose action it is)")
+    if args.round is not None and args.base is not None:
+        return fail("--round", "give either --round (action markers ⌈round/2⌉) or --base, not both")
+    if args.round is not None:
+        args.base = markers(args.round)
+    source = None
+    if named:
+        if args.target is not None or args.difficulty is not None:
+            option = "--target" if args.target is not None else "--difficulty"
+            return fail(option, "the named room card or boss action gives the difficulty: give --round or --base")
+        if args.base is None:
+            return fail(
+                "--room" if args.room is not None else "--boss",
+                "give --round (or --base, the action markers) for the target = markers + difficulty",
+            )
+        try:
+            source = room_card(args.room) if args.room is not None else boss_action(args.boss, args.action)
+        except OddsError as exc:
+            return fail(f"--{exc.argument}", exc.reason)
+        if source.slate is not None and args.slate is not None and args.slate != source.slate:
+            return fail("--slate", f"{source.label} has the {source.slate} slate")
+        args.slate = args.slate or source.slate
+        args.difficulty = source.difficulty
     if args.target is not None and (args.base is not None or args.difficulty is not None):
-        return fail("--target", "give either --target or --base/--difficulty, not both")
+        return fail("--target", "give either --target or --base/--difficulty (or --round), not both")
     if args.base is not None and args.difficulty is None:
         return fail("--base", "only matters with --difficulty (target = max(1, base + difficulty))")
     if args.target is None and args.difficulty is None:
         return fail("--target", "required (or --difficulty, with --base for the action markers)")
     target = args.target if args.target is not None else target_number(args.base or 0, args.difficulty)
+    mods: dict[str, object] = dict(source.mods) if source is not None else {}
+    for given, key, value in (
+        (args.reroll_highest, "reroll_highest", True),
+        (args.die_step, "die_step", args.die_step),
+        (args.no_white_dice, "no_white_dice", True),
+        (args.no_ascension, "no_ascension", True),
+        (args.bonus_fixed is not None, "ascension_bonus_fixed", args.bonus_fixed),
+        (args.failure_damage_delta, "failure_damage_delta", args.failure_damage_delta),
+        (args.slate_per_die_delta, "slate_per_die_delta", args.slate_per_die_delta),
+    ):
+        if given:
+            mods[key] = value
+    if args.die_step > 0:
+        return fail("--die-step", f"{args.die_step} is above 0: the mod only makes the die smaller")
+    if args.slate_per_die_delta and args.slate is None:
+        return fail("--slate-per-die-delta", "only matters with --slate (a slate check): add --slate red|blue|black")
+    if args.bonus_fixed is not None and args.bonus is not None:
+        return fail("--bonus-fixed", "replaces the ascension bonus rule: drop --bonus or --bonus-fixed")
     # An option that only matters with another is refused without it (never silently ignored).
     for given, option, needs in (
         (args.agi is not None, "--agi", "--slate"),
@@ -691,7 +737,7 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
             hint = "add --slate red|blue|black" if needs == "--slate" else "add --smaller-die"
             what = "a slate check" if needs == "--slate" else "allow_smaller_die"
             return fail(option, f"only matters with {needs} ({what}): {hint}")
-    if args.no_ascension and args.bonus is not None:
+    if mods.get("no_ascension") and args.bonus is not None:
         return fail("--bonus", "does not matter with --no-ascension (no pair is ascended): drop one of them")
     required = 1 if args.required is None else args.required
     if required > 1 and args.slate is not None:
@@ -718,17 +764,59 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
             allow_smaller_die=args.smaller_die,
             slate_roll_restricted=args.restricted_slate,
         )
-        odds = (no_ascension_odds if args.no_ascension else check_odds)(
-            args.wil,
-            args.pie,
-            target,
-            agi=args.agi or 0,
-            slate=args.slate,
-            danger_level=args.dl,
-            required_count=required,
-            variant=variant,
-            objective=args.objective or "success",
-        )
+        notes: list[str] = []
+        failure: int | None = None
+        white: int | None = None
+        if source is not None:
+            base_text = (
+                f"round {args.round}: {args.base} action markers" if args.round else f"{args.base} action markers"
+            )
+            notes.append(f"Check against {source.label}: difficulty {source.difficulty} ({base_text})")
+        if mods:
+            counted = ", ".join(f"{k} = {str(v).lower()}" for k, v in sorted(mods.items()) if k not in NOT_COUNTED)
+            ignored = ", ".join(k for k in sorted(mods) if k in NOT_COUNTED)
+            if counted:
+                notes.append(f"Mods counted exactly (as the engine applies them): {counted}")
+            if ignored:
+                notes.append(f"Mods that change what the check costs in skills, not its odds: {ignored}")
+            if source is not None and source.required_count > 1 and required == 1:
+                notes.append(
+                    f"(the card's required_count {source.required_count} counts only under multi_die_checks: "
+                    f"--required {source.required_count})"
+                )
+            odds, dl, failure = named_odds(
+                args.wil,
+                args.pie,
+                args.base if args.target is None else target,
+                args.difficulty if args.target is None else 0,
+                mods=mods,
+                agi=args.agi or 0,
+                slate=args.slate,
+                danger_level=args.dl,
+                required_count=required,
+                variant=variant,
+                objective=args.objective or "success",
+            )
+            if mods.get("no_white_dice"):
+                white = 0
+        else:
+            if source is not None and source.required_count > 1 and required == 1:
+                notes.append(
+                    f"(the card's required_count {source.required_count} counts only under multi_die_checks: "
+                    f"--required {source.required_count})"
+                )
+            dl = args.dl
+            odds = (no_ascension_odds if args.no_ascension else check_odds)(
+                args.wil,
+                args.pie,
+                target,
+                agi=args.agi or 0,
+                slate=args.slate,
+                danger_level=args.dl,
+                required_count=required,
+                variant=variant,
+                objective=args.objective or "success",
+            )
     except OddsError as exc:
         return fail(_LAB_OPTION.get(exc.argument, f"--{exc.argument.replace('_', '-')}"), exc.reason)
     text = render(
@@ -736,12 +824,19 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
         wil=args.wil,
         pie=args.pie,
         agi=args.agi or 0,
-        danger_level=args.dl,
+        danger_level=dl,
         variant=variant,
         fractions=args.fractions,
-        target_from=None if args.target is not None else (args.base or 0, args.difficulty),
+        target_from=None
+        if args.target is not None
+        else (args.base or 0, args.difficulty + int(mods.get("difficulty_delta", 0) or 0)),
         objective=args.objective or "success",
-        no_ascension=args.no_ascension,
+        no_ascension=bool(mods.get("no_ascension")),
+        notes=tuple(notes),
+        failure_damage=failure,
+        white=white,
+        die_step=int(mods.get("die_step", 0) or 0) if odds.die_size != die_size(args.wil) else 0,
+        slate_per_die_delta=int(mods.get("slate_per_die_delta", 0) or 0),
     )
     print(text)
     return 0
@@ -871,6 +966,50 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="no pair is ascended: AP is the highest die as rolled (the 3d20 baseline of spec §8.3; a room or "
         "boss with no_ascension)",
+    )
+    odds.add_argument(
+        "--room",
+        metavar="CARD",
+        help="a room card by id (r05) or name: its difficulty and slate (with --round or --base)",
+    )
+    odds.add_argument(
+        "--boss",
+        metavar="BOSS",
+        help='a boss by id (tiphareth) or name, with --action; or one boss action by its name ("Gilded Glare"): '
+        "its difficulty, slate and mods (with --round or --base)",
+    )
+    odds.add_argument("--action", metavar="N", help="with --boss: the action, 1-3 from the top, or its name")
+    odds.add_argument(
+        "--round",
+        type=_within(1, 24, "a game lasts 24 rounds"),
+        help="the round (1-24): the base target is its action markers, ⌈round/2⌉ (instead of --base)",
+    )
+    odds.add_argument(
+        "--reroll-highest", action="store_true", help="mod reroll_highest: the highest die is rerolled after the roll"
+    )
+    odds.add_argument(
+        "--die-step",
+        type=_within(None, 4, "d4 to d20 is four steps"),
+        default=0,
+        help="mod die_step: the die this many sizes smaller (-1: one size smaller, never below d4)",
+    )
+    odds.add_argument("--no-white-dice", action="store_true", help="mod no_white_dice: no white dice are rolled")
+    odds.add_argument(
+        "--bonus-fixed",
+        type=_within(0, LAB_MAX_PIE + 1, "the bonus per ascension"),
+        help="mod ascension_bonus_fixed: the bonus per ascension, whatever Pie is",
+    )
+    odds.add_argument(
+        "--failure-damage-delta",
+        type=_within(None, LAB_MAX_DL, "the danger level stays small"),
+        default=0,
+        help="mod failure_damage_delta: added to the failure damage (DL)",
+    )
+    odds.add_argument(
+        "--slate-per-die-delta",
+        type=_within(None, LAB_MAX_DL, "the danger level stays small"),
+        default=0,
+        help="with --slate: mod slate_per_die_delta, added to the slate damage per die",
     )
     odds.add_argument(
         "--fractions",

@@ -45,12 +45,27 @@ def render(
     target_from: tuple[int, int] | None = None,
     objective: str = "success",
     no_ascension: bool = False,
+    notes: tuple[str, ...] = (),
+    failure_damage: int | None = None,
+    white: int | None = None,
+    die_step: int = 0,
+    slate_per_die_delta: int = 0,
 ) -> str:
     """The answer to one question: P(success) first, then the distributions behind it. Exact
     fractions longer than :data:`FRACTION_WIDTH` are shown as percentages only, unless ``fractions``.
     ``target_from`` is (base, difficulty) when the target was given that way (MV-CHECK-3);
-    ``no_ascension``: the odds are :func:`delve.maiden.odds_baseline.no_ascension_odds`."""
-    colours = pool_colours(pie, odds.slate, restricted=variant.slate_roll_restricted and odds.slate is not None)
+    ``no_ascension``: the odds are :func:`delve.maiden.odds_baseline.no_ascension_odds`.
+    ``notes``: lines printed under the rules (the room card or boss action named, its mods);
+    ``failure_damage``: the damage of a failure when mods change it from the DL; ``white``: the
+    white dice rolled when not Pie (``no_white_dice``); ``die_step``: the ``die_step`` mod;
+    ``slate_per_die_delta``: the mod of that name, in the slate line."""
+    restricted = variant.slate_roll_restricted and odds.slate is not None
+    colours = pool_colours(pie, odds.slate, restricted=restricted, white=white)
+    failure = (
+        f"DL {danger_level}"
+        if failure_damage is None or failure_damage == danger_level
+        else (f"DL {danger_level} {failure_damage - danger_level:+d} (failure_damage_delta) = {failure_damage}")
+    )
     if no_ascension:
         boost = f", then +{pie} onto the dice (pie_mode boost)" if variant.pie_mode == "boost" and pie else ""
         bonus = f"no ascension (no pair is taken: the §8.3 baseline, or a no_ascension room){boost}"
@@ -61,16 +76,21 @@ def render(
         bonus = f"ascension bonus {rule} = {ascension_bonus(pie, variant.ascension_bonus)}"
     dice = f"d{die_size(wil)}"
     if odds.die_size != die_size(wil):
-        dice += f", rolling d{odds.die_size} (allow_smaller_die)"
+        why = "allow_smaller_die" if variant.allow_smaller_die and not die_step else f"die_step {die_step}"
+        dice += f", rolling d{odds.die_size} ({why})"
     lines = [
         f"White Maiden check: Wil {wil} → {dice}, Pie {pie} → {odds.dice} dice ({', '.join(colours)}), "
         f"target {odds.target}{_target_note(odds.target, target_from)}",
         f"Rules: {bonus}",
+        *notes,
     ]
     if odds.required_count > 1:
         lines.append(f"Multi-die check: {odds.required_count} remaining dice must each reach the target (CHG-12)")
     if odds.slate is not None:
         per_die = "DL" if variant.slate_damage_per_die == "danger_level" else "1"
+        if slate_per_die_delta:
+            dealt = max(0, variant.per_die(danger_level) + slate_per_die_delta)
+            per_die = f"{per_die} {slate_per_die_delta:+d} (slate_per_die_delta) = {dealt}"
         lines.append(
             f"Slate {odds.slate}: AP is the {odds.slate} die{'' if no_ascension else ' + bonuses'}; damage per "
             "remaining non-slate die "
@@ -100,13 +120,12 @@ def render(
     expected = odds.expected_damage
     exact = f"{expected} ≈ " if short(expected, exact=fractions) else "≈ "
     if odds.slate is None:
-        lines.append(f"Expected damage (DL {danger_level} on a failure): {exact}{_decimal(expected)}")
+        lines.append(f"Expected damage ({failure} on a failure): {exact}{_decimal(expected)}")
     else:
-        lines.append(f"Total damage (slate damage + DL {danger_level} on a failure, MV-SLATE-7):")
+        lines.append(f"Total damage (slate damage + {failure} on a failure, MV-SLATE-7):")
         lines.extend(_table(odds.damage, "damage", cumulative=True, exact=fractions))
         lines.append(
-            f"Expected total damage (slate damage + DL {danger_level} on a failure, MV-SLATE-7): "
-            f"{exact}{_decimal(expected)}"
+            f"Expected total damage (slate damage + {failure} on a failure, MV-SLATE-7): {exact}{_decimal(expected)}"
         )
     lines.append("P(death) from life L = P(total damage ≥ L) (MV-DEATH-1, BQ-3, BQ-9):")
     lines.append("  " + "   ".join(f"L={life} {percent(odds.damage.at_least(life))}" for life in LIVES))
