@@ -142,3 +142,25 @@ def test_a_bad_setting_names_the_setting() -> None:
     with pytest.raises(SpecError, match="settings: setting 'ascension_bonus'") as caught:
         check(spec)
     assert caught.value.argument == "settings"
+
+
+def test_deaths_fights_and_rounds_by_boss_agree_with_the_games_own_events() -> None:
+    """MV-DEATH-3 (a death throws her out of the boss fight), MV-BOSS-8, MV-END-2: the ``by_boss``
+    column counted again from the event log: deaths in each boss's fight, joins, the fight lost
+    when its last maiden died, the boss's defeat and its checks; Urza's life left at the end."""
+    bots = ("heuristic:will-first",) * 2
+    row = play(Spec("maiden", 1, bots))
+    record = play_game(2, 1, bot_names=bots, keep_events=True)
+    by_boss = json.loads(row["by_boss"])
+    deaths = Counter(str(e.data["boss"]) for e in record.events if e.kind == "maiden.died" and e.data.get("boss"))
+    joined = Counter(str(e.data["boss"]) for e in record.events if e.kind == "boss.joined")
+    defeated = {str(e.data["boss"]) for e in record.events if e.kind == "boss.defeated"}
+    assert {b: f["deaths"] for b, f in by_boss.items() if f["deaths"]} == dict(deaths)
+    assert {b: f["joined"] for b, f in by_boss.items()} == dict(joined)
+    assert {b for b, f in by_boss.items() if f["won"]} == defeated
+    assert sum(f["deaths"] for f in by_boss.values()) == row["deaths_in_boss_fight"]
+    assert sum(f["checks"] for f in by_boss.values()) == row["boss_checks"]
+    assert all(f["lost"] <= f["deaths"] and f["fight_rounds"] >= 1 for f in by_boss.values())
+    assert all(f["life_left"] == 0 for b, f in by_boss.items() if b in defeated)
+    assert row["bosses_left"] == 10 - row["bosses_defeated"]
+    assert (row["final_boss_life_left"] == 0) == row["won"]

@@ -218,7 +218,7 @@ def test_the_white_maiden_report_has_every_section(tmp_path):
         "Failed games",
     ):
         assert f"<h2>{heading}</h2>" in text
-    assert "<td>room and action checks</td><td class=n>75.0% [" in text
+    assert "<td>every check (rooms and bosses)</td><td class=n>75.0% [" in text
     assert "delve lab report" in text
     assert text.count("data:image/png;base64,") == 7
 
@@ -226,3 +226,26 @@ def test_the_white_maiden_report_has_every_section(tmp_path):
 def test_the_interval_of_no_wins_or_all_wins_ends_exactly_at_0_or_1():
     for games in range(1, 80):
         assert report.wilson(games, games)[1] == 1.0 and report.wilson(0, games)[0] == 0.0
+
+
+def test_the_white_maiden_report_breaks_deaths_down_by_boss_and_shows_how_games_end(tmp_path):
+    """MV-END-2: which boss kills most (deaths, fights lost and won, rounds by boss) and how
+    games end against the 24-round limit (won in rounds 23-24, lost with Urza at 1-2 life); room
+    checks and every check counted apart."""
+    from delve.sim import maiden_report
+
+    fight = {"joined": 3, "deaths": 2, "lost": 1, "won": 0, "engaged": 20, "fight_rounds": 5, "checks": 4}
+    rows = [
+        maiden_row(1, 2, False, by_boss=json.dumps({"kether": {**fight, "successes": 1}}), final_boss_life_left=2),
+        maiden_row(2, 2, True, by_boss=json.dumps({"kether": {**fight, "won": 1, "successes": 4}}), urza_round=24),
+    ]
+    fights = {f.boss: f for f in maiden_report.boss_fights(rows)}
+    assert (fights["kether"].deaths, fights["kether"].lost, fights["kether"].won) == (4, 2, 1)
+    assert fights["kether"].deaths_per_game == 2.0
+    assert "The boss that kills most: Urza, the Mad King" in maiden_report.deadliest(rows)
+    ends = {r[0]: r[1] for r in maiden_report.game_ends(rows)}
+    assert ends["won in round 24"] == "1"
+    assert ends["lost at round 24, Urza's life left 1–2"] == "1"
+    page = maiden_report.write(rows, tmp_path).read_text(encoding="utf-8")
+    assert "Which boss kills most" in page and "fights lost (last maiden died)" in page
+    assert "every check (rooms and bosses)" in page and "room checks" in page

@@ -10,8 +10,16 @@ dict-valued columns are JSON strings (keys are strings: die sizes, stat levels, 
 
 Metrics (all counted over the whole game, every maiden together unless the name says otherwise):
 
-* outcome: ``won``, ``rounds``, ``turns``, ``bosses_defeated``, ``boss_rounds`` (boss -> round of
-  its defeat), ``urza_round`` (the round the final boss fell, empty when he did not);
+* outcome: ``won``, ``rounds``, ``turns``, ``bosses_defeated``, ``bosses_left`` (the bosses still
+  undefeated when the game ended), ``boss_rounds`` (boss -> round of its defeat), ``urza_round``
+  (the round the final boss fell, empty when he did not), ``final_boss_life_left`` (his life at
+  the end: his set-up life when he was never engaged, 0 when he fell);
+* by boss (which boss kills most): ``by_boss`` ({boss: {"joined": maidens entering its fight,
+  "deaths": deaths that threw a maiden out of its fight, "lost": times its fight emptied (the
+  last maiden in it died, the boss alive), "won": 1 when it fell, "engaged": round of its first
+  engagement, "fight_rounds": rounds from first engagement to defeat, or to the game's last round,
+  counted inclusively, "checks"/"successes": boss checks against it, "life_left": its life at the
+  end}}), only the bosses engaged;
 * life and death: ``deaths``, ``deaths_per_maiden`` (list by seat), ``deaths_in_boss_fight``
   (a death that threw her out of a boss fight), ``turns_at_life_1`` and
   ``turns_at_life_1_after_death`` (turns begun at life 1, and those of them still in the
@@ -105,6 +113,16 @@ class Metrics:
         self._pairs_this_check = 0
         self._check_size = 0
         self._setup_done = False
+        self.by_boss: dict[str, dict[str, int]] = {}
+        self.in_fight: dict[str, set[int]] = defaultdict(set)
+        self._boss_check: str | None = None
+
+    def _boss(self, boss: str) -> dict[str, int]:
+        fight = self.by_boss.get(boss)
+        if fight is None:
+            fight = {"joined": 0, "deaths": 0, "lost": 0, "won": 0, "engaged": 0, "checks": 0, "successes": 0}
+            self.by_boss[boss] = fight
+        return fight
 
     def on_legal(self, game: Game, seat: int, legal: list[dict[str, Any]]) -> None:
         """BQ-12: the destinations a maiden is offered at the start of her move (once a turn)."""
@@ -138,8 +156,15 @@ class Metrics:
                     self.turns_life1_after_death += 1
         elif kind == "maiden.died":
             self.since_death[int(data["seat"])] = True
-            if data.get("boss"):
+            boss = data.get("boss")
+            if boss:
                 self.deaths_in_boss += 1
+                fight = self._boss(str(boss))
+                fight["deaths"] += 1
+                fighting = self.in_fight[str(boss)]
+                fighting.discard(int(data["seat"]))
+                if not fighting:
+                    fight["lost"] += 1
         elif kind == "maiden.healed":
             self.since_death[int(data["seat"])] = False
         elif kind == "maiden.damaged":
@@ -156,9 +181,18 @@ class Metrics:
             if kind == "boss.engaged" and self.first_boss_turn is None:
                 self.first_boss_turn = self.turns
             self.life_at_boss.append(game.maidens[int(data["seat"])].life)
+            fight = self._boss(str(data["boss"]))
+            if kind == "boss.engaged":
+                fight["engaged"] = rnd
+            else:
+                fight["joined"] += 1
+                self.in_fight[str(data["boss"])].add(int(data["seat"]))
         elif kind == "boss.defeated":
             self.boss_rounds[str(data["boss"])] = rnd
+            self._boss(str(data["boss"]))["won"] = 1
+            self.in_fight[str(data["boss"])].clear()
         elif kind == "check.started":
+            self._boss_check = str(data["source"]) if data.get("kind") == "boss" else None
             self._pairs_this_check = 0
             if data.get("slate"):
                 self.slate_checks += 1
@@ -184,6 +218,10 @@ class Metrics:
             else:
                 self.boss_checks[0] += 1
                 self.boss_checks[1] += won
+                if self._boss_check is not None:
+                    fight = self._boss(self._boss_check)
+                    fight["checks"] += 1
+                    fight["successes"] += won
         elif kind == "maiden.entered":
             if data["type"] == "rest" and self.first_rest_turn is None:
                 self.first_rest_turn = self.own_turns[int(data["seat"])]
@@ -211,6 +249,27 @@ class Metrics:
         elif kind == "deck.reshuffled":
             self.reshuffled[str(data["deck"])] += 1
 
+    def _by_boss(self, game: Game) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for boss, cell in sorted(self.by_boss.items()):
+            state = game.bosses[boss]
+            end = self.boss_rounds.get(boss, game.round)
+            out[boss] = {
+                **cell,
+                "fight_rounds": end - cell["engaged"] + 1 if cell["engaged"] else 0,
+                "life_left": 0 if state.defeated else state.life,
+            }
+        return out
+
+    def _final_boss_life_left(self, game: Game) -> int:
+        state = game.bosses[self.final_boss]
+        if state.defeated:
+            return 0
+        if state.engaged:
+            return state.life
+        life = maiden_settings.boss_life(game.settings, int(maiden_content.load().bosses[self.final_boss].life))
+        return max(1, life + game.boss_life_delta + state.life_delta)
+
     def row(self, game: Game) -> dict[str, Any]:
         life_n = len(self.life_at_boss)
         rounds = sorted(self.turns_by_round)
@@ -218,6 +277,9 @@ class Metrics:
             "won": game.result == "won",
             "rounds": game.round,
             "bosses_defeated": sum(1 for b in game.bosses.values() if b.defeated),
+            "bosses_left": sum(1 for b in game.bosses.values() if not b.defeated),
+            "final_boss_life_left": self._final_boss_life_left(game),
+            "by_boss": _json(self._by_boss(game)),
             "boss_rounds": _json(self.boss_rounds),
             "urza_round": self.boss_rounds.get(self.final_boss),
             "deaths": sum(m.deaths for m in game.maidens),
