@@ -289,12 +289,19 @@ def test_the_default_report_size_is_the_documented_one():
 
 
 def test_the_fight_length_answer_names_the_mad_kings_shipped_life():
-    """BQ-20: the headline states the life the numbers were computed with (the shipped content's)."""
+    """BQ-20, MV-SPEC-4, MV-ROUND-7: the headline states the lives the numbers were computed with
+    (the shipped content's, and with +⌈L/3⌉ at 2 and 4 players) and his targets in that round
+    (⌈22/2⌉ = 11 action markers + each action's difficulty: 20 in round 22, not 21)."""
     from delve.maiden import content
 
     urza = next(boss for boss in content.load().bosses.values() if boss.final)
     (answer,) = exact.bq20()
-    assert f"{urza.name['en']} (life {urza.life}) takes" in answer.headline
+    bonus = urza.life + -(-urza.life // 3)
+    assert f"{urza.name['en']} takes" in answer.headline
+    assert f"at life {urza.life} (1 and 3 players)" in answer.headline
+    assert f"at life {bonus} (2 and 4 players: +⌈L/3⌉)" in answer.headline
+    targets = sorted({11 + a.difficulty for a in urza.actions})
+    assert f"round 22, where his targets are {', '.join(map(str, targets))} (11 action markers" in answer.headline
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "lab"
@@ -315,3 +322,33 @@ def test_the_lab_readme_quotes_the_committed_report():
     table = dict(re.findall(r"<tr><td>(\d+)</td><td>\d+</td><td>(\d+\.\d+)</td></tr>", reach))
     per_move = re.findall(r"([\d.]+) destinations\s+per\s+move at Agi 0", readme)
     assert per_move and set(per_move) == {f"{float(table['0']):.1f}"}
+
+
+def test_values_read_as_percentages_with_their_interval_and_exact_rows_keep_their_fraction():
+    """Spec §8 for a reader: a rate as a percentage with its 95% interval in the same unit, a
+    difference in signed percentage points, an exact probability with its exact fraction."""
+    from delve.maiden.lab.answers import Answer
+
+    exact_rate = Answer("BQ-2", "t", "h", 11 / 32, "exact", unit="%", fraction=Fraction(11, 32))
+    rate = Answer("BQ-14", "t", "h", 0.45, "simulated", interval=(0.258, 0.658), unit="%")
+    diff = Answer("§6.3", "t", "h", 0.5, "simulated", interval=(0.223, 0.676), unit="pp")
+    count = Answer("BQ-20", "t", "h", 39.375, "exact", fraction=Fraction(315, 8))
+    assert report._value(exact_rate) == "34.4% (exactly 11/32)"
+    assert report._value(rate) == "45.0% [25.8–65.8%]"
+    assert report._value(diff) == "+50.0 pp [+22.3, +67.6]"
+    assert report._value(count) == "39.38 (exactly 315/8)"
+
+
+def test_player_counts_get_whole_ticks_and_rates_a_percent_axis():
+    """BQ-14's chart: players 1-4 on the axis (never 0.5 or 1.5), the win rate in percent."""
+    from matplotlib.figure import Figure
+
+    from delve.maiden.lab.answers import Plot, Series
+
+    plot = Plot("p", "t", "players", "win rate", [Series("s", [1.0, 2.0, 3.0, 4.0], [0.4, 0.3, 0.45, 0.4])], kind="bar")
+    ax = Figure().subplots()
+    ax.bar([1, 2, 3, 4], [0.4, 0.3, 0.45, 0.4])
+    report._axes(ax, plot)
+    assert list(ax.get_xticks()) == [1, 2, 3, 4]
+    assert ax.yaxis.get_major_formatter()(0.4, 0) == "40%"
+    assert not report.is_probability(Plot("d", "t", "round", "DL", []))

@@ -63,6 +63,11 @@ class Answer:
     tables: list[Table] = field(default_factory=list)
     plots: list[Plot] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unit: str = ""
+    """How the value reads: ``%`` (a probability or a rate), ``pp`` (a difference of two, in
+    percentage points) or ``""`` (a count, a mean, a level)."""
+    fraction: Fraction | None = None
+    """An exact answer's value as its exact fraction, when it is one."""
 
 
 def pct(value: Fraction | float) -> str:

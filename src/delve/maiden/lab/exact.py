@@ -21,6 +21,12 @@ from delve.maiden.lab.answers import Answer, Plot, Series, Table, num, pct, pp
 from delve.maiden.odds import Variant
 from delve.maiden.state import DIE_SIZES, SYMBOLS
 
+
+def _exact(value: object) -> Fraction | None:
+    """An answer's exact fraction, when its value is one (the page prints it beside the percentage)."""
+    return value if isinstance(value, Fraction) else None
+
+
 ROUNDS = range(1, 25)
 SIZES = DIE_SIZES
 PIE_RULE = Variant(ascension_bonus="pie")
@@ -121,6 +127,8 @@ def bq1() -> list[Answer]:
         f"{pp(gains[(8, '1+Pie')][0])} at d8.",
         float(first),
         "exact",
+        unit="pp",
+        fraction=_exact(first),
         tables=[table],
         plots=plots,
     )
@@ -151,6 +159,8 @@ def bq1() -> list[Answer]:
             f"{max(urza_targets)} in round 24.",
             float(above),
             "exact",
+            unit="%",
+            fraction=_exact(above),
             tables=[t_table],
             plots=[t_plot],
         )
@@ -194,6 +204,8 @@ def bq2() -> list[Answer]:
             f"d20 {pct(1 - odds.pair_distribution(20, 3).probability(0))}).",
             float(d8),
             "exact",
+            unit="%",
+            fraction=_exact(d8),
             tables=[
                 Table(["die", "dice n", "P(≥ 1 pair)", "E[pairs]", "P(max disjoint pairs = k)"], rows),
                 Table(["die", "dice n", "E[AP gain from ascension] (bonus 1+Pie, Pie = n−3)"], gain_rows),
@@ -262,6 +274,7 @@ def bq3() -> list[Answer]:
             f"{num(min(deltas_a0))} to {num(max(deltas_a0))} per level (per-die damage 1).",
             float(sum(deltas_a0) / len(deltas_a0)),
             "exact",
+            fraction=_exact(sum(deltas_a0) / len(deltas_a0)),
             tables=[table],
             plots=[Plot("bq03_slate", "BQ-3: expected slate damage at Agi 0, DL 1", "Pie", "E[slate damage]", series)],
             notes=["The headline value is the mean change of expected slate damage per Pie level at Agi 0."],
@@ -293,6 +306,8 @@ def bq4() -> list[Answer]:
             f"(P(success) averaged over the game's targets).",
             dice_win / cells,
             "exact",
+            unit="%",
+            fraction=Fraction(dice_win, cells),
             tables=[Table(["die", "Pie", "ΔP one more die (Pie+1)", "ΔP next size (Wil+1)", "better"], rows)],
         )
     ]
@@ -355,6 +370,8 @@ def bq5() -> list[Answer]:
             f"that differ; at n = 3 that is {region_text or 'never'}.",
             dice_win / total,
             "exact",
+            unit="%",
+            fraction=Fraction(dice_win, total),
             tables=[
                 Table(
                     ["N", "die", "Pie", "E[highest N-dice target]", "with Pie+1", "with Wil+1"],
@@ -395,6 +412,8 @@ def bq6() -> list[Answer]:
             f"average (best split per card count in the table).",
             float(mean_delta),
             "exact",
+            unit="pp",
+            fraction=_exact(mean_delta),
             tables=[Table(["Wil+Pie cards", "best split, default", "best split, boost"], rows)],
         )
     ]
@@ -440,6 +459,8 @@ def bq7() -> list[Answer]:
             f"a Pie card beats a Wil card before Wil 4 in {beats} of {checked} (Wil, Pie) positions.",
             float(worst[1]),
             "exact",
+            unit="pp",
+            fraction=_exact(worst[1]),
             tables=[
                 Table(
                     ["k cards on Wil/Pie"] + [f"best split, {label}" for label in round_sets],
@@ -484,6 +505,8 @@ def bq8() -> list[Answer]:
             f"single die, and pairs vanish (only white dice can pair).",
             float(d8_restricted - d8_default),
             "exact",
+            unit="pp",
+            fraction=_exact(d8_restricted - d8_default),
             tables=[
                 Table(
                     [
@@ -605,6 +628,8 @@ def bq9() -> list[Answer]:
             f"too, one slate room check kills her from life 4 with P = {pct(death4)}.",
             float(value),
             "exact",
+            unit="%",
+            fraction=_exact(value),
             tables=[
                 Table(["die \\ Pie"] + [str(p) for p in range(5)], rows, "P(slate damage ≥ 4), DL 2, Agi 0."),
                 Table(["Agi \\ Pie"] + [str(p) for p in range(5)], agi_rows, "P(slate damage ≥ 4), d8, DL 2."),
@@ -711,6 +736,8 @@ def bq11() -> list[Answer]:
             f"{num(slate_d4)} damage, 3d20 {num(slate_d20)}.",
             float(b4.at_least(16)),
             "exact",
+            unit="%",
+            fraction=_exact(b4.at_least(16)),
             tables=[
                 Table(
                     [
@@ -811,6 +838,8 @@ def bq15() -> list[Answer]:
             f"{pct(mean_met)} of the time on average.",
             float(mean_met),
             "exact",
+            unit="%",
+            fraction=_exact(mean_met),
             tables=[Table(["condition", "skills", "1 stat shown", "2 stats", "3 stats", "4 stats"], rows)],
         )
     ]
@@ -832,6 +861,8 @@ def bq16() -> list[Answer]:
             f"for it: {pct(aimed_tops(first, 6))}.",
             float(value),
             "exact",
+            unit="%",
+            fraction=_exact(value),
             tables=[
                 Table(
                     ["requirement", "k=2 random / aimed", "k=4", "k=6", "k=8"],
@@ -907,6 +938,7 @@ def bq17() -> list[Answer]:
             f"{num(d1)} ({pp(s1 - s0)} of P(success)).",
             float(d0 - d1),
             "exact",
+            fraction=_exact(d0 - d1),
             tables=[
                 Table(
                     ["maiden", "Ins", "P(success)", "E[damage] per check (DL 1)"],
@@ -977,9 +1009,18 @@ def fight(
     return expected_checks, expected_damage
 
 
+def _targets(rnd: int, difficulties: Sequence[int]) -> str:
+    """A boss's targets in round ``rnd``: action markers ⌈r/2⌉ (MV-ROUND-7) + each difficulty."""
+    markers = math.ceil(rnd / 2)
+    targets = sorted({max(1, markers + d) for d in difficulties})
+    values = ", ".join(str(t) for t in targets)
+    return f"{values} ({markers} action markers + difficulty {', '.join(str(d) for d in difficulties)})"
+
+
 def bq20() -> list[Answer]:
     rows = []
     urza_checks, urza_life = Fraction(0), 0
+    urza_checks_b, urza_life_b, urza_round, urza_difficulties = Fraction(0), 0, 0, [0]
     for boss in sorted(maiden_content.load().bosses.values(), key=lambda b: (b.tier, b.id)):
         wil, pie, agi, rnd = REFERENCE_BY_TIER[min(4, max(1, boss.tier))]
         actions = [(a.difficulty, a.slate is not None) for a in boss.actions]
@@ -988,6 +1029,8 @@ def bq20() -> list[Answer]:
         checks_b, damage_b = fight(actions, bonus_life, wil, pie, agi, rnd)
         if boss.final:
             urza_checks, urza_life = checks, boss.life
+            urza_checks_b, urza_life_b, urza_round = checks_b, bonus_life, rnd
+            urza_difficulties = sorted({int(a.difficulty) for a in boss.actions})
         rows.append(
             [
                 boss.name["en"],
@@ -1006,10 +1049,13 @@ def bq20() -> list[Answer]:
         Answer(
             "BQ-20",
             "Boss fight length",
-            f"{final_boss_name()} (life {urza_life}) takes {num(urza_checks)} checks on average from a Wil 4 / Pie 2 "
-            f"maiden in round 22 (the team's checks: split them over the maidens fighting).",
+            f"{final_boss_name()} takes {num(urza_checks)} checks on average at life {urza_life} (1 and 3 players) "
+            f"and {num(urza_checks_b)} at life {urza_life_b} (2 and 4 players: +⌈L/3⌉) from a Wil 4 / Pie 2 maiden in "
+            f"round {urza_round}, where his targets are {_targets(urza_round, urza_difficulties)} (the team's checks: "
+            "split them over the maidens fighting).",
             float(urza_checks),
             "exact",
+            fraction=_exact(urza_checks),
             tables=[
                 Table(
                     [
@@ -1096,6 +1142,8 @@ def bq23() -> list[Answer]:
             f"{damage_cells} cases (fewer faces pair more often).",
             len(wins) / cells,
             "exact",
+            unit="%",
+            fraction=Fraction(len(wins), cells),
             tables=[
                 Table(
                     ["Wil", "Wil die", "Pie", "smaller die", "targets T where it wins", "targets", "largest gain"],

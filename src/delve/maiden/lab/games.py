@@ -243,6 +243,7 @@ def bq2(cells: Cells) -> list[Answer]:
             f"(the pools grow with Pie, so more than the 3-dice 34%).",
             head.value,
             "simulated",
+            unit="%",
             interval=head.interval,
             no_interval=head.missing,
             tables=[Table(["die", "checks", "checks showing a pair", "pairs ascended per check"], rows)],
@@ -276,6 +277,7 @@ def bq7(cells: Cells) -> list[Answer]:
             f"Will-first wins {overall['will_first'].text(percent=True)}.",
             overall[best].value,
             "simulated",
+            unit="%",
             interval=overall[best].interval,
             no_interval=overall[best].missing,
             tables=[Table(["strategy"] + [f"{p}p" for p in PLAYERS] + ["all"], rows)],
@@ -313,6 +315,7 @@ def bq12(cells: Cells) -> list[Answer]:
             f"({diff.text(pp=True)} on the same seeds).",
             diff.value,
             "simulated",
+            unit="pp",
             interval=diff.interval,
             no_interval=diff.missing,
             tables=[
@@ -386,6 +389,7 @@ def bq13(cells: Cells, target: float = 0.5) -> list[Answer]:
             f"The room configuration for a {pct(target)} win rate: {text}.",
             first.value,
             "simulated",
+            unit="%",
             interval=first.interval,
             no_interval=first.missing,
             tables=[
@@ -455,6 +459,7 @@ def bq14(cells: Cells) -> list[Answer]:
             f"2p and 4p against the 1p/3p mean ({pct(target)}): {text}.",
             target,
             "simulated",
+            unit="%",
             tables=[
                 Table(
                     [
@@ -533,6 +538,7 @@ def bq15(cells: Cells) -> list[Answer]:
             f"the win rate by {diff.text(pp=True)}.",
             diff.value,
             "simulated",
+            unit="pp",
             interval=diff.interval,
             no_interval=diff.missing,
             tables=[
@@ -572,6 +578,7 @@ def bq16(cells: Cells) -> list[Answer]:
             f"{diff.text(signed=True)}).",
             share.value,
             "simulated",
+            unit="%",
             interval=share.interval,
             no_interval=share.missing,
             tables=[
@@ -601,6 +608,7 @@ def bq17(cells: Cells) -> list[Answer]:
             f"{diff.text(pp=True)}.",
             diff.value,
             "simulated",
+            unit="pp",
             interval=diff.interval,
             no_interval=diff.missing,
             tables=[
@@ -697,6 +705,7 @@ def bq19(cells: Cells) -> list[Answer]:
             f"{urza.text(percent=True)} of games (every strategy, 1–4 players).",
             urza.value,
             "simulated",
+            unit="%",
             interval=urza.interval,
             no_interval=urza.missing,
             tables=[
@@ -826,6 +835,7 @@ def variants(cells: Cells) -> list[Answer]:
             f"The variant that moves the win rate most is {name}: {diff.text(pp=True)} (paired over the same seeds).",
             diff.value,
             "simulated",
+            unit="pp",
             interval=diff.interval,
             no_interval=diff.missing,
             tables=[
@@ -850,6 +860,89 @@ VARIANT_FOR: dict[str, str] = {
 """The dice questions whose variant also has a full-game answer."""
 
 
+def boss_deaths(cells: Cells) -> list[Answer]:
+    """Which boss kills most: deaths, fights won and lost, and rounds, boss by boss, over the
+    games of every strategy at 1–4 players (default settings)."""
+    from delve.sim import maiden_report
+
+    games = [r for s in STRATEGIES for r in cells.strategy(s)]
+    if not games or not any(r.get("by_boss") not in (None, "") for r in games):
+        return []
+    fights = [f for f in maiden_report.boss_fights(games) if f.deaths]
+    if not fights:
+        return []
+    top = max(fights, key=lambda f: f.deaths)
+    total = sum(f.deaths for f in fights)
+    per_game = mean([float((_j(r.get("by_boss")) or {}).get(top.boss, {}).get("deaths", 0)) for r in games])
+    share = proportion(top.deaths, total)
+    others = sorted((f for f in fights if f is not top), key=lambda f: -f.deaths)[:2]
+    return [
+        Answer(
+            "BQ-18",
+            "Which boss kills most",
+            f"{top.label} kills most: {per_game.text()} deaths per game in its fight, {pct(top.deaths / total)} "
+            f"of all deaths in boss fights; next "
+            + " and ".join(f"{f.label} ({f.deaths_per_game:.2f} a game)" for f in others)
+            + ".",
+            per_game.value,
+            "simulated",
+            interval=per_game.interval,
+            no_interval=per_game.missing,
+            tables=[
+                Table(
+                    (rows := maiden_report.boss_fight_rows(games, checks=False))[0],
+                    rows[1:],
+                    f"Every strategy at 1–4 players, default settings ({len(games)} games). A fight is lost when "
+                    "its last maiden dies with the boss alive (the boss keeps its damage and can be fought "
+                    "again); rounds fighting run from the first engagement to the defeat or the game's end (the odds "
+                    "of each boss's checks are BQ-20's; delve simulate --game maiden shows their success in play). "
+                    f"Share of deaths of the deadliest boss: {share.text(percent=True)}.",
+                )
+            ],
+        )
+    ]
+
+
+def round_limit(cells: Cells) -> list[Answer]:
+    """Is the 24-round limit too tight? The rules fix it (MV-END-2, and the action markers are
+    defined for rounds 1–24 only, MV-ROUND-7), so no other limit is played: the answer is how games
+    end against it."""
+    from delve.sim import maiden_report
+
+    games = [r for s in STRATEGIES for r in cells.strategy(s)]
+    if not games or not any(r.get("final_boss_life_left") not in (None, "") for r in games):
+        return []
+    late = proportion(sum(_bool(r["won"]) and _f(r.get("urza_round")) >= 23 for r in games), len(games))
+    near = proportion(
+        sum(not _bool(r["won"]) and 1 <= _f(r.get("final_boss_life_left")) <= 2 for r in games), len(games)
+    )
+    lost = proportion(sum(not _bool(r["won"]) for r in games), len(games))
+    rows = maiden_report.game_ends(games)
+    return [
+        Answer(
+            "BQ-19",
+            "Is the 24-round limit too tight?",
+            f"{late.text(percent=True)} of games are won in rounds 23–24, and {near.text(percent=True)} are lost "
+            f"at the end of round 24 with {final_boss_name()} at 1–2 life: the games a round or two more would "
+            f"most likely turn into wins (of the {pct(lost.value)} lost).",
+            near.value,
+            "simulated",
+            unit="%",
+            interval=near.interval,
+            no_interval=near.missing,
+            tables=[
+                Table(
+                    rows[0],
+                    rows[1:],
+                    f"Every strategy at 1–4 players, default settings ({len(games)} games). The limit is a rule, "
+                    "not a setting (MV-END-2; the action markers are defined for rounds 1–24 only, MV-ROUND-7), "
+                    "so the lab plays no other limit: it shows how close the games come to it instead.",
+                )
+            ],
+        )
+    ]
+
+
 def variant_answers(cells: Cells) -> list[Answer]:
     out = []
     for bq, name in VARIANT_FOR.items():
@@ -864,6 +957,7 @@ def variant_answers(cells: Cells) -> list[Answer]:
                 "on the same seeds.",
                 diff.value,
                 "simulated",
+                unit="pp",
                 interval=diff.interval,
                 no_interval=diff.missing,
             )
@@ -875,6 +969,7 @@ def answers(rows: Sequence[Row]) -> list[Answer]:
     """Every simulated answer from the rows of :func:`specs`'s games."""
     cells = Cells(rows)
     out: list[Answer] = []
-    for part in (bq2, bq7, bq12, bq13, bq14, bq15, bq16, bq17, bq18, bq19, bq21, bq22, variants, variant_answers):
+    parts = (bq2, bq7, bq12, bq13, bq14, bq15, bq16, bq17, bq18, boss_deaths, bq19, round_limit, bq21, bq22)
+    for part in (*parts, variants, variant_answers):
         out.extend(part(cells))
     return out

@@ -129,12 +129,37 @@ def draw(plot: Plot, path: Path) -> Path:
     ax.set_title(plot.title, fontsize=10)
     ax.set_xlabel(plot.xlabel)
     ax.set_ylabel(plot.ylabel)
+    _axes(ax, plot)
     ax.grid(alpha=0.3)
     if len(plot.series) > 1:
         ax.legend(fontsize=7)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, format="png")
     return path
+
+
+def is_probability(plot: Plot) -> bool:
+    """Whether the plot's y axis is a probability or a rate (shown in percent)."""
+    label = plot.ylabel.strip()
+    return label == "P" or label.startswith("P(") or "rate" in label
+
+
+def _axes(ax: Any, plot: Plot) -> None:
+    """Ticks a reader can take in at a glance: whole numbers on an axis of whole numbers (players
+    1–4, never 0.5 or 1.5), the categories' names when given, and a probability in percent."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    xs = sorted({x for series in plot.series for x in series.xs})
+    if plot.xticks is not None and len(plot.xticks) == len(xs):
+        ax.set_xticks(xs, plot.xticks)
+    elif xs and all(float(x).is_integer() for x in xs):
+        if len(xs) <= 12:
+            ax.set_xticks(xs, [f"{x:g}" for x in xs])
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if is_probability(plot):
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_ylim(bottom=0)
 
 
 def line_style(index: int) -> dict[str, Any]:
@@ -149,17 +174,44 @@ def line_style(index: int) -> dict[str, Any]:
     }
 
 
+#: An exact fraction longer than this is left out of the value column (its percentage stays).
+FRACTION_WIDTH = 20
+
+
+def _number(value: float, unit: str) -> str:
+    if unit == "%":
+        return f"{100 * value:.1f}%"
+    if unit == "pp":
+        return f"{100 * value:+.1f} pp"
+    return f"{value:.4g}"
+
+
 def _value(answer: Answer) -> str:
+    """The value as a reader takes it: a percentage (or percentage points) with its 95% interval
+    in the same unit; an exact value with its exact fraction when that is short."""
     if answer.value is None:
         return "—"
-    return f"{answer.value:.4g}"
+    text = _number(answer.value, answer.unit)
+    if answer.source == "exact":
+        fraction = answer.fraction
+        if fraction is not None and fraction.denominator != 1 and len(str(fraction)) <= FRACTION_WIDTH:
+            return f"{text} (exactly {fraction})"
+        return text
+    if answer.interval is not None:
+        low, high = answer.interval
+        if answer.unit == "%":
+            return f"{text} [{100 * low:.1f}–{100 * high:.1f}%]"
+        if answer.unit == "pp":
+            return f"{text} [{100 * low:+.1f}, {100 * high:+.1f}]"
+        return f"{text} [{low:.4g}–{high:.4g}]"
+    return text
 
 
 def _interval(answer: Answer) -> str:
     if answer.interval is None:
-        return "exact" if answer.source == "exact" else answer.no_interval or "—"
+        return "exact: no sampling error" if answer.source == "exact" else answer.no_interval or "—"
     low, high = answer.interval
-    return f"[{low:.4g}, {high:.4g}]"
+    return f"95% interval [{_number(low, answer.unit)}, {_number(high, answer.unit)}]"
 
 
 def _key(bq: str) -> int:
@@ -185,8 +237,10 @@ def write(
     intro: Sequence[str],
     titles: dict[str, str],
     warnings: Sequence[str] = (),
+    method: Sequence[str] = (),
 ) -> Path:
-    """The page and its PNGs in ``out`` (``warnings`` stand out above the summary)."""
+    """The page and its PNGs in ``out`` (``warnings`` stand out above the summary; ``method``:
+    the paragraphs of the closing section on how the numbers were made)."""
     out.mkdir(parents=True, exist_ok=True)
     ordered = sorted(answers, key=lambda a: (_key(a.bq), a.source != "exact"))
     e = html.escape
@@ -199,13 +253,12 @@ def write(
     parts += [f'<p class="warning">{e(w)}</p>' for w in warnings]
     parts += [f"<p>{e(p)}</p>" for p in intro]
     parts.append(
-        "<h2>Summary</h2><table><tr><th>question</th><th>answer</th><th>value</th>"
-        "<th>95% interval</th><th>source</th></tr>"
+        "<h2>Summary</h2><table><tr><th>question</th><th>answer</th><th>value [95% interval]</th><th>source</th></tr>"
     )
     for answer in ordered:
         parts.append(
             f'<tr><td><a href="#{_slug(answer.bq)}">{e(answer.bq)}</a></td><td>{e(answer.headline)}</td>'
-            f"<td>{e(_value(answer))}</td><td>{e(_interval(answer))}</td><td>{e(answer.source)}</td></tr>"
+            f"<td>{e(_value(answer))}</td><td>{e(answer.source)}</td></tr>"
         )
     parts.append("</table>")
     current = None
@@ -214,15 +267,9 @@ def write(
             current = answer.bq
             parts.append(f'<h2 id="{_slug(answer.bq)}">{e(answer.bq)} {e(titles.get(answer.bq, ""))}</h2>')
         parts.append(f"<h3>{e(answer.title)}</h3>")
-        interval = (
-            f", 95% interval {_interval(answer)}"
-            if answer.interval is not None
-            else f" ({answer.no_interval})"
-            if answer.no_interval
-            else ""
-        )
+        interval = f" ({answer.no_interval})" if answer.interval is None and answer.no_interval else ""
         parts.append(f'<p class="headline">{e(answer.headline)}</p>')
-        parts.append(f'<p class="source">{e(answer.source)}: value {e(_value(answer))}{e(interval)}</p>')
+        parts.append(f'<p class="source">{e(answer.source)}: {e(_value(answer))}{e(interval)}</p>')
         for table in answer.tables:
             if table.file:
                 write_csv(out / table.file, table)
@@ -242,6 +289,9 @@ def write(
             data = base64.b64encode(png.read_bytes()).decode("ascii")
             parts.append(f'<img alt="{e(plot.title)}" src="data:image/png;base64,{data}">')
         parts += [f"<p>{e(note)}</p>" for note in answer.notes]
+    if method:
+        parts.append('<h2 id="method">How the numbers were made</h2>')
+        parts += [f"<p>{e(p)}</p>" for p in method]
     parts.append("</body></html>")
     page = out / "report.html"
     page.write_text("\n".join(parts) + "\n", encoding="utf-8")
@@ -345,20 +395,34 @@ def build(
     say("[3/3] plots and page ...")
     seeds = f"{games_per_cell} seed{'s' if games_per_cell > 1 else ''} per cell"
     intro = [
-        f"Exact answers are fractions from delve.maiden.odds (shown as percentages); simulated answers come from "
-        f"{len(rows)} games of heuristic bots ({seeds}, seeds 1–{games_per_cell}; "
-        f"{failed} failed), with 95% intervals (Wilson for rates, Student's t for means and the delta method for "
-        f"ratios from {MIN_GAMES} games up, Newcombe's paired score interval for differences of win rates over the "
-        f"same seeds and player counts).",
+        "How to read this page: every balance question of the designer (spec §8) has one row in the summary, "
+        "with its answer in words and its value. An answer marked 'exact' is computed from the dice themselves: "
+        "it is the true chance, not an estimate, and its exact fraction is shown beside the percentage when it is "
+        f"short. An answer marked 'simulated' comes from {len(rows)} games played by bots ({seeds}); its "
+        "value is followed by a 95% interval in brackets, the range in which the true value lies with 95% "
+        "confidence: a wide bracket means more games are needed, and a difference whose bracket contains 0 is "
+        "'not resolved', not 'no effect'.",
         resolution(games_per_cell),
-        f"Games played in {seconds:.0f} s (the sum of each game's wall-clock time); rebuild with: "
-        f"delve lab report --out DIR --games {games_per_cell} (more seeds per cell narrow the intervals; "
-        "resumes from DIR/games/results.csv).",
         baseline(),
         "'The game's targets': a round 1–24 equally likely, action markers ⌈r/2⌉ (MV-ROUND-7), a room card "
         "from the shipped deck (copies counted), target = max(1, markers + difficulty).",
     ]
+    method = [
+        "In plain words: the exact answers count every way the dice can fall, so they carry no error. The "
+        "simulated answers are averages over games played by the heuristic bots, and each comes with the range "
+        "that 95 times in 100 contains the value an endless number of games would give. When a variant is "
+        "compared with the rulebook, both are played on the same seeds and player counts, so the difference "
+        "measures the variant and not the luck of the draw.",
+        f"The methods by name: exact answers are fractions from delve.maiden.odds (the code the board screen "
+        f"shows odds with). Simulated answers: {len(rows)} games ({seeds}, seeds 1–{games_per_cell}; {failed} "
+        f"failed); Wilson score intervals for rates, Student's t for means and the delta method for ratios "
+        f"(from {MIN_GAMES} games up; fewer games get no interval), Newcombe's paired score interval for "
+        "differences of win rates over the same seeds and player counts.",
+        f"Games played in {seconds:.0f} s (the sum of each game's wall-clock time); rebuild with: "
+        f"delve lab report --out DIR --games {games_per_cell} (more seeds per cell narrow the intervals; "
+        "resumes from DIR/games/results.csv).",
+    ]
     answers = exact_answers + sim_answers
-    page = write(out, answers, intro, TITLES, warnings(games_per_cell))
+    page = write(out, answers, intro, TITLES, warnings(games_per_cell), method)
     say(f"report: {page} ({time.monotonic() - started:.0f} s)")
     return page, answers
