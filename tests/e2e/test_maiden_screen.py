@@ -549,11 +549,74 @@ def test_the_next_decision_of_the_same_seat_is_brought_into_view_on_a_phone(
     room.scroll_into_view_if_needed()
     expect(page.locator("#panel-decide form.cmd button").first).not_to_be_in_viewport()
     version = page.locator("#game-version").get_attribute("value")
+    room.tap()  # a tap picks the room (its name under the map), a second tap moves
+    expect(page.locator("#panel-map .map-pick")).to_be_visible()
     room.tap()
     expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
     expect(page.locator("#panel-decide form.cmd button").first).to_be_visible()
     first_button_seen(page)
     shot(page, shots, "21-same-seat-after-map-tap-phone-ja")
+
+
+def test_a_move_on_a_phone_is_chosen_on_a_zoom_beside_its_buttons(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """On a phone the whole map's rooms are some 13 px wide: the move panel shows the part of the
+    map around the move, each lit room lettered as its move button and big enough to tap; a tap
+    names the room (no hover on a phone) and marks its button, and only "Move here" moves."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    game = solo_game(user)
+    screen = drive(game, user, lambda s: s.view["phase"] == "move" and any(c["kind"] == "move" for c in s.legal))
+    moves = [c for c in screen.legal if c["kind"] == "move"]
+    page = phone_page(browser, live_server.url, "ann", locale="en-US")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    zoom = page.locator("#panel-decide .map-zoom")
+    expect(zoom).to_be_visible()
+    rooms = zoom.locator("g.room.dest")
+    expect(rooms).to_have_count(len({c["to"] for c in moves}))
+    for n in range(rooms.count()):
+        box = rooms.nth(n).bounding_box()
+        assert box is not None and min(box["width"], box["height"]) >= 32, box
+    buttons = page.locator("#panel-decide ul.moves li")
+    expect(buttons.first.locator(".room-no")).to_have_text("A")
+    first = zoom.locator(f'g.room.dest[data-room="{moves[0]["to"]}"]')
+    expect(first.locator("text.no")).to_have_text("A")
+    version = page.locator("#game-version").get_attribute("value")
+    first.tap()
+    line = zoom.locator(".map-pick")
+    expect(line).to_be_visible()
+    expect(line.locator(".map-pick-info")).to_contain_text(
+        maiden_screen_room_label(moves[0]["to"]), use_inner_text=True
+    )
+    expect(buttons.first).to_have_class(re.compile("picked"))
+    assert page.locator("#game-version").get_attribute("value") == version  # nothing sent yet
+    shot(page, shots, "24-move-zoom-picked-phone")
+    line.locator(".map-pick-go").tap()
+    expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
+    game.refresh_from_db()
+    last = CommandEntry.objects.filter(game_id=game.pk).order_by("-sequence").first()
+    assert last is not None and last.command is not None and last.command["to"] == moves[0]["to"]
+
+    # a desktop has the whole map beside the panel: no zoom, and a click on a lit room moves at once
+    context = browser.new_context(viewport=DESKTOP)
+    desk = context.new_page()
+    desk.set_default_timeout(TIMEOUT)
+    log_in(desk, live_server.url, "ann", PASSWORD)
+    drive(game, user, lambda s: s.view["phase"] == "move" and any(c["kind"] == "move" for c in s.legal))
+    desk.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(desk.locator("#panel-decide .map-zoom")).to_be_hidden()
+    version = desk.locator("#game-version").get_attribute("value")
+    desk.locator("#panel-map g.room.dest").first.click()
+    expect(desk.locator("#game-version")).not_to_have_attribute("value", version or "")
+
+
+def maiden_screen_room_label(room: str) -> str:
+    from delve.server.play.maiden_screen import room_label
+
+    return room_label(room, "en")
 
 
 def test_hot_seat_keeps_the_last_check_and_says_whom_the_phone_goes_to(

@@ -285,6 +285,35 @@ def test_the_map_lights_exactly_the_legal_destinations(duo: Game, player: Any, o
     assert "data-command" not in other
 
 
+def test_a_move_shows_the_map_around_it_with_rooms_lettered_as_their_buttons_MV_MOVE_6(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """MV-MOVE-6 on a phone: the move panel draws the part of the map around the move (its rooms
+    lit with their commands, no keyboard stop of its own), each lit room lettered A, B ... as its
+    move button is, on the zoom and on the whole map; the partner gets no zoom."""
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(duo, None)["active_seat"]
+    moves = [c for c in legal(duo, seat) if c["kind"] == "move"]
+    client = session_client([player, opponent][seat])
+    decide = unescape(client.get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode())
+    zoom = decide.split('<div class="map-zoom">', 1)[1].split("</div>", 1)[0]
+    assert re.search(r'<svg class="tree zoom" viewBox="[-\d.]+ [-\d.]+ [\d.]+ [\d.]+" aria-hidden="true">', zoom)
+    assert 'tabindex="0"' not in zoom
+    assert set(re.findall(r'data-room="(\w+)" data-command', zoom)) == {c["to"] for c in moves}
+    buttons = re.findall(
+        r'<li data-room="(\w+)">.*?<span class="room-no" aria-hidden="true">(\w+)</span>', decide, re.S
+    )
+    assert [room for room, _ in buttons] == [c["to"] for c in moves]
+    assert [mark for _, mark in buttons] == [chr(ord("A") + i) for i in range(len(moves))]
+    whole = unescape(client.get(f"/games/{duo.pk}/maiden/panels/map/").content.decode())
+    for room, mark in buttons:
+        for html in (zoom, whole):
+            group = html.split(f'data-room="{room}"', 1)[1].split("</g>", 1)[0]
+            assert 'class="no"' in group and f">{mark}</text>" in group
+    other = session_client([player, opponent][1 - seat]).get(f"/games/{duo.pk}/maiden/panels/decide/")
+    assert "map-zoom" not in other.content.decode()
+
+
 def test_the_api_plays_white_maiden_like_fated_labyrinth(duo: Game, player: Any, opponent: Any) -> None:
     """The same JSON API: the caller's view, the legal commands with their digest, a submit, an
     illegal submit refused with its code and nothing changed."""

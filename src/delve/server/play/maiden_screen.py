@@ -500,12 +500,58 @@ MAP_SCALE = 10.0
 
 
 def _map(screen: Screen) -> dict[str, Any]:
+    edges, passages, out_rooms, destinations = _map_parts(screen)
+    return {
+        "rooms": out_rooms,
+        "edges": edges,
+        "passages": passages,
+        "svg": _map_svg(edges, passages, out_rooms),
+        "moving": bool(destinations),
+        "legend": [(kind, room_type_name(kind)) for kind in ("normal", "rest", "quest", "danger", "boss", "start")],
+    }
+
+
+def room_mark(index: int) -> str:
+    """The mark of the ``index``-th room a maiden can move to (A, B, ... Z, then 27, 28 ...)."""
+    return chr(ord("A") + index) if index < 26 else str(index + 1)
+
+
+ZOOM_PAD, ZOOM_MIN_WIDTH, ZOOM_MIN_HEIGHT = 7.0, 36.0, 26.0  # map units around the rooms a zoom shows
+
+
+def _zoom(screen: Screen) -> dict[str, Any] | None:
+    """The part of the map around a move: the moving maiden's room and every room she can enter,
+    drawn large (a phone shows the whole map about 3 px to a map unit, its rooms some 13 px
+    wide: too small to tap), each lit room numbered as its move button is."""
+    edges, passages, rooms, destinations = _map_parts(screen)
+    if not destinations:
+        return None
+    view = screen.view or {}
+    active = view.get("active_seat")
+    near = [r for r in rooms if r["json"] or active in [t["seat"] for t in r["tokens"]]]
+    xs, ys = [float(r["x"]) for r in near], [float(r["y"]) for r in near]
+    left, right, top, bottom = min(xs) - ZOOM_PAD, max(xs) + ZOOM_PAD, min(ys) - ZOOM_PAD, max(ys) + ZOOM_PAD
+    if right - left < ZOOM_MIN_WIDTH:
+        grow = (ZOOM_MIN_WIDTH - (right - left)) / 2
+        left, right = left - grow, right + grow
+    if bottom - top < ZOOM_MIN_HEIGHT:
+        grow = (ZOOM_MIN_HEIGHT - (bottom - top)) / 2
+        top, bottom = top - grow, bottom + grow
+    box = " ".join(f"{round(n, 2):g}" for n in (left, top, right - left, bottom - top))
+    return {"svg": _map_svg(edges, passages, rooms, zoom=True), "viewbox": box}
+
+
+def _map_parts(screen: Screen) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], Any]:
+    """The map's edges, passages and rooms as the SVG draws them, and the move commands by room."""
     view = screen.view
     assert view is not None
     language = screen.lang
     m = view["map"]
     rooms = {r["id"]: r for r in m["rooms"]}
     destinations = {c["to"]: c for c in screen.legal if c["kind"] == "move"}
+    moves = [c["to"] for c in screen.legal if c["kind"] == "move"]
+    # each lit room marked A, B, C ... as its move button (numbers would read as the maidens' tokens)
+    numbers = {room: room_mark(moves.index(room)) for room in destinations}
     bosses = {b["id"]: b for b in view["bosses"]}
     freed = {a["id"] for a in view["areas"] if a["freed"]}
     maidens = {mm["seat"]: mm for mm in view["maidens"]}
@@ -579,19 +625,13 @@ def _map(screen: Screen) -> dict[str, Any]:
                 "life": life,
                 "tokens": tokens,
                 "json": as_json(command) if command else "",
+                "no": numbers.get(room["id"], ""),
                 "freed": area_freed,
                 "requirement": "".join(room.get("entry_requirement") or []),
             }
         )
     _place_labels(out_rooms)
-    return {
-        "rooms": out_rooms,
-        "edges": edges,
-        "passages": passages,
-        "svg": _map_svg(edges, passages, out_rooms),
-        "moving": bool(destinations),
-        "legend": [(kind, room_type_name(kind)) for kind in ("normal", "rest", "quest", "danger", "boss", "start")],
-    }
+    return edges, passages, out_rooms, destinations
 
 
 def _label_width(text: str) -> float:
@@ -702,7 +742,9 @@ def _place_labels(rooms: list[dict[str, Any]]) -> None:
         placed.append(label_box(lx, ly, width, anchor))
 
 
-def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms: list[dict[str, Any]]) -> SafeString:
+def _map_svg(
+    edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms: list[dict[str, Any]], *, zoom: bool = False
+) -> SafeString:
     """The map's edges, passages, rooms, boss names and maidens as SVG, written out here (a
     template loop over the 90-odd rooms took most of a page's time; the markup is the same): each
     room a group that says what it is (its title and label), a destination one a button with
@@ -724,7 +766,9 @@ def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms:
             f"room t-{kind}{' explored' if r['explored'] else ''}{' dest' if r['json'] else ''}"
             f"{' defeated' if r['defeated'] else ''}{' freed' if r['freed'] else ''}"
         )
-        button = f' data-command="{v(r["json"])}" tabindex="0" role="button"' if r["json"] else ""
+        # the zoom repeats the lit rooms for a tap; the keyboard and a screen reader have the map's and the list's
+        focus = "" if zoom else ' tabindex="0" role="button"'
+        button = f' data-command="{v(r["json"])}"{focus}' if r["json"] else ""
         if r["boss"]:
             shape = (
                 f'<rect x="{v(r["bx"])}" y="{v(r["by"])}" width="6" height="6" rx="1" transform="rotate(45 {x} {y})"/>'
@@ -734,9 +778,13 @@ def _map_svg(edges: list[dict[str, Any]], passages: list[dict[str, Any]], rooms:
         marker = f'<circle class="marker" cx="{x}" cy="{y}" r="0.9"/>' if r["explored"] and r["type"] != "start" else ""
         glyph = f'<text class="glyph" x="{x}" y="{y}">S</text>' if r["type"] == "start" else ""
         need = f'<text class="req" x="{x}" y="{v(r["req_y"])}">{v(r["requirement"])}</text>' if r["requirement"] else ""
+        # a lit room carries its move button's number (its name without a hover: the list beside);
+        # in the zoom a wider ring around it takes the tap
+        number = f'<text class="no" x="{x}" y="{y}">{v(r["no"])}</text>' if r["json"] and r["no"] else ""
+        hit = f'<circle class="hit" cx="{x}" cy="{y}" r="3.6"/>' if zoom and r["json"] else ""
         out.append(
             f'\n  <g class="{classes}" data-room="{v(r["id"])}"{button} aria-label="{info}">\n'
-            f"    <title>{info}</title>\n    {shape}\n    {marker}\n    {glyph}\n    {need}\n  </g>\n  "
+            f"    <title>{info}</title>\n    {hit}{shape}\n    {marker}\n    {glyph}\n    {need}{number}\n  </g>\n  "
         )
     out.append('\n  <g class="tokens" aria-hidden="true">')
     for r in rooms:
@@ -975,9 +1023,16 @@ def _decide(screen: Screen) -> dict[str, Any]:
     if phase == "move":
         moves = [c for c in legal if c["kind"] == "move"]
         ctx["moves"] = [
-            {**_button(screen, c), "key": str(i + 1) if i < 9 else "", "boss": _boss_move(screen, c["to"])}
+            {
+                **_button(screen, c),
+                "key": str(i + 1) if i < 9 else "",
+                "no": room_mark(i),
+                "room": c["to"],
+                "boss": _boss_move(screen, c["to"]),
+            }
             for i, c in enumerate(moves)
         ]
+        ctx["zoom"] = _zoom(screen) if "helping" not in ctx else None
         stay = next((c for c in legal if c["kind"] == "stay"), None)
         ctx["stay"] = _button(screen, stay) if stay else None
         me = next((m for m in view["maidens"] if m["seat"] == view["active_seat"]), None)

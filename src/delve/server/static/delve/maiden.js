@@ -102,11 +102,55 @@
     if (box.top < 0 || box.bottom > height) panel.scrollIntoView({ block: "start" });
   });
 
+  /* A lit room tapped on a touch screen is first only picked: the room (on the map and in the
+   * zoom) and its move button are marked, and a line under the map says what the room is, with
+   * "Move here"; a second tap on it, or that button, moves. A mouse click moves at once. */
+  var pointer = "mouse";
+  document.addEventListener("pointerdown", function (event) { pointer = event.pointerType || "mouse"; }, true);
+
+  function mark(roomId) {
+    document.querySelectorAll("svg.tree g.room.picked, ul.moves li.picked").forEach(function (el) {
+      el.classList.remove("picked");
+    });
+    if (!roomId) return;
+    document.querySelectorAll('svg.tree g.room[data-room="' + roomId + '"], ul.moves li[data-room="' + roomId + '"]')
+      .forEach(function (el) { el.classList.add("picked"); });
+  }
+
+  function pickLine(room) {
+    var box = room.closest(".map-zoom, section");
+    return box && box.querySelector(".map-pick");
+  }
+
+  function pickRoom(room) {
+    document.querySelectorAll(".map-pick").forEach(function (line) { line.hidden = true; });
+    mark(room ? room.getAttribute("data-room") : "");
+    var line = room && pickLine(room);
+    if (!line) return;
+    line.querySelector(".map-pick-info").textContent = room.getAttribute("aria-label") || "";
+    line.querySelector(".map-pick-go").setAttribute("data-go", room.getAttribute("data-command"));
+    line.hidden = false;
+  }
+
   document.addEventListener("click", function (event) {
-    var room = event.target.closest && event.target.closest("[data-command]");
+    if (!event.target.closest) return;
+    var go = event.target.closest(".map-pick-go");
+    if (go) {
+      send(go.getAttribute("data-go"));
+      return;
+    }
+    if (event.target.closest(".map-pick-off")) {
+      pickRoom(null);
+      return;
+    }
+    var room = event.target.closest("[data-command]");
     if (!room) return;
     event.preventDefault();
-    send(room.getAttribute("data-command"));
+    if (pointer === "mouse" || room.classList.contains("picked")) {
+      send(room.getAttribute("data-command"));
+    } else {
+      pickRoom(room);
+    }
   });
 
 })();
