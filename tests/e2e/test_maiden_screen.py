@@ -613,6 +613,48 @@ def test_a_move_on_a_phone_is_chosen_on_a_zoom_beside_its_buttons(
     expect(desk.locator("#game-version")).not_to_have_attribute("value", version or "")
 
 
+def test_a_room_chosen_from_a_list_is_marked_on_the_map_and_a_tap_there_chooses_it(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """A decision naming a room from a long list (its select marked data-rooms, each option with
+    its room: tests/server) marks the rooms of the list and the chosen one on the map, and a tap
+    on a room of the list on the map chooses it in the list (maiden.js). The list is put on the
+    page by the test: no seed reaches such an effect in a few turns."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    user = django_user_model.objects.create_user(username="ann", password=PASSWORD)
+    game = solo_game(user)
+    screen = drive(game, user, lambda s: s.view["phase"] == "move" and any(c["kind"] == "move" for c in s.legal))
+    rooms = [r["id"] for r in screen.view["map"]["rooms"] if not r["explored"] and r["type"] != "boss"][:3]
+    page = phone_page(browser, live_server.url, "ann", locale="en-US")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.evaluate(
+        """rooms => {
+        const select = document.createElement("select");
+        select.setAttribute("data-rooms", "");
+        rooms.forEach((room, n) => {
+          const option = document.createElement("option");
+          option.value = String(n); option.setAttribute("data-room", room); option.textContent = room;
+          select.appendChild(option);
+        });
+        document.getElementById("panel-decide").appendChild(select);
+        select.value = "1";
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+      }""",
+        rooms,
+    )
+    room = page.locator(f'#panel-map g.room[data-room="{rooms[1]}"]')
+    expect(room).to_have_class(re.compile(r"\bpicked\b"))
+    expect(page.locator("#panel-map g.room.listed")).to_have_count(3)
+    room.scroll_into_view_if_needed()
+    shot(page, shots, "25-room-list-marked-on-the-map-phone")
+    page.locator(f'#panel-map g.room[data-room="{rooms[2]}"]').tap()
+    assert page.locator("#panel-decide select[data-rooms]").input_value() == "2"
+    expect(page.locator(f'#panel-map g.room[data-room="{rooms[2]}"]')).to_have_class(re.compile(r"\bpicked\b"))
+    expect(room).not_to_have_class(re.compile(r"\bpicked\b"))
+
+
 def maiden_screen_room_label(room: str) -> str:
     from delve.server.play.maiden_screen import room_label
 

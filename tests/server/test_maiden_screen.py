@@ -314,6 +314,38 @@ def test_a_move_shows_the_map_around_it_with_rooms_lettered_as_their_buttons_MV_
     assert "map-zoom" not in other.content.decode()
 
 
+def test_a_room_chosen_from_a_long_list_is_grouped_by_area_and_named_for_the_map(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """An effect that names a room (The Empty Almshouse: an unexplored room becomes a rest room)
+    offers some 60 rooms in one list: the list is grouped by area, each choice carries its room
+    for the map to mark (maiden.js), and the list is marked as one of rooms."""
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(duo, None)["active_seat"]
+    screen = maiden_screen.load(duo, [player, opponent][seat])
+    assert screen.view is not None and screen.seat == seat
+    rooms = [r for r in screen.view["map"]["rooms"] if not r["explored"] and r["type"] != "boss"][:20]
+    screen.view["pending"] = [
+        {
+            "seat": seat,
+            "kind": "choose",
+            "data": {"for": "effect"},
+            "source": "quest:q_empty_almshouse",
+            "effect": "room_type",
+            "options": [{"room": r["id"]} for r in rooms],
+        }
+    ]
+    screen.legal = [{"kind": "choose", "option": i} for i in range(len(rooms))]
+    html = unescape(maiden_screen.render_panel(screen, "decide")[0])
+    select = html.split("<select", 1)[1].split("</select>", 1)[0]
+    assert " data-rooms>" in select
+    assert re.findall(r'data-room="(\w+)"', select) == [
+        r["id"] for area in dict.fromkeys(r["area"] for r in rooms) for r in rooms if r["area"] == area
+    ]
+    areas = [maiden_screen.area_name(a, "en") for a in dict.fromkeys(r["area"] for r in rooms)]
+    assert re.findall(r'<optgroup label="([^"]+)">', select) == areas
+
+
 def test_the_api_plays_white_maiden_like_fated_labyrinth(duo: Game, player: Any, opponent: Any) -> None:
     """The same JSON API: the caller's view, the legal commands with their digest, a submit, an
     illegal submit refused with its code and nothing changed."""

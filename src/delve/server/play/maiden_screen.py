@@ -1507,14 +1507,38 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
         out.update(_death_window(screen, pending))
     else:
         out["options"] = [_button(screen, c) for c in legal]
+        _mark_rooms(screen, pending, out["options"])
         if len(legal) > PICK_BUTTONS * 2:
             out["select"] = out["options"]
             out["options"] = []
+            # a long list of rooms: grouped by area, each choice marked on the map (maiden.js)
+            out["rooms"] = all(o.get("room") for o in out["select"])
+            grouped: dict[str, list[dict[str, Any]]] = {}
+            for option in out["select"]:
+                grouped.setdefault(option.get("area", "") if out["rooms"] else "", []).append(option)
+            out["grouped"] = [{"name": name, "choices": choices} for name, choices in grouped.items()]
         if data.get("for") == "effect" or pending.get("source"):
             out["source"] = effect_source(str(pending.get("source") or ""), language)
             out["does"] = effect_does(pending)
             out["colon"] = pgettext("after the name of a card, before what it does", ": ")
     return out
+
+
+def _mark_rooms(screen: Screen, pending: dict[str, Any], options: list[dict[str, Any]]) -> None:
+    """The options of a decision that names a room get its id (``room``, for the map) and its
+    area's name (``area``)."""
+    rooms = {r["id"]: r for r in (screen.view or {}).get("map", {}).get("rooms", [])}
+    names = pending.get("options") or []
+    for option in options:
+        command = json.loads(option["json"])
+        index = command.get("option") if command.get("kind") == "choose" else None
+        name = names[index] if isinstance(index, int) and 0 <= index < len(names) else None
+        if isinstance(name, dict):  # an effect's target: {"room": ...}
+            name = name.get("room") if len(name) == 1 else None
+        if isinstance(name, str) and name in rooms:
+            room = rooms[name]
+            option["room"] = room["id"]
+            option["area"] = area_name(str(room.get("area", "")), screen.lang) if room.get("area") else ""
 
 
 def _death_window(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:

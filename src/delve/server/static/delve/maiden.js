@@ -132,6 +132,28 @@
     line.hidden = false;
   }
 
+  /* A decision that names a room from a long list: the chosen room is marked on the map, and a
+   * tap on a room of the list (on the map) chooses it in the list. */
+  function roomSelect() {
+    return document.querySelector("#panel-decide select[data-rooms]");
+  }
+  function markSelected() {
+    var select = roomSelect();
+    document.querySelectorAll("svg.tree g.room.listed").forEach(function (el) { el.classList.remove("listed"); });
+    if (!select) return;
+    select.querySelectorAll("option[data-room]").forEach(function (option) {
+      var room = document.querySelector('#panel-map g.room[data-room="' + option.getAttribute("data-room") + '"]');
+      if (room) room.classList.add("listed");
+    });
+    var option = select.options[select.selectedIndex];
+    mark(option ? option.getAttribute("data-room") : "");
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.matches && event.target.matches("select[data-rooms]")) markSelected();
+  });
+  document.addEventListener("htmx:afterSettle", markSelected);
+  document.addEventListener("DOMContentLoaded", markSelected);
+
   document.addEventListener("click", function (event) {
     if (!event.target.closest) return;
     var go = event.target.closest(".map-pick-go");
@@ -142,6 +164,16 @@
     if (event.target.closest(".map-pick-off")) {
       pickRoom(null);
       return;
+    }
+    var select = roomSelect();
+    var listed = select && event.target.closest("svg.tree g.room[data-room]");
+    if (listed) {
+      var option = select.querySelector('option[data-room="' + listed.getAttribute("data-room") + '"]');
+      if (option) {
+        select.value = option.value;
+        markSelected();
+        return;
+      }
     }
     var room = event.target.closest("[data-command]");
     if (!room) return;
