@@ -698,7 +698,9 @@ def test_hot_seat_keeps_the_last_check_and_says_whom_the_phone_goes_to(
         page.locator("#panel-decide form.cmd button").first.tap()
         expect(page.locator("#game-version")).not_to_have_attribute("value", version or "")
     assert page.locator("#acting-seat").get_attribute("value") == "1", "the turn did not pass to みお"
-    expect(page.locator("#panel-decide .pass-on")).to_have_text("次はみおの番です。スマホをみおに渡してください。")
+    expect(page.locator("#panel-decide .pass-on")).to_have_text(
+        "次はこの端末でみおの番です。スマホをみおに渡してください。"
+    )
     first_button_seen(page)
     outcome = page.locator("#panel-dice .last-check")
     expect(outcome).to_contain_text("直前の判定")

@@ -302,3 +302,40 @@ def test_a_seat_of_another_players_table_is_not_yours_to_hand(clock: Any, player
         assert (caught.value.status, caught.value.code) == (403, "seat/not_yours")
     html = text_of(session_client(player), game)
     assert "Leave the table to a bot" in html and "Hand Ann (seat 1) to a bot" not in html
+
+
+def test_the_next_seat_is_named_only_when_the_decision_passes_to_another_seat_of_the_browser(
+    clock: Any, player: Any
+) -> None:
+    """Hot-seat: the decision panel names the next seat ("Next: Bea, on this device", and on a
+    touch screen "Pass the phone to Bea") only when the decision now belongs to another seat of
+    this browser than the one that decided last; after a seat's own decision that leaves the next
+    one to the same seat (setup: the familiar, then its card), nothing is said."""
+    from delve.server.games import engine
+    from delve.server.games.models import CommandEntry
+    from delve.server.play import maiden_screen
+    from tests.server.maiden_kit import first_choice
+
+    game = hot_seat(player)
+    client = session_client(player)
+    same = passed = 0
+    for _ in range(60):
+        game.refresh_from_db()
+        screen = maiden_screen.load(game, player)
+        last = (
+            CommandEntry.objects.filter(game_id=game.pk, source=CommandEntry.Source.PLAYER)
+            .order_by("-sequence")
+            .values_list("seat", flat=True)
+            .first()
+        )
+        html = client.get(f"/games/{game.pk}/maiden/panels/decide/").content.decode()
+        if last is None or last == screen.seat:
+            assert "pass-on" not in html
+            same += last is not None
+        else:
+            name = screen.name_of(screen.seat)
+            assert f"Next: {name}, on this device." in html and f"Pass the phone to {name}." in html
+            passed += 1
+        assert screen.acting is not None
+        engine.submit(game.pk, screen.acting.user, first_choice(screen.legal))
+    assert same and passed
