@@ -346,6 +346,25 @@ def test_a_room_chosen_from_a_long_list_is_grouped_by_area_and_named_for_the_map
     assert re.findall(r'<optgroup label="([^"]+)">', select) == areas
 
 
+def test_a_decision_with_one_option_is_one_main_button_naming_it(duo: Game, player: Any, opponent: Any) -> None:
+    """An effect with a single target (a duel's one skill, a shard's one boss) still waits for a
+    tap (the engine and the recorded commands are unchanged): the panel shows one main button
+    naming the option, no list, and says it is the only choice."""
+    play_until(duo, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(duo, None)["active_seat"]
+    screen = maiden_screen.load(duo, [player, opponent][seat])
+    assert screen.view is not None
+    skill = next(iter(load().skills))
+    screen.view["pending"] = [{"seat": seat, "kind": "choose", "data": {"for": "effect"}, "options": [skill]}]
+    screen.legal = [{"kind": "choose", "option": 0}]
+    html = unescape(maiden_screen.render_panel(screen, "decide")[0])
+    assert "<select" not in html
+    buttons = re.findall(r'<button type="submit"[^>]*class="([^"]*)"[^>]*>(.*?)</button>', html, re.S)
+    assert len(buttons) == 1
+    assert "primary" in buttons[0][0] and maiden_screen.skill_name(skill, "en") in buttons[0][1]
+    assert "This is the only choice: confirm it." in html
+
+
 def test_the_api_plays_white_maiden_like_fated_labyrinth(duo: Game, player: Any, opponent: Any) -> None:
     """The same JSON API: the caller's view, the legal commands with their digest, a submit, an
     illegal submit refused with its code and nothing changed."""

@@ -1507,6 +1507,7 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
         out.update(_death_window(screen, pending))
     else:
         out["options"] = [_button(screen, c) for c in legal]
+        out["only"] = len(legal) == 1  # one button, the main one, naming the only choice
         _mark_rooms(screen, pending, out["options"])
         if len(legal) > PICK_BUTTONS * 2:
             out["select"] = out["options"]
