@@ -365,6 +365,38 @@ def test_a_decision_with_one_option_is_one_main_button_naming_it(duo: Game, play
     assert "This is the only choice: confirm it." in html
 
 
+def test_setup_choices_say_what_a_familiars_skill_and_each_stat_do_MV_SETUP_11(
+    duo: Game, player: Any, opponent: Any
+) -> None:
+    """MV-SETUP-11/13: each familiar on offer shows its skill's timing, condition and effect (not
+    only its name), and placing an action card says in one line what each stat does, the guide's
+    own line, in English and in Japanese."""
+    data = load()
+    seat = next(s for s in (0, 1) if any(c["kind"] == "choose_familiar" for c in legal(duo, s)))
+    client = session_client([player, opponent][seat])
+    html = unescape(client.get(f"/games/{duo.pk}/maiden/panels/decide/").content.decode())
+    for command in legal(duo, seat):
+        familiar = data.familiars[command["familiar"]]
+        for skill_id in familiar.skills:
+            skill = data.skills[skill_id]
+            assert skill.text["en"] in html
+            assert maiden_screen.skill_name(skill_id, "en") in html
+    assert re.search(r"<span class=\"cond\">(when moving|before the roll|after the roll|at the result|any time)", html)
+    play_until(duo, [player, opponent], lambda v: any(p["kind"] == "place_card" for p in v.get("pending") or []))
+    pending = view(duo, None)["pending"][0]
+    client = session_client([player, opponent][pending["seat"]])
+    for language in ("en", "ja"):
+        with translation.override(language):
+            lines = maiden_screen.stat_lines(language)
+        assert len(lines) == 4 and all(lines.values())
+        page = unescape(
+            client.get(f"/games/{duo.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        )
+        for line in lines.values():
+            assert line in page, (language, line)
+    assert lines["pie"].startswith("信仰")
+
+
 def test_the_api_plays_white_maiden_like_fated_labyrinth(duo: Game, player: Any, opponent: Any) -> None:
     """The same JSON API: the caller's view, the legal commands with their digest, a submit, an
     illegal submit refused with its code and nothing changed."""

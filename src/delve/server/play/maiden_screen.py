@@ -256,6 +256,20 @@ def stat_name(stat: str) -> str:
     }.get(stat, stat)
 
 
+def stat_lines(language: str) -> dict[str, str]:
+    """What each stat does, one line each, as the guide says it (its "Stats and level-ups" list,
+    in the order Piety, Will, Agility, Inspiration): the stat placement shows them."""
+    from delve.server.play import maiden_help  # the guide imports this module
+
+    for anchor, _title, blocks in maiden_help.GUIDE:
+        if anchor != "stats":
+            continue
+        for block in blocks:
+            if isinstance(block, list) and len(block) == 4:
+                return dict(zip(("pie", "wil", "agi", "ins"), (item[language[:2]] for item in block), strict=True))
+    return {}
+
+
 def stat_short(stat: str) -> str:
     return {"pie": _("Pie"), "wil": _("Wil"), "agi": _("Agi"), "ins": _("Ins")}.get(stat, stat)
 
@@ -1449,6 +1463,17 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
             out["options"].append(
                 {
                     **_button(screen, c),
+                    # each skill's timing, condition and effect, as the maidens panel and the guide say them
+                    "skills": [
+                        {
+                            "name": skill_name(skill.id, language),
+                            "timing": timing_name(skill.timing),
+                            "condition": skill_condition(skill.condition, language),
+                            "text": pick(skill.text, language),
+                        }
+                        for skill in (content_.skills.get(s) for s in (fam.skills if fam else ()))
+                        if skill is not None
+                    ],
                     "text": pick(fam.text, language) if fam else "",
                     "detail": _("Action card: %(symbol)s · Skill: %(skills)s")
                     % {"symbol": symbol_name(fam.action, language) if fam else "", "skills": listing(skills, language)},
@@ -1497,9 +1522,10 @@ def _decision(screen: Screen, pending: dict[str, Any]) -> dict[str, Any]:
         card = str(data.get("card", ""))
         out["card"] = symbol_name(card, language) if card else ""
         me = next((m for m in view["maidens"] if m["seat"] == pending.get("seat")), None)
+        lines = stat_lines(language)
         for c in legal:
             stat = c["stat"]
-            entry = {**_button(screen, c)}
+            entry = {**_button(screen, c), "text": lines.get(stat, "")}
             if me is not None:
                 entry["detail"] = _("now %(level)s") % {"level": me["levels"].get(stat, 0)}
             out["options"].append(entry)
