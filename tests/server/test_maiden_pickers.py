@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from html import unescape
 from typing import Any
 
@@ -61,9 +62,20 @@ def test_MV_ASC_8_each_use_is_one_entry_and_no_variant_is_lost(rolled: Game, pla
     }
     dice = {int(d) for d in re.findall(r'name="pick_dice" value="(\d+)"', boxes[0])}
     assert dice == {i for c in wheel for i in c["dice"]}
-    lists = [f for f in forms if "pick-list" in f]
-    offered = [json.loads(unescape(v)) for f in lists for v in re.findall(r'<option value="([^"]*)"', f)]
-    assert sorted(key(c) for c in offered if c.get("area") == JUSTICE) == sorted(key(c) for c in justice)
+    # Justice (a die and a face): a choice of die and a choice of face, not one option per pair
+    verdict = [f for f in forms if "pick-die-face" in f]
+    assert len(verdict) == 1
+    assert json.loads(unescape(re.search(r'name="command" value="([^"]*)"', verdict[0])[1])) == {
+        "kind": "use_arcana",
+        "area": JUSTICE,
+    }
+    die_list = re.search(r'<select name="pick_die">(.*?)</select>', verdict[0], re.S)[1]
+    face_list = re.search(r'<select name="pick_face">(.*?)</select>', verdict[0], re.S)[1]
+    dice_offered = {int(v) for v in re.findall(r'<option value="(\d+)"', die_list)}
+    faces_offered = {int(v) for v in re.findall(r'<option value="(\d+)"', face_list)}
+    assert dice_offered == {int(c["die"]) for c in justice}
+    assert faces_offered == {int(c["face"]) for c in justice}
+    assert len(dice_offered) + len(faces_offered) < len(justice)
     assert "die 1 (" in html  # a die is named as the dice panel shows it: number, colour, face
 
 
@@ -76,6 +88,42 @@ def test_ticked_dice_make_the_legal_command(rolled: Game, player: Any) -> None:
     assert rolled.version == before + 1
     entry = CommandEntry.objects.filter(game=rolled).latest("sequence")
     assert entry.command == {"kind": "use_arcana", "area": WHEEL, "dice": [0, 1]}
+
+
+def test_MV_ASC_8_a_chosen_die_and_face_make_the_legal_verdict(rolled: Game, player: Any) -> None:
+    """MV-ASC-8: Justice's picker sends its base command with the chosen die and face; the
+    server puts them in the command, which is one of the legal commands as the engine judges."""
+    justice = next(c for c in legal(rolled, 0) if c.get("area") == JUSTICE)
+    before = rolled.version
+    data = {
+        "command": json.dumps({"kind": "use_arcana", "area": JUSTICE}),
+        "pick": "die_face",
+        "pick_die": str(justice["die"]),
+        "pick_face": str(justice["face"]),
+    }
+    response = session_client(player).post(f"/games/{rolled.pk}/maiden/act/", data, **HTMX)
+    assert response.status_code == 200 and 'class="refusal"' not in response.content.decode()
+    rolled.refresh_from_db()
+    assert rolled.version == before + 1
+    entry = CommandEntry.objects.filter(game=rolled).latest("sequence")
+    assert entry.command == justice
+
+
+@pytest.mark.parametrize(("die", "face"), [("", "3"), ("0", "x"), ("99", "3"), ("0", "999")])
+def test_MV_ASC_8_a_bad_die_or_face_is_refused_and_nothing_changes(
+    rolled: Game, player: Any, die: str, face: str
+) -> None:
+    before = rolled.version
+    data = {
+        "command": json.dumps({"kind": "use_arcana", "area": JUSTICE}),
+        "pick": "die_face",
+        "pick_die": die,
+        "pick_face": face,
+    }
+    response = session_client(player).post(f"/games/{rolled.pk}/maiden/act/", data, **HTMX)
+    assert response.status_code == 200 and 'class="refusal"' in response.content.decode()
+    rolled.refresh_from_db()
+    assert rolled.version == before
 
 
 @pytest.mark.parametrize("ticked", [[], ["x"], ["99"]])
@@ -166,20 +214,34 @@ def test_a_partner_during_another_maidens_check_is_told_whose_turn_it_is(
     assert {c["kind"] for c in legal(game, 1)} - {"comment", "give_up"} == {"use_arcana"}
     raw = decide_panel(session_client(opponent), game)
     partner = unescape(raw)
-    heading = re.search(r'<h2 id="h-decide">([^<]*)', partner)
+    heading = re.search(r'<h2 id="h-decide"[^>]*>([^<]*)', partner)
     assert heading is not None and heading[1] == "Ann's turn"
     assert "It is Ann's turn, and she makes the turn's choices. You may use what is listed here to help her." in partner
-    offered = [json.loads(unescape(v)) for v in re.findall(r'<option value="([^"]*)"', raw)]
-    assert sorted(map(key, offered)) == sorted(key(c) for c in legal(game, 1) if c["kind"] == "use_arcana")
+    offered = [json.loads(unescape(v)) for v in re.findall(r'name="command" value="([^"]*)"', raw)]
+    assert sorted(map(key, offered)) == sorted(
+        {
+            key({k: v for k, v in c.items() if k not in ("die", "face")})
+            for c in legal(game, 1)
+            if c["kind"] == "use_arcana"
+        }
+    )
     assert "Suggested: resolve" not in partner and 'data-key="e"' not in partner
     acting = unescape(decide_panel(session_client(player), game))
-    assert re.search(r'<h2 id="h-decide">Ascend and resolve', acting)
+    assert re.search(r'<h2 id="h-decide"[^>]*>Ascend and resolve', acting)
     assert "what is listed here you may use for her" not in acting
 
 
 def selected_and_best(raw: str) -> tuple[list[str], list[str]]:
-    """The options of every picker list: those selected, and those with the list's highest chance."""
+    """The options of every picker list: those selected, and those with the list's highest chance;
+    for a die-and-face picker (Justice), the selected "die:face" and those of the highest chance."""
     chosen, best = [], []
+    for form in re.findall(r'<form class="cmd pick pick-die-face".*?</form>', raw, re.S):
+        die = re.search(r'<select name="pick_die">.*?<option value="(\d+)" selected>', form, re.S)
+        face = re.search(r'<select name="pick_face">.*?<option value="(\d+)" selected>', form, re.S)
+        table = json.loads(unescape(re.search(r'data-odds="([^"]*)"', form)[1]))
+        chances = {k: Fraction(v["fraction"]) for k, v in table.items()}
+        chosen += [f"{die[1]}:{face[1]}"] if die and face else []
+        best += [k for k, p in chances.items() if p == max(chances.values())]
     for form in re.findall(r'<form class="cmd pick pick-list".*?</form>', raw, re.S):
         options = re.findall(r"<option ([^>]*)>([^<]*)</option>", form)
         percent = [int(m[1]) if (m := re.search(r" · (\d+)%", text)) else -1 for _, text in options]
@@ -202,7 +264,7 @@ def test_MV_EXPL_5_a_partners_arcana_picker_opens_on_its_best_choice(clock: Any,
     chosen, best = selected_and_best(raw)
     assert len(chosen) == 1 and chosen[0] in best, (chosen, best)
     percents = [int(p) for p in re.findall(r" · (\d+)%", raw)]
-    if min(percents) < max(percents):
+    if min(percents or [0]) < max(percents or [0]):
         assert "best chance" in chosen[0]
         assert unescape(raw).count("· best chance") == 1
     japanese = session_client(opponent)
@@ -210,7 +272,7 @@ def test_MV_EXPL_5_a_partners_arcana_picker_opens_on_its_best_choice(clock: Any,
     raw_ja = japanese.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     chosen_ja, best_ja = selected_and_best(raw_ja)
     assert len(chosen_ja) == 1 and chosen_ja[0] in best_ja
-    if min(percents) < max(percents):
+    if min(percents or [0]) < max(percents or [0]):
         assert "最も高い確率" in chosen_ja[0]
 
 

@@ -469,19 +469,26 @@ def test_MV_ASC_9_a_use_that_lowers_a_certain_chance_says_so_and_is_not_called_n
     client = session_client(player)
     client.cookies["django_language"] = lang
     html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
-    options = re.findall(r"<option [^>]*>([^<]*)</option>", html)
-    assert options, html
+    # Justice is a choice of die and face: the chance of each pair (and what it says beside it,
+    # shown by the script for the chosen pair) is the picker's table; its best line names a 100%
+    form = re.search(r'<form class="cmd pick pick-die-face".*?</form>', html, re.S)
+    assert form, html
+    table = json.loads(re.search(r'data-odds="(\{.*?\})"><span class="pick-best">', form[0], re.S)[1])
+    assert table, html
     lowered = 0
-    for text in options:
-        percent = re.search(r" · ([\d.]+)%", text)
-        assert percent is not None, text
-        if float(percent[1]) == 100:
-            assert needless in text and lowers not in text, text
+    for pair, row in table.items():
+        if row["fraction"] == "1":
+            assert needless in row["note"] and lowers not in row["note"], (pair, row)
         else:
             lowered += 1
-            assert f"{lowers}{percent[1]}%" in text and needless not in text, text
-        assert "best chance" not in text and "最も高い確率" not in text
-    assert lowered, options
+            assert row["note"] == f"{lowers}{row['percent']}" + ("に下がる" if lang == "ja" else ""), (pair, row)
+    assert lowered, table
+    best_line = re.search(r'<span class="pick-best">(.*?)</span><span class="pick-ticked"', form[0], re.S)[1]
+    if lowered < len(table):
+        assert needless in best_line and lowers not in best_line, best_line
+    else:  # every pair lowers the chance: the line says so, and names none the best
+        assert "any pick would lower" in best_line or "どれを選んでも確率が下がる" in best_line, best_line
+    assert "best chance" not in html and "最も高い確率" not in html
     assert not re.search(r'<button[^>]*class="[^"]*\bbest\b', html.split('class="uses"', 1)[-1])
 
 

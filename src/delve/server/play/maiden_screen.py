@@ -1083,6 +1083,7 @@ def _decide(screen: Screen) -> dict[str, Any]:
     ctx["skills"] = uses(screen, "use_skill")
     ctx["arcana"] = uses(screen, "use_arcana")
     _mark_needless_or_lowering([*ctx["skills"], *ctx["arcana"]], _chance_without_uses(ctx, phase))
+    _die_face_tables([*ctx["skills"], *ctx["arcana"]])
     if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
         after = ctx["after"]
         best_now = max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
@@ -1409,6 +1410,10 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
         )
     group["choices"] = choices
     _mark_top_choice(choices)
+    die_face = _die_face_picker(screen, commands, choices)
+    if die_face is not None:
+        group["die_face"] = die_face
+        return group
     grouped: list[dict[str, Any]] = []
     for choice in choices:
         if not grouped or grouped[-1]["name"] != choice["group"]:
@@ -1416,6 +1421,61 @@ def _use_group(screen: Screen, commands: list[dict[str, Any]]) -> dict[str, Any]
         grouped[-1]["choices"].append(choice)
     group["grouped"] = grouped
     return group
+
+
+def _die_face_picker(
+    screen: Screen, commands: list[dict[str, Any]], choices: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """Set one die to a face (Justice's Verdict: every die × every face, 89 options in one list
+    that stood above the dice on a phone): a choice of die, then of face, two short lists; the
+    server puts them in the command (``pick=die_face``), which the engine accepts only if it is
+    one of the legal picks. None when the variants differ by more than a die and a face."""
+    base = {k: v for k, v in commands[0].items() if k not in ("die", "face")}
+    if not all(
+        c.get("die") is not None
+        and c.get("face") is not None
+        and {k: v for k, v in c.items() if k not in ("die", "face")} == base
+        for c in commands
+    ):
+        return None
+    top = next((c for c in choices if c.get("top")), choices[0])
+    top_command = commands[choices.index(top)]
+    known = all(ch["odds"] is not None for ch in choices)
+    return {
+        "json": as_json(base),
+        "dice": [
+            {"n": n, "label": _die_word(screen, n), "selected": n == int(top_command["die"])}
+            for n in sorted({int(c["die"]) for c in commands})
+        ],
+        "faces": [
+            {"n": f, "selected": f == int(top_command["face"])} for f in sorted({int(c["face"]) for c in commands})
+        ],
+        "best": top,
+        # "die:face" -> the choice (its chance, and the marks set once every use is known)
+        "table": {f"{int(c['die'])}:{int(c['face'])}": ch for c, ch in zip(commands, choices, strict=True)}
+        if known
+        else {},
+    }
+
+
+def _die_face_tables(groups: list[dict[str, Any]]) -> None:
+    """The chance of every die and face of a die-and-face picker, for the script to show the
+    chosen pair's (``data-odds``), with what the list said of each: not needed, or would lower
+    the chance (set by ``_mark_needless_or_lowering``)."""
+    for group in groups:
+        picker = group.get("die_face")
+        if not picker or not picker["table"]:
+            continue
+        rows = {}
+        for key, choice in picker["table"].items():
+            odds_ = choice["odds"]
+            note = ""
+            if choice.get("lowers"):
+                note = _("would lower the chance to %(p)s") % {"p": odds_.percent}
+            elif choice.get("needless"):
+                note = _("not needed: succeeds without it")
+            rows[key] = {"percent": odds_.percent, "fraction": odds_.fraction, "level": odds_.level, "note": note}
+        picker["odds_json"] = as_json(rows)
 
 
 def _mark_top_choice(choices: list[dict[str, Any]]) -> None:

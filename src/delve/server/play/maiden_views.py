@@ -100,6 +100,19 @@ def _with_dice(command: Any, ticked: list[str]) -> tuple[Any, str]:
     return {**command, "dice": chosen}, ""
 
 
+def _with_die_face(command: Any, die: str | None, face: str | None) -> tuple[Any, str]:
+    """A use whose variants differ only by a die and a face (``pick=die_face``, Verdict): the two
+    chosen values make its ``die`` and ``face``; the engine accepts it only if it is a legal pick."""
+    if not isinstance(command, dict) or "die" in command or "face" in command:
+        return command, _("Choose a command first.")
+    try:
+        chosen_die = inputs.whole_number(die or "", "pick_die", maximum=99)
+        chosen_face = inputs.whole_number(face or "", "pick_face", maximum=999)
+    except Rejected:
+        return command, _("Choose a die and a face first.")
+    return {**command, "die": chosen_die, "face": chosen_face}, ""
+
+
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     """One decision from the screen. ``seat`` names the seat the screen showed: the caller's own,
@@ -123,6 +136,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         error = _("Choose a command first.")
     if not error and request.POST.get("pick") == "dice":
         command, error = _with_dice(command, request.POST.getlist("pick_dice"))
+    elif not error and request.POST.get("pick") == "die_face":
+        command, error = _with_die_face(command, request.POST.get("pick_die"), request.POST.get("pick_face"))
     seats = present.public_seats(found)
     controlled = maiden_screen.controlled_seats(found, request.user, seats)
     wanted = _prefer(request.POST.get("seat"))

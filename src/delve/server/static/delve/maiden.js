@@ -37,17 +37,24 @@
   /* A set of dice to tick (reroll any number): the exact chance of the ticked set, from the
    * table the server rendered (data-odds: "0,2" -> percent, fraction, colour band); the best set
    * stays named while the ticked set is not one of the legal picks. */
+  /* A die and a face to set it to (Verdict): the same line, keyed "die:face". */
   document.addEventListener("change", function (event) {
     var box = event.target;
-    if (!box || box.name !== "pick_dice") return;
+    if (!box || (box.name !== "pick_dice" && box.name !== "pick_die" && box.name !== "pick_face")) return;
     var form = box.form;
     var line = form && form.querySelector(".pick-odds[data-odds]");
     if (!line) return;
     var table = JSON.parse(line.getAttribute("data-odds"));
-    var ticked = [];
-    form.querySelectorAll("input[name=pick_dice]:checked").forEach(function (b) { ticked.push(Number(b.value)); });
-    ticked.sort(function (a, b) { return a - b; });
-    var found = table[ticked.join(",")];
+    var key;
+    if (box.name === "pick_dice") {
+      var ticked = [];
+      form.querySelectorAll("input[name=pick_dice]:checked").forEach(function (b) { ticked.push(Number(b.value)); });
+      ticked.sort(function (a, b) { return a - b; });
+      key = ticked.join(",");
+    } else {
+      key = form.querySelector("select[name=pick_die]").value + ":" + form.querySelector("select[name=pick_face]").value;
+    }
+    var found = table[key];
     var best = line.querySelector(".pick-best");
     var mine = line.querySelector(".pick-ticked");
     var odds = mine.querySelector(".odds");
@@ -58,6 +65,11 @@
       odds.textContent = found.percent;
       odds.title = found.fraction;
       odds.setAttribute("data-p", found.fraction);
+      var note = mine.querySelector(".pick-note");
+      if (note) {
+        note.textContent = found.note || "";
+        note.hidden = !found.note;
+      }
     }
   });
 
