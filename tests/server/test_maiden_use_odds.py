@@ -526,3 +526,54 @@ def test_MV_ASC_9_lowering_and_needless_marks_are_set_against_the_chance_without
             use = {**picker, "name": "Wheel", "id": "pick-x", "json": "{}", "hint": "", "odds_json": "{}"}
             html = render_to_string("play/maiden/_use.html", {"u": use, "s": s})
             assert every in html and " checked" not in html, html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "plain", "after_ascending"),
+    [
+        (
+            "en",
+            "not needed: succeeds without it<",
+            r"not needed: succeeds without it after ascending the pair of (\d+)s",
+        ),
+        ("ja", "不要：使わなくても成功<", r"不要：(\d+)のゾロ目でアセンションをすれば使わなくても成功"),
+    ],
+)
+def test_MV_ASC_9_not_needed_names_the_ascension_when_resolving_now_fails(
+    clock: Any, player: Any, lang: str, plain: str, after_ascending: str
+) -> None:
+    """MV-ASC-9 with SUG-3 A20: "Resolve the check 0%" stood beside "Arcana: The Sun 100% — not
+    needed: succeeds without it", true only after the suggested ascension. When resolving now
+    fails and an ascension succeeds for certain, a use at 100% says it is not needed after that
+    ascension, by name; when resolving now succeeds, it says plainly that it is not needed."""
+    game, current, _ = _rolled_a_pair_of_twos(player)
+    current.arcana = [*[a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED, SUN)], SUN]
+    rules = engine.ruleset_of(game)
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    seen = set()
+    for target in range(1, 16):
+        current.check.target = target
+        Game.objects.filter(pk=game.pk).update(state=rules.encode(current).decode())
+        html = unescape(
+            client.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        )
+        resolve = re.search(r'class="cmd-resolve[^"]*".*?class="odds[^"]*"[^>]*>([\d.]+)%', html, re.S)
+        ascend = re.findall(
+            r'class="cmd-ascend[^"]*"[^>]*>(?:<kbd[^>]*>[^<]*</kbd>)?[^<]*?(\d+)[^<]*'
+            r'<span class="odds[^"]*"[^>]*>([\d.]+)%',
+            html,
+        )
+        sun = re.search(r'(<button[^>]*class="cmd-use_arcana[^"]*".*?</button>)', html, re.S)
+        if resolve is None or sun is None or "needless" not in sun[1]:
+            continue
+        if float(resolve[1]) < 100 and any(float(p) == 100 for _, p in ascend):
+            named = re.search(after_ascending, sun[1])
+            assert named is not None, sun[1]
+            assert (named[1], "100") in ascend, (named[1], ascend)  # the pair named succeeds
+            seen.add("after")
+        elif float(resolve[1]) == 100:
+            assert plain in sun[1] and re.search(after_ascending, sun[1]) is None, sun[1]
+            seen.add("plain")
+    assert seen == {"after", "plain"}, seen

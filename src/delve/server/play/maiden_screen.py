@@ -1082,7 +1082,8 @@ def _decide(screen: Screen) -> dict[str, Any]:
         ctx["boosts"] = [_button(screen, c) for c in legal if c["kind"] == "boost"]
     ctx["skills"] = uses(screen, "use_skill")
     ctx["arcana"] = uses(screen, "use_arcana")
-    _mark_needless_or_lowering([*ctx["skills"], *ctx["arcana"]], _chance_without_uses(ctx, phase))
+    without = _chance_without_uses(ctx, phase)
+    _mark_needless_or_lowering([*ctx["skills"], *ctx["arcana"]], without, _needless_via(ctx, phase, without))
     _die_face_tables([*ctx["skills"], *ctx["arcana"]])
     if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
         after = ctx["after"]
@@ -1179,7 +1180,29 @@ def _chance_without_uses(ctx: dict[str, Any], phase: str) -> Any:
     return max([after.success_now.p, after.success_best.p, *(ch.success.p for ch in after.choices)])
 
 
-def _mark_needless_or_lowering(groups: list[dict[str, Any]], without: Any) -> None:
+def _needless_via(ctx: dict[str, Any], phase: str, without: Any) -> str:
+    """When a use is not needed only because an ascension reaches the chance that resolving now
+    does not (Resolve 0% beside "Arcana: The Sun 100% — not needed: succeeds without it", which
+    read as a contradiction): the words naming that ascension; "" when resolving now (or, before
+    the roll, rolling as is) already does."""
+    after = ctx.get("after")
+    if phase != "post_roll" or after is None or without is None or after.success_now.p >= without:
+        return ""
+    choice = next((ch for ch in after.choices if ch.success.p >= without), None)
+    if choice is None:
+        return _("the suggested ascensions")
+    return _("ascending the pair of %(face)ss") % {"face": choice.face}
+
+
+def needless_words(entry: dict[str, Any]) -> str:
+    """What a use that is not needed says: "not needed: succeeds without it", and after which
+    ascension when resolving now would not succeed (``needless_via``)."""
+    if entry.get("needless_via"):
+        return _("not needed: succeeds without it after %(via)s") % {"via": entry["needless_via"]}
+    return _("not needed: succeeds without it")
+
+
+def _mark_needless_or_lowering(groups: list[dict[str, Any]], without: Any, via: str = "") -> None:
     """Compares every use that changes the check (those with a chance shown) with the chance
     without any (``without``). When the check already succeeds for certain, a use that keeps 100%
     is not needed (Judgement's 100% beside an ascension's 100% was offered with nothing saying it
@@ -1200,6 +1223,7 @@ def _mark_needless_or_lowering(groups: list[dict[str, Any]], without: Any) -> No
                 entry["lowers"] = True
             elif without == 1:
                 entry["needless"] = True
+                entry["needless_via"] = via
         if (group.get("best") or {}).get("lowers"):
             for die in group["dice"]:
                 die["checked"] = False
@@ -1473,7 +1497,7 @@ def _die_face_tables(groups: list[dict[str, Any]]) -> None:
             if choice.get("lowers"):
                 note = _("would lower the chance to %(p)s") % {"p": odds_.percent}
             elif choice.get("needless"):
-                note = _("not needed: succeeds without it")
+                note = needless_words(choice)
             rows[key] = {"percent": odds_.percent, "fraction": odds_.fraction, "level": odds_.level, "note": note}
         picker["odds_json"] = as_json(rows)
 
