@@ -175,3 +175,39 @@ def test_the_familiar_table_writes_brackets_as_each_language_does() -> None:
     assert skill_condition([], "ja") == ""
     areas = re.sub(r"<[^>]+>", "", japanese.split('id="area-list"')[1].split("</table>")[0])
     assert not re.search(r"[()]", areas) and "（" in areas
+
+
+#: What an Arcana's text says of its timing, by the content's ``arcana_timing`` (MV-EXPL-5).
+ARCANA_TIMING_WORDS = {
+    "any": ("(any time)", "（いつでも）"),
+    "movement": ("(movement)", "（移動時）"),
+    "pre_roll": ("(before the roll)", "（ロール前）"),
+    "post_roll": ("(after the roll)", "（ロール後）"),
+    "damage": ("(when a maiden would die)", "（死亡する時）"),
+}
+
+
+def test_MV_EXPL_5_each_arcana_says_its_timing_once_and_the_one_it_is_used_at() -> None:
+    """MV-EXPL-5, MV-DEATH-1: the area table printed each Arcana's timing twice ("Abundance (any
+    time): every maiden heals 6. (any time)"), and Death's two different ones: "Rebirth (when a
+    maiden would die)" then "(when taking damage)", while its window opens only when damage would
+    kill her. Each Arcana's text names the timing it is used at, and the page says it once."""
+    from delve.server.play.maiden_screen import timing_name
+
+    data = load()
+    english = page(Client(), URL).split('id="area-list"')[1].split("</table>")[0]
+    japanese = page(Client(), URL, "ja").split('id="area-list"')[1].split("</table>")[0]
+    for area in data.areas.values():
+        en, ja = ARCANA_TIMING_WORDS[area.arcana_timing]
+        assert en in area.arcana_text["en"] and ja in area.arcana_text["ja"], area.name["en"]
+        row = re.search(rf"<th scope=\"row\">{re.escape(area.name['en'])}</th>(.*?)</tr>", english, re.S)[1]
+        assert row.count("(") == area.arcana_text["en"].count("(") + area.effect_text["en"].count("("), row
+        row_ja = re.search(rf"<th scope=\"row\">{re.escape(area.name['ja'])}</th>(.*?)</tr>", japanese, re.S)[1]
+        assert row_ja.count("（") == area.arcana_text["ja"].count("（") + area.effect_text["ja"].count("（"), row_ja
+    from django.utils import translation
+
+    with translation.override("en"):
+        assert timing_name("damage") == "when a maiden would die"
+    with translation.override("ja"):
+        assert timing_name("damage") == "死亡する時"
+    assert "when taking damage" not in english

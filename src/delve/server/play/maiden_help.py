@@ -375,8 +375,7 @@ def areas(lang: str) -> list[dict[str, Any]]:
         {
             "name": pick(area.name, lang),
             "effect": pick(area.effect_text, lang),
-            "arcana": pick(area.arcana_text, lang),
-            "timing": timing_name(area.arcana_timing),
+            "arcana": pick(area.arcana_text, lang),  # its timing in brackets after its name
         }
         for area in sorted(content().areas.values(), key=lambda a: a.arcanum)
     ]

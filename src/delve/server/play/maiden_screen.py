@@ -2069,7 +2069,8 @@ def timing_name(timing: str) -> str:
         "pre_roll": _("before the roll"),
         "post_roll": _("after the roll"),
         "result": _("at the result"),
-        "damage": _("when taking damage"),
+        # the damage window opens only when damage would kill her (MV-DEATH-1, cancel_death)
+        "damage": _("when a maiden would die"),
         "any": _("any time"),
     }.get(timing, timing)
 
