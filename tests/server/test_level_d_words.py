@@ -196,3 +196,54 @@ def test_deadline_notices_the_calendar_and_standings_say_resign_in_level_d_P_33(
     assert (
         _fate(SimpleNamespace(lang=lang, preset="fated-labyrinth"), "gave_up") == {"en": "gave up", "ja": "放棄"}[lang]
     )
+
+
+@pytest.mark.parametrize(
+    ("preset", "lang", "said"),
+    [
+        ("level-d", "ja", "あなたは投了しました"),
+        ("level-d", "en", "You resigned"),
+        ("fated-labyrinth", "ja", "あなたはゲームを放棄しました"),
+        ("fated-labyrinth", "en", "You abandoned the game"),
+    ],
+)
+def test_the_waiting_page_says_a_give_up_in_the_presets_word_P_33(db, clock, make_user, preset, lang, said):
+    """P-33: a Level D player who gave up read 「あなたはゲームを放棄しました」 on the waiting page
+    while the records and the end notice say 投了: the page says it in the preset's word, by the
+    same function as the notice (notify.text.result_word)."""
+    from tests.server.conftest import START, session_client
+    from tests.server.notify_kit import HOUR, fated, step
+
+    users = [make_user(name) for name in ("ann", "bob", "cid", "dan")]
+    game = fated(users, preset=preset)
+    clock.t = START + HOUR
+    step()
+    engine.submit(game.pk, users[0], {"kind": "give_up"})
+    client = session_client(users[0])
+    client.cookies["django_language"] = lang
+    html = unescape(client.get("/me/waiting/", headers={"Accept-Language": lang}).content.decode())
+    assert f"<strong>{said}</strong>" in html
+    if preset == "level-d":
+        assert "放棄" not in html and "abandoned" not in html
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_waiting_pages_stored_turns_cell_says_its_label_once_FL_TURN_6(db, clock, make_user, lang):
+    """FL-TURN-6: the stored-turns cell, whose column (and, on a phone, its data-label) says
+    "Stored turns", read 「蓄積ターン: 蓄積ターン 1 / 2（…）」: the cell says the count alone."""
+    from tests.server.conftest import START, session_client
+    from tests.server.notify_kit import HOUR, fated, step
+
+    users = [make_user(name) for name in ("ann", "bob", "cid", "dan")]
+    fated(users)
+    clock.t = START + HOUR
+    step()
+    client = session_client(users[0])
+    client.cookies["django_language"] = lang
+    html = unescape(client.get("/me/waiting/", headers={"Accept-Language": lang}).content.decode())
+    cell = re.search(r'<td data-label="([^"]+)">([^<]*)', html[html.index("<tbody>") :].split("</td>", 3)[3])
+    assert cell, html
+    label, value = cell.groups()
+    assert label == ("蓄積ターン" if lang == "ja" else "Stored turns")
+    assert value.startswith("1 / 2"), value
+    assert label not in value and "stored turn" not in value.lower()

@@ -23,11 +23,20 @@ from delve.server.records.verify import seed_hash
 EVENTS_LIMIT = 100
 
 
-def stored_turns(stored: int, cap: int | None, *, playing: bool) -> str:
+def stored_turns(stored: int, cap: int | None, *, playing: bool, labelled: bool = True) -> str:
     """Fated Labyrinth's stored turns, said alike on the "waiting on me" page and the game screen:
     the turns stored and not yet begun, out of the cap (FL-TURN-6); a turn ready to open is one of
-    them (AMB-4), a turn under way is not (it was consumed as it began, FL-TURN-8/9)."""
+    them (AMB-4), a turn under way is not (it was consumed as it began, FL-TURN-8/9).
+
+    ``labelled=False``: without the words "stored turns", for a cell whose column (or, on a phone,
+    its data-label) already says them."""
     count = f"{stored} / {cap}" if cap else str(stored)
+    if not labelled:
+        if playing:
+            return gettext("%(count)s, not counting the one you are playing") % {"count": count}
+        if stored:
+            return gettext("%(count)s, the one ready to play included") % {"count": count}
+        return count
     if playing:
         return ngettext(
             "%(count)s stored turn, not counting the one you are playing",

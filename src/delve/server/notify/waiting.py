@@ -63,7 +63,20 @@ class Row:
         seen = self.attention
         if not seen.cap or self.out:
             return ""
-        return present.stored_turns(seen.stored or 0, seen.cap, playing=seen.playing)
+        return present.stored_turns(seen.stored or 0, seen.cap, playing=seen.playing, labelled=False)
+
+    @property
+    def gave_up_text(self) -> str:
+        """ "You gave up" in the words of a Fated preset that has its own (P-33: Level D's 投了 /
+        "resigned", as its records and the end notice say them); "" where the page's own "You
+        abandoned the game" says the preset's word (Fated Labyrinth's 放棄) or for another game."""
+        if self.game.ruleset != "fated":
+            return ""
+        lang = text.language((get_language() or "en")[:2])
+        said = text.result_word({"result": "abandoned", "preset": self.game.preset}, lang)
+        if said == text.result_word({"result": "abandoned", "preset": "fated-labyrinth"}, lang):
+            return ""
+        return f"あなたは{said}" if lang == "ja" else f"You {said}"
 
     @property
     def loses_text(self) -> str:
