@@ -285,6 +285,37 @@ def test_the_cap_warning_comes_cap_hours_before_the_first_lost_turn_FL_TURN_6(ga
     assert player(game, 0).lost_turns == 1
 
 
+def test_a_fast_games_cap_warning_waits_for_half_the_cap_and_comes_once_per_approach_FL_TURN_6(db, clock, make_user):
+    """FL-TURN-6: in a game of 30-second turns and a cap of 24 the cap is always within the
+    6-hour warning window, and "turns will be lost" went out every 30 s, at 0 of 24 stored too,
+    as each turn played moved the time of the first lost turn (the key). The warning waits for
+    half the cap stored and then comes once; playing on near the cap sends no more until the
+    time it warned of has come."""
+    users = [make_user(name) for name in ("ann", "bob", "cid", "dan")]
+    fast = fated(users, wait_time=30, max_stored_turns=24)
+    seen: list[int] = []
+    warned_at = None
+    for k in range(1, 60):
+        clock.t = START + 30 * k
+        if warned_at is not None and clock.t >= warned_at:
+            break
+        step()
+        aki = player(fast, 0)
+        if aki.stored > 13:  # the player plays one turn a turn: the stored count stays, the key moves
+            rewrite(fast, lambda s: setattr(s.p(0), "stored", s.p(0).stored - 1))
+            step()
+        caps = notices(users[0], "cap")
+        if not caps:
+            assert aki.stored * 2 < 24 or not seen, aki.stored
+            seen.append(aki.stored)
+            continue
+        [notice] = caps  # one, all along the approach
+        assert notice.data["stored"] >= 12
+        warned_at = warned_at or notice.data["at"]
+    assert warned_at is not None and max(seen) < 12
+    assert len(mails_to(users[0].email, "turns will be lost")) <= 1  # the one notice, no other
+
+
 def test_the_abandonment_deadline_is_announced_24_hours_and_1_hour_ahead_AMB_50(game, four, clock):
     clock.t = START + HOUR
     step()

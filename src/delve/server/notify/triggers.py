@@ -11,7 +11,8 @@ Triggers (the ``kind`` of a notice and its key):
 - ``turn``: a stored turn waits unopened (key: the ruleset's ``waiting_key``);
 - ``defense``: an attack (or trap, steal, pass-by) waits for a defense (key: ``defense_key``);
 - ``cap``: the stored turns reach the cap within the player's ``cap_hours`` (key: the time of the
-  first lost turn), only while turns are stored and none is being lost yet;
+  first lost turn), only while at least half the cap is stored and none is being lost yet, and
+  once per approach (:func:`cap_warning`);
 - ``deadline_24h`` / ``deadline_1h``: the abandonment (or autopilot) deadline is that close, and
   was further away when the countdown began (a one-day deadline gets no "24 hours left" after
   each move); only the nearest one due is told (key: the deadline: once per deadline);
@@ -190,13 +191,40 @@ def find(game: Game, now: int) -> Found:
                     data["preset"] = game.preset
                 found.events.append((seat, kind, str(seen.deadline), now, data))
         if seen.loses_turns_at is not None and seen.action and not seen.losing:
-            warn_at = seen.loses_turns_at - prefs[seat.user_id].cap_hours * HOUR
-            if now >= warn_at:
-                data = {**base, "at": seen.loses_turns_at, "stored": seen.stored, "cap": seen.cap}
-                found.events.append((seat, "cap", str(seen.loses_turns_at), now, data))
-            else:
-                found.later(warn_at)
+            cap_warning(game, seat, seen, prefs[seat.user_id].cap_hours, now, found, base)
     return found
+
+
+def cap_warning(
+    game: Game, seat: Seat, seen: Any, cap_hours: int, now: int, found: Found, base: dict[str, Any]
+) -> None:
+    """The "turns will be lost" warning (FL-TURN-6), once per approach to the cap, into ``found``.
+
+    Due when the first lost turn is ``cap_hours`` away or nearer and at least half the cap is
+    stored: in a game of 30-second turns and a cap of 24 the cap is always less than six hours
+    away, and "turns will be lost" at 0 of 24 stored, sent again every turn, told nothing. The
+    key is the time of the first lost turn, which moves on each turn the player plays; so after
+    a warning none is sent until the time it warned of has come: a player who keeps playing
+    while near the cap is told once, and told again only on a new approach after that time."""
+    assert seen.loses_turns_at is not None
+    warn_at = seen.loses_turns_at - cap_hours * HOUR
+    if now < warn_at:
+        found.later(warn_at)
+        return
+    if not seen.cap or (seen.stored or 0) * 2 < seen.cap:
+        return  # fewer than half the cap stored: the scan after the next change looks again
+    last = (
+        Notice.objects.filter(user_id=seat.user_id, game=game, kind="cap")
+        .order_by("-time", "-id")
+        .values_list("data", flat=True)
+        .first()
+    )
+    warned_of = int(last.get("at", 0)) if isinstance(last, dict) else 0
+    if warned_of > now:
+        found.later(warned_of)  # this approach was warned of
+        return
+    data = {**base, "at": seen.loses_turns_at, "stored": seen.stored, "cap": seen.cap}
+    found.events.append((seat, "cap", str(seen.loses_turns_at), now, data))
 
 
 def deadline_warning(deadline: int, deadline_from: int, now: int, found: Found) -> str | None:
