@@ -329,22 +329,39 @@ def test_a_death_names_the_killer_FL_DEATH_3_FL_KILL_1():
     (the credited player), or the cause when every survivor is credited (poison, FL-KILL-4/5)."""
     died = {"kind": "player.died", "player": 5, "cause": "remote", "credited": [1], "fate": "died"}
     assert text.describe(died, "en", "fated-labyrinth") == (
-        "Player 06 was killed by Player 02's attack. Kill credited to Player 02."
+        "Player 06 was killed by Player 02's attack (failed the death check: 25% to survive)."
+        " Kill credited to Player 02."
     )
     assert text.describe(died, "en", "fated-labyrinth", viewer=5) == (
-        "You were killed by Player 02's attack. Kill credited to Player 02."
+        "You were killed by Player 02's attack (failed the death check: 25% to survive). Kill credited to Player 02."
     )
     assert text.describe(died, "ja", "fated-labyrinth") == (
-        "プレイヤー06はプレイヤー02の攻撃で死亡した。撃破数：プレイヤー02に+1。"
+        "プレイヤー06はプレイヤー02の攻撃で死亡した（死亡判定に失敗：成功率25%）。撃破数：プレイヤー02に+1。"
     )
     trap = {**died, "cause": "trap"}
-    assert text.describe(trap, "ja", "level-d").startswith("プレイヤー06はプレイヤー02のワナで死亡した。")
-    assert text.describe(trap, "ja", "fated-labyrinth").startswith("プレイヤー06はプレイヤー02の罠で死亡した。")
+    assert text.describe(trap, "ja", "level-d").startswith("プレイヤー06はプレイヤー02のワナで死亡した（")
+    assert text.describe(trap, "ja", "fated-labyrinth").startswith("プレイヤー06はプレイヤー02の罠で死亡した（")
     poison = {**died, "cause": "poison", "credited": [1, 2]}
     assert text.describe(poison, "en", "fated-labyrinth") == (
-        "Player 06 died of poison. Kill credited to Player 02 and Player 03."
+        "Player 06 died of poison (failed the death check: 25% to survive). Kill credited to Player 02 and Player 03."
     )
     assert "(an attack)" not in text.describe({**died, "credited": [0, 1]}, "en", "fated-labyrinth")
+
+
+def test_the_log_says_the_death_check_was_rolled_FL_DEATH_1_FL_DEATH_2():
+    """FL-DEATH-1/2: 「死の淵から蘇った」 and 「死亡した」 gave no hint that a 25% check was rolled:
+    the sentences say it; a death while abandoning (FL-ABN-5: no check) says none. Only the
+    rendering: the recorded events are unchanged."""
+    survived = {"kind": "death.survived", "player": 1}
+    assert text.describe(survived, "en", "fated-labyrinth") == (
+        "Player 02 survived the death check (25% chance) and rose from the brink of death (HP 10)."
+    )
+    assert text.describe(survived, "ja", "level-d") == (
+        "プレイヤー02は死亡判定（成功率25%）に成功し、死の淵から蘇った（HP 10）。"
+    )
+    abandoning = {"kind": "player.died", "player": 5, "cause": "remote", "credited": [1], "fate": "abandoned"}
+    assert "death check" not in text.describe(abandoning, "en", "fated-labyrinth")
+    assert "死亡判定" not in text.describe(abandoning, "ja", "fated-labyrinth")
 
 
 def test_a_status_that_does_not_work_on_monsters_says_so_FL_STS_2():

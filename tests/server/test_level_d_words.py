@@ -247,3 +247,37 @@ def test_the_waiting_pages_stored_turns_cell_says_its_label_once_FL_TURN_6(db, c
     assert label == ("蓄積ターン" if lang == "ja" else "Stored turns")
     assert value.startswith("1 / 2"), value
     assert label not in value and "stored turn" not in value.lower()
+
+
+@pytest.mark.parametrize(
+    ("preset", "lang", "said"),
+    [
+        (
+            "fated-labyrinth",
+            "en",
+            [
+                "death check",
+                "25% chance",
+                "10 HP",
+                "flung to a random place in the labyrinth",
+                "one kill",
+                "If you give up",
+                "no death check",
+            ],
+        ),
+        ("level-d", "en", ["death check", "25% chance", "If you resign", "random place in the dungeon"]),
+        ("fated-labyrinth", "ja", ["死亡判定", "成功率は25%", "HP 10", "迷宮のランダムな場所", "撃破数", "放棄（"]),
+        ("level-d", "ja", ["死亡判定", "成功率は25%", "ダンジョンのランダムな場所", "投了（"]),
+    ],
+)
+def test_the_help_explains_the_death_check_and_kill_credit_FL_DEATH_1_FL_DEATH_4_FL_KILL_1(
+    db, client, preset, lang, said
+):
+    """FL-DEATH-1..5, FL-KILL-1..7, FL-ABN-5: the help never said that HP 0 rolls a 25% death
+    check, where the treasures go and who gets the kill: a section says it, in the preset's words."""
+    body = visible(client.get(f"/help/?preset={preset}", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    heading = {"en": "Death and kills", "ja": "死亡と撃破数"}[lang]
+    assert body.count(heading) == 2, "the contents and the section"
+    section = body[body.rindex(heading) :]
+    for words in said:
+        assert words in section, words

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from delve.fated import content
+from delve.fated.death import DEATH_CHECK_SUCCESS, REVIVED_HP
 from delve.kernel.words import join
 
 LANGS = content.LANGS
@@ -524,6 +525,8 @@ def _player_died(e: Mapping[str, Any], t: _T) -> str:
         "monster": ("a monster's attack", "モンスターの攻撃"),
     }
     cause = causes.get(str(e.get("cause")), ("an attack", "攻撃"))
+    # a death ("died", not an abandonment: FL-ABN-5 makes no check) follows a failed death check
+    check = _failed_check() if e.get("fate", "died") == "died" else ("", "")
     killer = credited[0] if len(credited) == 1 and e.get("cause") != "poison" else None
     if killer is not None and killer != e.get("player"):
         # the credited player is the one whose attack, monster or trap dealt the blow (FL-KILL-1..3)
@@ -535,15 +538,35 @@ def _player_died(e: Mapping[str, Any], t: _T) -> str:
         }.get(str(e.get("cause")), ("attack", "攻撃"))
         was = "were" if e.get("player") == t.viewer else "was"
         return t.say(
-            f"{who} {was} killed by {t.poss(killer)} {by[0]}. Kill credited to {t.p(killer)}.",
-            f"{who}は{t.poss(killer)}{by[1]}で死亡した。撃破数：{t.p(killer)}に+1。",
+            f"{who} {was} killed by {t.poss(killer)} {by[0]}{check[0]}. Kill credited to {t.p(killer)}.",
+            f"{who}は{t.poss(killer)}{by[1]}で死亡した{check[1]}。撃破数：{t.p(killer)}に+1。",
         )
-    en = f"{who} died of {cause[0]}."
-    ja = f"{who}が{cause[1]}で死亡した。"
+    en = f"{who} died of {cause[0]}{check[0]}."
+    ja = f"{who}が{cause[1]}で死亡した{check[1]}。"
     if credited:
         en += f" Kill credited to {t.ps(credited)}."
         ja += f"撃破数：{t.ps(credited)}に+1。"
     return t.say(en, ja)
+
+
+def _death_check_chance() -> int:
+    """The death check's chance of success in percent (FL-DEATH-1: 25%)."""
+    wins, out_of = DEATH_CHECK_SUCCESS
+    return round(100 * wins / out_of)
+
+
+def _failed_check() -> tuple[str, str]:
+    chance = _death_check_chance()
+    return (f" (failed the death check: {chance}% to survive)", f"（死亡判定に失敗：成功率{chance}%）")
+
+
+def _death_survived(e: Mapping[str, Any], t: _T) -> str:
+    """FL-DEATH-1/2: HP reached 0 and the death check succeeded: back with 10 HP."""
+    who, chance = t.p(e.get("player")), _death_check_chance()
+    return t.say(
+        f"{who} survived the death check ({chance}% chance) and rose from the brink of death (HP {REVIVED_HP}).",
+        f"{who}は死亡判定（成功率{chance}%）に成功し、死の淵から蘇った（HP {REVIVED_HP}）。",
+    )
 
 
 def _monster_attacked(e: Mapping[str, Any], t: _T) -> str:
@@ -844,9 +867,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], _T], str]] = {
     "fake.fell": _simple("{player} fell for a fake.", "{player}がフェイクに引っかかった。"),
     "exit.appeared": _simple("An exit has appeared somewhere.", "どこかに出口が出現した。"),
     "exit.disappeared": _simple("The exit has disappeared.", "出口が消えた。"),
-    "death.survived": _simple(
-        "{player} rose from the brink of death (HP 10).", "{player}が死の淵から蘇った（HP 10）。"
-    ),
+    "death.survived": _death_survived,
     "player.died": _player_died,
     "player.abandoning": _player_abandoning,
     "monster.summoned": lambda e, t: t.say(

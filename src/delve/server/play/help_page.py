@@ -10,6 +10,7 @@ from typing import Any
 from django.http import Http404
 
 from delve.fated import content, text
+from delve.fated.death import DEATH_CHECK_SUCCESS, REVIVED_HP
 from delve.server.games.engine import ruleset_of
 from delve.server.games.models import Game
 from delve.server.games.present import setting_line, settings_lines
@@ -124,7 +125,50 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
         "legend": legend,
         "trap_word": text.word("trap", lang_, preset),
         **_phase_texts(lang_, preset),
+        "death_texts": _death_texts(lang_, preset),
     }
+
+
+def _death_texts(lang: str, preset: str) -> list[str]:
+    """The help's paragraphs on death (FL-DEATH-1..5), kill credit (FL-KILL-1..7) and giving up
+    (FL-ABN-5), in the preset's words (Level D: 投了 / "resign", ワナ, ダンジョン)."""
+    wins, out_of = DEATH_CHECK_SUCCESS
+    chance = round(100 * wins / out_of)
+    maze, trap = text.word("maze", lang, preset), text.word("trap", lang, preset)
+    if lang == "ja":
+        give_up = text.word("fate_gave_up", lang, preset)  # 放棄 / 投了 (P-33)
+        return [
+            f"HPが0になると死亡判定が行われます。成功率は{chance}%で、成功すると死の淵から蘇り、HP {REVIVED_HP}で"
+            "ゲームを続けます。失敗すると死亡し、ゲームから退場します。ログには判定の結果が表示されます。",
+            "死亡すると、持っていたカードはゲームから除外されます（捨て札にもなりません）。持っていた財宝はその場に"
+            f"落ちます。そのマスにすでに財宝・出口・チェックポイントがあれば、{maze}のランダムな場所へ飛ばされます。"
+            f"財宝が落ちたマスの{trap}や氷は消えます。自分のモンスターも消えます。",
+            "とどめを刺したプレイヤーの撃破数が1増えます。モンスターのとどめはその持ち主、"
+            f"{trap}のとどめは仕掛けた人の撃破数になります。その人がすでに死亡していた場合、HP毒による死亡、"
+            "自分自身が原因の死亡では、生き残っている全員の撃破数が1増えます。跳ね返された攻撃は、跳ね返した"
+            "プレイヤーの撃破数になります。",
+            f"{give_up}（ボタンまたは期限切れ）では、防御していない攻撃をすべて防御なしで受けます。そこでHPが0に"
+            "なっても死亡判定はなく、そのまま死亡します（撃破数はとどめの相手に）。HPが残れば探索を断念して退場し、"
+            "誰の撃破数も増えません。",
+            "死亡した後も、ゲームを見ることとコメントはできます。",
+        ]
+    give_up = text.word("give_up", lang, preset).lower()  # give up / resign (P-33)
+    return [
+        f"When your HP drops to 0, a death check is rolled: with a {chance}% chance you rise from the brink of "
+        f"death with {REVIVED_HP} HP and play on; otherwise you die and leave the game. The log says how the "
+        "check went.",
+        "On death, the cards you held are removed from the game (not discarded). Your treasures drop on your "
+        "tile; if it already holds a treasure, an exit or a checkpoint, they are flung to a random place in the "
+        f"{maze}. A {trap.lower()} or ice where a treasure lands disappears. Your monsters vanish.",
+        "The player who dealt the finishing blow gets one kill; a monster's blow counts for its owner, a "
+        f"{trap.lower()}'s for the player who set it. If that player is already dead, or the death came from HP "
+        "Poison or was your own doing, every surviving player gets one kill. A reflected attack counts for the "
+        "player who reflected it.",
+        f"If you {give_up} (the button or the deadline), every attack still waiting for your defense is taken "
+        "without defense. Reaching 0 HP then means death with no death check (the kill goes to that attacker); "
+        "if you still have HP, you leave the game and nobody gets a kill.",
+        "After death you can still watch the game and comment.",
+    ]
 
 
 def _phase_texts(lang: str, preset: str) -> dict[str, str]:
