@@ -364,6 +364,42 @@ def test_the_log_says_the_death_check_was_rolled_FL_DEATH_1_FL_DEATH_2():
     assert "死亡判定" not in text.describe(abandoning, "ja", "fated-labyrinth")
 
 
+@pytest.mark.parametrize(
+    ("counter", "en", "ja"),
+    [
+        (
+            "redirect",
+            "Player 02 deflected Player 03's Attack 40 《Remote》 with Deflect onto another player drawn at random.",
+            "プレイヤー02は受け流しで、プレイヤー03の攻撃４０《遠隔》をランダムに選ばれたほかのプレイヤーへそらした。",
+        ),
+        (
+            "return",
+            "Player 02 sent Player 03's Attack 40 《Remote》 back to Player 03 with Counter.",
+            "プレイヤー02はプレイヤー03の攻撃４０《遠隔》をカウンターでプレイヤー03に跳ね返した。",
+        ),
+    ],
+)
+def test_a_reflected_attack_says_where_it_went_AMB_30(counter, en, ja):
+    """AMB-30: 「…を受け流しで跳ね返した」 sounded as if the attack went back to its attacker, while
+    Deflect sends it to another player drawn at random: the sentence says where it went, from
+    the card's counter mode the event keeps."""
+    card = {"redirect": "deflect", "return": "counter"}[counter]
+    event = {
+        "kind": "defense.result",
+        "defender": 1,
+        "source": 2,
+        "label": "remote",
+        "card": "attack-40",
+        "use": "remote",
+        "method": "counter",
+        "defense_card": card,
+        "outcome": "reflected",
+        "counter": counter,
+    }
+    assert text.describe(event, "en", "fated-labyrinth") == en
+    assert text.describe(event, "ja", "fated-labyrinth") == ja
+
+
 def test_a_status_that_does_not_work_on_monsters_says_so_FL_STS_2():
     """FL-STS-2, AMB-35: Blind on a monster did nothing; the log says so instead of '0 damage'."""
     blind = {"kind": "monster.attacked", "monster": "mimic", "owner": 2, "label": "remote", "attacker": 0}

@@ -459,6 +459,27 @@ def _defense_result(e: Mapping[str, Any], t: _T) -> str:
             f"{t.p(e.get('source'))}が{defender}からカードを1枚盗んだ。",
         )
     if outcome == "reflected":
+        # where the attack went (AMB-30, from the card's counter mode the event keeps): Deflect
+        # sends it to another living player drawn at random, named by that player's own line
+        # when it resolves; Counter back to its source; Drag Along to the source, the defender
+        # taking it too
+        source = e.get("source")
+        if e.get("counter") == "redirect":
+            return t.say(
+                f"{defender} deflected {what} with {t.card(card)} onto another player drawn at random.",
+                f"{defender}は{t.card(card)}で、{what}をランダムに選ばれたほかのプレイヤーへそらした。",
+            )
+        if e.get("counter") in {"return", "both"} and (source is not None or e.get("monster")):
+            back = t.p(source) if source is not None else t.say("the monster", "モンスター")
+            if e.get("counter") == "both":
+                return t.say(
+                    f"{defender} sent {what} back to {back} with {t.card(card)}, taking it too.",
+                    f"{defender}は{what}を{t.card(card)}で{back}にも返し、自分も受けた。",
+                )
+            return t.say(
+                f"{defender} sent {what} back to {back} with {t.card(card)}.",
+                f"{defender}は{what}を{t.card(card)}で{back}に跳ね返した。",
+            )
         return t.say(
             f"{defender} turned back {what} with {t.card(card)}.", f"{defender}は{what}を{t.card(card)}で跳ね返した。"
         )
