@@ -72,7 +72,7 @@ def test_create_token_names_an_unknown_user(db):
 def test_the_sign_up_form_shows_the_rules_for_names_and_passwords_before_any_error(client):
     """The help texts were not rendered: the rules appeared only in an error message."""
     html = client.get("/accounts/signup/").content.decode()
-    assert "150 characters or fewer. Letters, digits and @/./+/-/_ only." in html
+    assert "150 characters or fewer: letters of any script (Japanese too), digits and @ . + - _ only" in html
     assert "Names beginning with “bot-” or “table-”, and “demo”, are kept" in html
     assert "Your password must contain at least 8 characters." in html
     assert 'aria-describedby="id_username_helptext"' in html and 'id="id_username_helptext"' in html

@@ -12,6 +12,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from delve.server.accounts.backends import throttled_for
 from delve.server.accounts.reserved import check_not_reserved
 
+NAME_HELP = gettext_lazy(
+    "Required. 150 characters or fewer: letters of any script (Japanese too), digits and @ . + - _ only, no spaces."
+)
+"""What Django's UnicodeUsernameValidator accepts (``[\\w.@+-]``), said as it is: its own Japanese help
+said half-width letters only (半角アルファベット) while はるか was taken."""
+
 RESERVED_HELP = gettext_lazy(
     "Names beginning with “bot-” or “table-”, and “demo”, are kept for the server’s own accounts."
 )
@@ -27,7 +33,7 @@ class SignUpForm(UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["username"]
-        field.help_text = format_lazy("{} {}", field.help_text, RESERVED_HELP)
+        field.help_text = format_lazy("{} {}", NAME_HELP, RESERVED_HELP)
 
     def clean_username(self) -> str:
         username: str = super().clean_username()

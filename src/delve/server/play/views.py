@@ -431,7 +431,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
                 ),
                 "back": t("Back to the game", "ゲームに戻る"),
                 "count": t(f"{len(lines)} lines, newest first.", f"{len(lines)}件（新しい順）。"),
-                "private": t("only for you", "あなただけ"),
+                "private": t("(only for you)", "（あなただけ）"),
                 "empty": t("Nothing here yet.", "まだ何もありません。"),
                 "filter": t("Show", "表示"),
                 "note": t(

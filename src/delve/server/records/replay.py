@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from delve.kernel import DelveError, Event, state_hash
-from delve.kernel.words import listing
+from delve.kernel.words import join, listing
 from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
 from delve.server.games.engine import ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, Game
@@ -300,7 +300,7 @@ def _told(events: Sequence[Event]) -> list[Event]:
 
 def _event_line(game: Game, event: Event, lang: str, names: Sequence[str]) -> dict[str, Any]:
     data = json.loads(json.dumps(dict(event.data)))
-    seen_by = "" if event.to is None else ", ".join(names[s] for s in sorted(set(event.to)) if s < len(names))
+    seen_by = "" if event.to is None else join((names[s] for s in sorted(set(event.to)) if s < len(names)), lang)
     return {
         "time": event.time,
         "kind": event.kind,
