@@ -81,3 +81,19 @@ def test_the_full_log_marks_a_private_line_with_the_languages_brackets(db, clock
     assert 'class="private' in html, "the turn begun is told to its player alone"
     assert said in html
     assert "(あなただけ)" not in html and "((" not in html
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Times in UTC."), ("ja", "時刻はUTC。")])
+def test_the_game_screen_and_the_full_log_say_the_time_zone_of_their_times(db, clock, make_user, lang, said):
+    """Event times (23:45) carried no zone while the waiting page and the mails say UTC: the
+    events panel and the full log say the zone their times are in (the server's DELVE_TIME_ZONE)."""
+    from tests.server.conftest import session_client
+    from tests.server.notify_kit import fated
+
+    users = [make_user(name) for name in ("ann", "bob", "cid", "dan")]
+    game = fated(users)
+    client = session_client(users[0])
+    client.cookies["django_language"] = lang
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/log/"):
+        html = unescape(client.get(url, headers={"Accept-Language": lang}).content.decode())
+        assert said in html, url
