@@ -722,3 +722,76 @@ def test_a_phone_in_japanese_keeps_card_names_and_fates_on_one_line(
         ben.set_viewport_size({"width": width, "height": 844})
         assert ben.locator(".full-log .card-name").evaluate_all(one_line) == [], width
     ben.context.close()
+
+
+TAP_TRACE = """() => {
+  window.delveTrace = [];
+  const note = (e) => {
+    const t = e.target, b = document.querySelector('#panel-commands .cmd-give_up');
+    const name = t.className || t.tagName || '#document';
+    window.delveTrace.push([e.type, String(name).slice(0, 30), b ? Math.round(b.getBoundingClientRect().top) : null]);
+  };
+  for (const type of ['touchstart', 'touchend', 'mouseover', 'mousedown', 'focusin', 'mouseup', 'click']) {
+    window.addEventListener(type, note, {capture: true, passive: true});
+  }
+}"""
+
+
+def test_a_first_tap_acts_though_it_shows_the_command_help_FL_UI_8(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-UI-8: on a 390 px touch phone (chromium's touch emulation) in Japanese the command help
+    (hidden until a command has put its help there) shows only once the tapped command has acted:
+    it used to appear between the finger's touch and its click, the page moved under the finger
+    (scroll anchoring kept a panel below still) and the click landed on the help's title. One tap
+    on 放棄する (give up), seen from several scroll positions, asks its confirmation and the button
+    never moves before its click."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, hands={0: ["attack-30", "vitality", "first-aid"]})
+    rewrite(game, lambda s: s.to_core(0))
+    frozen.tick(5)
+    aki = logged_in(browser, base, users[0], viewport={"width": 390, "height": 844}, lang="ja", touch=True)
+    aki.context.set_extra_http_headers({"Accept-Language": "ja"})
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    aki.on("dialog", dismiss)
+    aki.goto(f"{base}/games/{game.pk}/")
+    give_up = aki.locator("#panel-commands .cmd-give_up")
+    expect(give_up).to_be_visible()
+    expect(aki.locator("#panel-help")).to_be_hidden()
+    for from_bottom in (90, 200, 320):
+        aki.reload()
+        expect(give_up).to_be_visible()
+        aki.wait_for_timeout(500)  # the opening's answer has settled
+        aki.evaluate(
+            "(gap) => { const b = document.querySelector('#panel-commands .cmd-give_up').getBoundingClientRect();"
+            " window.scrollBy(0, b.bottom - (window.innerHeight - gap)); }",
+            from_bottom,
+        )
+        aki.evaluate(TAP_TRACE)
+        before = len(asked)
+        give_up.tap()
+        aki.wait_for_timeout(300)
+        trace = aki.evaluate("() => window.delveTrace")
+        assert len(asked) == before + 1, trace  # the first tap asked "Really leave the game for good?"
+        clicks = [t for t in trace if t[0] == "click"]
+        assert clicks and "cmd-give_up" in clicks[-1][1], trace
+        assert len({t[2] for t in trace}) == 1, trace  # the button stayed under the finger until the click
+        expect(aki.locator("#help-text .help-title")).to_contain_text("放棄")  # then the help shows
+    shot(aki, shots, "30-phone-ja-help-after-tap")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING  # every confirmation was dismissed
+    aki.context.close()

@@ -115,10 +115,30 @@
     }
   });
 
-  /* FL-UI-8: the help of the command under the pointer or the keyboard focus. */
+  /* FL-UI-8: the help of the command under the pointer or the keyboard focus. A tap on a touch
+   * screen sends mouseover and focus before its click, each aimed anew at what is under the
+   * finger: help put in at once would show or resize the help panel (hidden on touch until then,
+   * fated.css) and move the page under the finger, and the click would land elsewhere (a lost
+   * tap). So a touch's help waits for its click to have done its work, and then shows. */
+  var touching = false, pendingHelp = null;
+  document.addEventListener("touchstart", function () { touching = true; pendingHelp = null; }, { passive: true, capture: true });
+  window.addEventListener("click", function () {
+    if (!touching) return;
+    setTimeout(function () {
+      touching = false;
+      var el = pendingHelp;
+      pendingHelp = null;
+      if (el && document.contains(el)) renderHelp(el);
+    }, 0);
+  }, true);
+  document.addEventListener("keydown", function () { touching = false; });
   function showHelp(event) {
     var el = event.target.closest && event.target.closest("[data-help]");
     if (!el) return;
+    if (touching) { pendingHelp = el; return; }
+    renderHelp(el);
+  }
+  function renderHelp(el) {
     var help = el.getAttribute("data-help");
     var box = document.getElementById("help-text");
     if (!box || !help) return;
