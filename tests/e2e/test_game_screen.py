@@ -795,3 +795,66 @@ def test_a_first_tap_acts_though_it_shows_the_command_help_FL_UI_8(
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING  # every confirmation was dismissed
     aki.context.close()
+
+
+def test_a_refresh_keeps_the_commands_panel_when_the_choices_are_the_same_FL_UI_6(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """FL-UI-6, FL-TURN-6: while the player decides in the core phase, another player moving and a
+    turn being stored change no choice: a refresh keeps the commands panel and the hand (a tap
+    under way is never lost to a rebuild), and writes the stored-turn count, the tab's title and
+    the target's tile (choose on the map) into it. A refresh that changes the choices (a card
+    drawn) swaps the panel, and a tap arriving on the new panel is held back until it settled."""
+    from playwright.sync_api import expect
+
+    from tests.server.fated_kit import fated_game
+
+    expect.set_options(timeout=TIMEOUT)
+    base = live_server.url
+    users = [
+        django_user_model.objects.create_user(username=n, password=PASSWORD) for n in ("aki", "ben", "chie", "dan")
+    ]
+    game = fated_game(users)
+    arrange(game, hands={0: ["attack-30"]})
+    rewrite(game, lambda s: s.to_core(0))
+    frozen.tick(5)
+    aki = logged_in(browser, base, users[0], viewport={"width": 390, "height": 844}, lang="ja", touch=True)
+    aki.goto(f"{base}/games/{game.pk}/")
+    at_ben = aki.locator("#panel-commands .use-target[data-aim-tile]").filter(has_text="02")
+    expect(at_ben.first).to_be_visible()
+    aki.wait_for_timeout(500)  # the opening's answer has settled
+    tile_before = at_ben.first.get_attribute("data-aim-tile")
+    stored = aki.locator("#panel-commands .stored-turns")
+    stored_before = stored.inner_text()
+    title_before = aki.title()
+    aki.locator("#panel-commands").evaluate("el => { el.dataset.kept = '1'; }")
+
+    def moved_and_stored(s: Any) -> None:
+        s.p(1).pos = s.at(4, 3)
+        s.p(0).stored = 2  # the cap here
+
+    rewrite(game, moved_and_stored, seen=True)
+    frozen.tick(5)
+    aki.locator("#poller").evaluate("el => htmx.trigger(el, 'delve:poll')")
+    expect(stored).not_to_have_text(stored_before)
+    expect(aki.locator("#panel-commands")).to_have_attribute("data-kept", "1")  # not rebuilt
+    assert at_ben.first.get_attribute("data-aim-tile") != tile_before
+    assert aki.title() != title_before, aki.title()
+    aki.locator("#panel-commands .aim-toggle").first.tap()
+    cell = aki.evaluate(
+        "() => { const b = document.querySelector('#panel-commands .use-target[data-aim-tile]');"
+        " const [x, y] = b.getAttribute('data-aim-tile').split(',');"
+        " return document.querySelector(`.map .cell[data-x='${x}'][data-y='${y}']`).classList.contains('aim-target'); }"
+    )
+    assert cell, "the map lights the target's new tile"
+
+    # a card drawn changes the choices: the panel is swapped, and a tap on it at once is held back
+    rewrite(game, lambda s: s.set_hand(0, "attack-30", "attack-10"), seen=True)
+    frozen.tick(5)
+    arm_tap_on_swap(aki, "panel-commands", ".use-target")
+    aki.locator("#poller").evaluate("el => htmx.trigger(el, 'delve:poll')")
+    tap = tapped_on_swap(aki)
+    assert tap == {"found": True, "reached": False}, tap
+    expect(aki.locator("#panel-commands")).not_to_have_attribute("data-kept", "1")
+    expect(aki.locator("#panel-commands .hand > li")).to_have_count(2)
+    aki.context.close()

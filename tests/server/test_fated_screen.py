@@ -1253,7 +1253,7 @@ def test_the_keyboard_hint_is_marked_for_the_touch_rule(fated, player):
 
 
 def _stored_on_screen(html: str) -> str:
-    found = re.search(r'<p class="muted small stored-turns">([^<]*)</p>', html)
+    found = re.search(r'<p class="muted small stored-turns"[^>]*>([^<]*)</p>', html)
     return unescape(found.group(1)) if found else ""
 
 
@@ -1409,3 +1409,22 @@ def test_the_full_log_keeps_card_names_whole_by_the_same_rule_FL_UI_9() -> None:
     assert shown == str(fated_screen.keep_card_names(line)) == fated_screen.log_items([{"text": line}])[4:-6]
     assert '<span class="card-name">攻撃３０</span>' in shown and '<span class="card-name">ワナ解除</span>' in shown
     assert "&lt;b&gt;" in shown
+
+
+def test_a_counter_or_a_target_moving_does_not_send_the_commands_again_FL_UI_6():
+    """FL-UI-6, FL-TURN-6: the commands panel's signature is a digest of the choices: the stored
+    turns, the tab's title and where a target stands leave it unchanged (the values reach the
+    kept panel through ``in_place``); another choice changes it."""
+    panel = (
+        '<span hidden data-phase-mark="core" data-title="(1) Your turn" data-alert="turn"></span>'
+        '<p class="muted small stored-turns" data-in-place="stored">0 / 2 stored turns</p>'
+        '<form><input type="hidden" name="command" value="{&quot;target&quot;: 1}">\n'
+        '<button type="submit" class="use-target" data-aim-tile="4,2">Ben</button></form>'
+    )
+    moved = panel.replace("0 / 2", "2 / 2").replace("(1)", "(2)").replace('"4,2"', '"4,3"')
+    assert fated_screen.signature(moved) == fated_screen.signature(panel)
+    assert fated_screen.signature(panel.replace("Ben", "Chie")) != fated_screen.signature(panel)
+    carried = fated_screen.in_place(moved)
+    assert '<span data-in-place-for="stored">2 / 2 stored turns</span>' in carried
+    assert 'data-tab-title="(2) Your turn"' in carried
+    assert '<i data-aim-for="{&quot;target&quot;: 1}" data-aim-tile="4,3"></i>' in carried

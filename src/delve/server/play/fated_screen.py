@@ -78,10 +78,26 @@ COUNTDOWN_TEXT = re.compile(r'(<time class="countdown"[^>]*>)[^<]*(</time>)')
 deadline (``data-deadline``) anyway, so it is no change of the panel."""
 
 
+IN_PLACE_TEXT = re.compile(r'(<[^>]* data-in-place="[^"]*"[^>]*>)[^<]*(<)')
+"""A counter the page updates in place (the stored turns): no change of what the player can choose."""
+IN_PLACE_VALUE = re.compile(r'<[^>]* data-in-place="([^"]*)"[^>]*>([^<]*)<')
+AIM_TILE = re.compile(r' data-aim-tile="[^"]*"')
+"""Where a target stands (another player who moved): the target, the choice, stays the same."""
+TAB_TITLE = re.compile(r' data-title="([^"]*)"')
+"""The tab's title, which counts the stored turns: written in place as well."""
+AIM_OF_CHOICE = re.compile(r'name="command" value="([^"]*)">\s*<button[^>]*? data-aim-tile="([^"]*)"')
+
+
 def signature(html: str) -> str:
     """The signature of a panel's content, countdown texts left out: a refresh re-sends (and the
-    page swaps) only a panel whose content changed, not one whose countdown moved on."""
+    page swaps) only a panel whose content changed, not one whose countdown moved on. Nor is the
+    commands panel re-sent (its hand rebuilt under a finger about to tap) when only a counter or
+    a target's tile changed: what the player can choose is the same, and :func:`in_place` carries
+    the new values, which the page writes into the panel it keeps (fated.js)."""
     steady = COUNTDOWN_TEXT.sub(r"\1\2", html)
+    steady = IN_PLACE_TEXT.sub(r"\1\2", steady)
+    steady = AIM_TILE.sub(' data-aim-tile=""', steady)
+    steady = TAB_TITLE.sub(' data-title=""', steady)
     return hashlib.sha1(steady.encode(), usedforsecurity=False).hexdigest()[:12]
 
 
@@ -194,7 +210,20 @@ def render_panels(screen: Screen, *, known: dict[str, str] | None = None, oob: b
         html, sig = render_panel(screen, name, oob=oob)
         if known is None or known.get(name) != sig:
             parts.append(html)
+        if name == "commands":
+            parts.append(in_place(html, oob=oob))
     return "\n".join(parts)
+
+
+def in_place(html: str, *, oob: bool = True) -> str:
+    """The values the page writes into the commands panel it keeps (fated.js): the counters
+    (``data-in-place``), the tab's title and each choice's target tile (by its command), copied
+    from the panel's HTML, already escaped."""
+    items = [f'<span data-in-place-for="{key}">{value}</span>' for key, value in IN_PLACE_VALUE.findall(html)]
+    items += [f'<span data-tab-title="{title}"></span>' for title in TAB_TITLE.findall(html)[:1]]
+    items += [f'<i data-aim-for="{cmd}" data-aim-tile="{tile}"></i>' for cmd, tile in AIM_OF_CHOICE.findall(html)]
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="commands-in-place" hidden{swap}>{"".join(items)}</div>'
 
 
 def all_panels(screen: Screen) -> dict[str, SafeString]:

@@ -258,10 +258,40 @@
     var height = window.innerHeight || document.documentElement.clientHeight;
     if (box.top < 0 || box.top > height - 80) panel.scrollIntoView({ block: "start" });
   }
+  /* A refresh keeps the commands panel (and the hand in it) when what the player can choose is
+   * the same: a panel rebuilt under a finger about to tap loses the tap. The counters and the
+   * targets' tiles that moved on come apart (#commands-in-place, fated_screen.in_place) and are
+   * written into the panel here. */
+  function writeInPlace() {
+    var values = document.getElementById("commands-in-place");
+    var panel = document.getElementById("panel-commands");
+    if (!values || !panel) return;
+    values.querySelectorAll("[data-in-place-for]").forEach(function (value) {
+      panel.querySelectorAll("[data-in-place]").forEach(function (el) {
+        if (el.getAttribute("data-in-place") === value.getAttribute("data-in-place-for") &&
+            el.textContent !== value.textContent) el.textContent = value.textContent;
+      });
+    });
+    var title = values.querySelector("[data-tab-title]"), mark = panel.querySelector("[data-phase-mark][data-title]");
+    if (title && mark && mark.getAttribute("data-title") !== title.getAttribute("data-tab-title")) {
+      mark.setAttribute("data-title", title.getAttribute("data-tab-title"));
+      window.Delve.markTab();
+    }
+    var tiles = {};
+    values.querySelectorAll("[data-aim-for]").forEach(function (value) {
+      tiles[value.getAttribute("data-aim-for")] = value.getAttribute("data-aim-tile");
+    });
+    panel.querySelectorAll("form.use input[name=command]").forEach(function (input) {
+      var tile = tiles[input.value];
+      var button = input.form && input.form.querySelector("[data-aim-tile]");
+      if (button && tile && button.getAttribute("data-aim-tile") !== tile) button.setAttribute("data-aim-tile", tile);
+    });
+  }
   document.addEventListener("htmx:oobAfterSwap", markPhase);
   document.addEventListener("htmx:afterSettle", function () {
     liftToast();
     markPhase();
+    writeInPlace();
     followPhase();
     placeToast();
     if (aiming) showAim();
