@@ -1428,3 +1428,18 @@ def test_a_counter_or_a_target_moving_does_not_send_the_commands_again_FL_UI_6()
     assert '<span data-in-place-for="stored">2 / 2 stored turns</span>' in carried
     assert 'data-tab-title="(2) Your turn"' in carried
     assert '<i data-aim-for="{&quot;target&quot;: 1}" data-aim-tile="4,3"></i>' in carried
+
+
+def test_pick_on_the_map_only_where_there_is_a_target_to_pick_FL_UI_9(fated, player):
+    """FL-UI-9: a card acting only on its user (First Aid, Vitality, Teleport) has its one "Use"
+    button and no "Pick on the map" toggle (nothing to pick); an attack at a neighbour keeps it."""
+    rewrite(fated, lambda s: (s.set_hand(0, "first-aid", "vitality", "teleport", "attack-10"), s.to_core(0)))
+    browser = session_client(player)
+    page(browser, fated)
+    html = unescape(panel(browser, fated, "commands"))
+    for name in ("First Aid", "Vitality", "Teleport"):
+        card = html.split(f"<strong>{name}</strong>")[1].split('<li class="card')[0]
+        assert 'class="use-target' in card, name
+        assert "aim-toggle" not in card, name
+    attack = html.split("<strong>Attack 10</strong>")[1].split('<li class="card')[0]
+    assert "aim-toggle" in attack

@@ -707,6 +707,8 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
         by_card.setdefault(command["card"], []).append(command)
     cards = []
     explained: set[str] = set()  # each use's note once per hand, on its first card: a shorter column
+    own_tile = you.get("tile")
+    own = f"{own_tile[0]},{own_tile[1]}" if own_tile else ""
     for card in you.get("hand", []):
         definition = content.load().cards.get(card["kind"])
         cp = card.get("cp", {})
@@ -730,6 +732,11 @@ def _hand(screen: Screen, you: dict[str, Any], uses: list[dict[str, Any]]) -> li
                 explained.add(use)
             group["choices"].append(_choice(screen, command, definition))
         ordered = [groups[u] for u in USE_ORDER if u in groups]
+        for group in ordered:
+            # "Pick on the map" only where the map helps: more than one target, or one not the
+            # player themselves (First Aid, Vitality, Teleport act on the user: nothing to pick)
+            tiles = {c["tile"] for c in group["choices"] if c["tile"]}
+            group["aim"] = group["use"] != "trap" and bool(tiles) and (len(group["choices"]) > 1 or tiles != {own})
         cards.append(
             {
                 "id": card["id"],
