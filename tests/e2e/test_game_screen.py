@@ -448,10 +448,22 @@ def test_a_phone_shows_no_keyboard_hint_and_keeps_stay_on_one_line_and_a_watcher
     fits = "() => { const b = document.getElementById('qm-stay'); return b.scrollWidth <= b.clientWidth + 1; }"
     assert aki.evaluate(fits)
     aki.locator("#panel-quickmove").screenshot(path=str(shots / "07a-phone-ja-stay-one-line.png"))
+    # the move buttons' help keeps its keyboard sentence apart (shown as a .keys-hint), and the
+    # help page's keyboard paragraph and the move's shortcut are left out on the phone
+    assert aki.locator("#qm-up").get_attribute("data-help-keys") == "矢印キーやWASDでも移動できます。"
+    assert "WASD" not in (aki.locator("#qm-up").get_attribute("data-help") or "")
+    aki.goto(f"{base}/games/{game.pk}/help/")
+    assert aki.locator(".keys-hint").count() >= 2
+    for i in range(aki.locator(".keys-hint").count()):
+        expect(aki.locator(".keys-hint").nth(i)).to_be_hidden()
     aki.context.close()
     desk = logged_in(browser, base, users[0], viewport=DESKTOP)
+    desk.goto(f"{base}/games/{game.pk}/help/")
+    expect(desk.locator("p.keys-hint")).to_be_visible()
     desk.goto(f"{base}/games/{game.pk}/")
-    expect(desk.locator(".keys-hint")).to_be_visible()
+    expect(desk.locator(".keys-hint").first).to_be_visible()
+    desk.locator("#qm-up").hover()
+    expect(desk.locator("#help-text .keys-hint")).to_have_text("Arrow keys or WASD also move.")
     desk.context.close()
     eve = logged_in(browser, base, watcher, viewport=DESKTOP)
     eve.goto(f"{base}/games/{game.pk}/")

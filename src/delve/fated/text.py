@@ -1370,8 +1370,8 @@ _COMMAND_HELP: dict[str, dict[str, str]] = {
         "ja": "待機時間が終わり、ターンが蓄積されています。開始すると、まず攻撃などへの防御、次に移動を行います。",
     },
     "move": {
-        "en": "Move one tile up, down, left or right. Walls, doors and occupied tiles block the way. On frozen floor you may slip one tile further; stepping on a hidden {trap} sets it off. Arrow keys or WASD also move.",
-        "ja": "上下左右に1マス移動します。壁・扉・他のキャラクターがいるマスには入れません。凍結した床では滑ることがあり、{trap}を踏むと発動します。矢印キーやWASDでも移動できます。",
+        "en": "Move one tile up, down, left or right. Walls, doors and occupied tiles block the way. On frozen floor you may slip one tile further; stepping on a hidden {trap} sets it off.",
+        "ja": "上下左右に1マス移動します。壁・扉・他のキャラクターがいるマスには入れません。凍結した床では滑ることがあり、{trap}を踏むと発動します。",
     },
     "stay": {
         "en": "Don't move: skip the remaining move {phase}s and go straight to the core {phase}.",
@@ -1460,6 +1460,18 @@ def command_name(kind: str, lang: str, preset: str) -> str:
     if kind == "give_up":
         return word("give_up", lang, preset)
     return pick(_COMMAND_NAMES.get(kind, {"en": kind}), lang)
+
+
+_KEYS_HELP: dict[str, dict[str, str]] = {
+    "move": {"en": "Arrow keys or WASD also move.", "ja": "矢印キーやWASDでも移動できます。"},
+}
+
+
+def command_keys(kind: str, lang: str) -> str:
+    """A command's keyboard shortcut, said apart from its help (FL-UI-6): a touch screen, with no
+    keyboard, leaves it out (site.css's .keys-hint)."""
+    texts = _KEYS_HELP.get(kind)
+    return pick(texts, lang) if texts else ""
 
 
 def command_help(kind: str, lang: str, preset: str) -> str:

@@ -670,6 +670,7 @@ def _button(screen: Screen, command: dict[str, Any], *, label: str | None = None
         "json": as_json(command),
         "label": label or text.command_label(command, screen.lang, screen.preset, screen.seat),
         "help": text.command_help(kind, screen.lang, screen.preset),
+        "keys": text.command_keys(kind, screen.lang),
         "arrow": DIRECTION_ARROWS.get(command.get("dir", ""), ""),
         # a class ability costs CP like a card (FL-CLS-9): the button says how much
         "cp": combat.ABILITY_CP if kind in ABILITIES else None,
@@ -947,6 +948,7 @@ def _quickmove(screen: Screen) -> dict[str, Any]:
         "stay": _button(screen, stay) if stay else None,
         "active": bool(legal) or stay is not None,
         "move_help": text.command_help("move", screen.lang, screen.preset),
+        "move_keys": text.command_keys("move", screen.lang),
         # FL-LOGIN-4: a dead player can only change their comment: no pad
         "seated": screen.you is not None and screen.you.get("phase") != "dead",
         "idle_hint": _t(

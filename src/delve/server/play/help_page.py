@@ -94,14 +94,22 @@ def context(preset: str, *, game: Game | None = None) -> dict[str, Any]:
         {
             "name": text.phase_name(phase, lang_, preset),
             "commands": [
-                {"name": text.command_name(kind, lang_, preset), "help": text.command_help(kind, lang_, preset)}
+                {
+                    "name": text.command_name(kind, lang_, preset),
+                    "help": text.command_help(kind, lang_, preset),
+                    "keys": text.command_keys(kind, lang_),
+                }
                 for kind in kinds
             ],
         }
         for phase, kinds in PHASE_COMMANDS
     ]
     always = [
-        {"name": text.command_name(kind, lang_, preset), "help": text.command_help(kind, lang_, preset)}
+        {
+            "name": text.command_name(kind, lang_, preset),
+            "help": text.command_help(kind, lang_, preset),
+            "keys": text.command_keys(kind, lang_),
+        }
         for kind in ALWAYS
     ]
     legend = [

@@ -152,6 +152,13 @@
     body.textContent = help;
     box.appendChild(title);
     box.appendChild(body);
+    var keys = el.getAttribute("data-help-keys");
+    if (keys) { // a keyboard shortcut: left out on a touch screen (site.css)
+      var hint = document.createElement("p");
+      hint.className = "keys-hint";
+      hint.textContent = keys;
+      box.appendChild(hint);
+    }
   }
   document.addEventListener("mouseover", showHelp);
   document.addEventListener("focusin", showHelp);
