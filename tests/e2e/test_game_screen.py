@@ -852,6 +852,8 @@ def test_a_refresh_keeps_the_commands_panel_when_the_choices_are_the_same_FL_UI_
     expect(aki.locator("#panel-commands")).to_have_attribute("data-kept", "1")  # not rebuilt
     assert at_ben.first.get_attribute("data-aim-tile") != tile_before
     assert aki.title() != title_before, aki.title()
+    toggle_box = aki.locator("#panel-commands .aim-toggle").first.bounding_box()
+    assert toggle_box is not None and toggle_box["height"] >= 44, toggle_box  # a finger's target
     aki.locator("#panel-commands .aim-toggle").first.tap()
     cell = aki.evaluate(
         "() => { const b = document.querySelector('#panel-commands .use-target[data-aim-tile]');"

@@ -200,3 +200,38 @@ def test_the_chat_of_a_game(
     shot(page, shots, "chat")
     page.close()
     assert not problems, problems
+
+
+def test_the_preference_page_fits_a_touch_phone(
+    live_server: Any, browser: Any, shots: Path, frozen: Frozen, django_user_model: Any
+) -> None:
+    """On a 390 px touch phone in Japanese the notification page never scrolls sideways (the
+    calendar link was 577 px wide) and its checkboxes, radios and number fields are finger-sized
+    (they were 13 px, and 33x21 px)."""
+    user = django_user_model.objects.create_user("ann", "ann@example.org", PASSWORD)
+    problems: list[str] = []
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="ja-JP", is_mobile=True, has_touch=True
+    )
+    context.set_extra_http_headers({"Accept-Language": "ja"})
+    page = context.new_page()
+    watch(page, problems)
+    base = live_server.url
+    assert user.pk
+    log_in(page, base, "ann", PASSWORD)
+    page.goto(f"{base}/me/notifications/")
+    page.locator("button[value=new]").tap()
+    page.wait_for_selector("input.calendar-url")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scroll"
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll("
+        "'main input[type=checkbox], main input[type=radio], main input[type=number]')]"
+        ".map(el => [el.type, el.name, el.getBoundingClientRect().width, el.getBoundingClientRect().height])"
+    )
+    assert sizes, "the page has boxes and numbers"
+    small = [s for s in sizes if s[2] < 24 or s[3] < 24 or (s[0] == "number" and s[3] < 44)]
+    assert not small, small
+    page.locator("input[name=digest_hour]").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "preferences-phone-ja.png"))
+    page.close()
+    assert not problems, problems
