@@ -1443,3 +1443,18 @@ def test_pick_on_the_map_only_where_there_is_a_target_to_pick_FL_UI_9(fated, pla
         assert "aim-toggle" not in card, name
     attack = html.split("<strong>Attack 10</strong>")[1].split('<li class="card')[0]
     assert "aim-toggle" in attack
+
+
+def test_copies_of_one_defense_card_make_one_button_FL_DEF(fated, player, opponent):
+    """FL-DEF: two copies of Defense 20 defend alike: the defense phase shows one button for them,
+    saying how many the player holds (it showed two identical 「防御２０で防御」 buttons)."""
+    page(session_client(player), fated)
+    for step in ({"kind": "move", "dir": "right"}, {"kind": "stay"}):
+        engine.submit(fated.pk, player, step)
+    engine.submit(fated.pk, player, {"kind": "attack", "dir": "right"})
+    rewrite(fated, lambda s: (s.set_hand(1, "defense-20", "defense-20", "defense-10"), s.make_ready(1)))
+    html = unescape(page(session_client(opponent), fated))
+    defenses = html.split('class="defenses"')[1].split("</div>")[0]
+    assert defenses.count("Defense 20") == 1, defenses
+    assert "(you hold 2)" in defenses and defenses.count("Defense 10") == 1
+    assert "you hold" not in defenses.split("Defense 10")[1].split("</button>")[0]

@@ -597,14 +597,23 @@ def _commands(screen: Screen) -> dict[str, Any]:
         elif kind == "use_card":
             card_uses.append(command)
         elif kind == "defend":
-            card = hand.get(command["card"])
+            card = hand.get(command.get("card"))
+            same = card and next((d for d in defenses if d["card_kind"] == card["kind"]), None)
+            if same:  # two copies of one card defend alike: one button (the first copy), counted
+                same["copies"] += 1
+                continue
             label = text.command_label({**command, "card_kind": card and card["kind"]}, lang_, preset, screen.seat)
             entry = _button(screen, command, label=label)
             entry["cp"] = _single_cp(card)
             entry["help"] = _card_help(card, lang_, preset) if card else entry["help"]
+            entry["card_kind"], entry["copies"] = (card["kind"] if card else None), 1
             defenses.append(entry)
         else:
             simple.append(_button(screen, command))
+    for entry in defenses:
+        if entry["copies"] > 1:
+            n = entry["copies"]
+            entry["label"] += _t(screen, f" (you hold {n})", f"（{n}枚あり）")
     # a bot plays the seat for its idle player: the panel says so, the tab raises no alarm
     bot_plays = screen.mine is not None and screen.mine.bot_since is not None
     ctx["bot_plays"] = bot_plays
