@@ -59,7 +59,8 @@ COVERED = """(what) => {
   if (!toast) return ['no toast'];
   const box = toast.getBoundingClientRect();
   const controls = what === 'cards' ? 'li.card' : what === 'read' ? '#panel-commands h2, #panel-commands .defending, '
-    + '#panel-commands .defending-effect, #panel-commands .refusal' : 'a[href], button, input:not([type=hidden]), '
+    + '#panel-commands .defending-effect, #panel-commands .refusal, .board .panel h2, #panel-status .bar'
+    : 'a[href], button, input:not([type=hidden]), '
     + 'select, textarea, summary, [tabindex]:not([tabindex="-1"])';
   return [...document.querySelectorAll(controls)].filter(el => {
     const r = el.getBoundingClientRect();
@@ -70,7 +71,8 @@ COVERED = """(what) => {
 
 def toast_covers_no_control(page: Any, *, cards: bool = False) -> None:
     """The "just now" toast lies over no button, link, field or map tile in the window, nor over
-    the command panel's heading (the phase), the attack to defend against or a refusal (with
+    the command panel's heading (the phase), the attack to defend against, a refusal, a panel's
+    heading (全体マップ) or the HP/CP bars (with
     ``cards``, over no card of the hand either) and never takes a click."""
     deadline = time.monotonic() + 5  # the placement after a scroll settles (later on a busy machine)
     while True:

@@ -185,14 +185,15 @@
    * at the bottom, then anywhere from the top down (centred, then at the right or left edge),
    * where it covers no button, link, field or map tile, nor what the player reads first: the
    * command panel's heading (the phase: "Defense phase", "Move phase 2/3"), the attack to defend
-   * against and its effect, a refusal; and preferably no card of the hand. Else the place
+   * against and its effect, a refusal, any panel's heading (全体マップ) and the HP/CP bars;
+   * and preferably no card of the hand. Else the place
    * covering least, the heading and the defense line weighing most (it never takes a click:
    * pointer-events: none). It looks again after the page scrolled or the window changed size,
    * until it has faded. */
   var CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, summary, " +
     "[tabindex]:not([tabindex='-1']), [data-help]";
   var READ_FIRST = "#panel-commands h2, #panel-commands .defending, #panel-commands .defending-effect, " +
-    "#panel-commands .refusal";
+    "#panel-commands .refusal, .board .panel h2, #panel-status .bar";
   function obstacles(height) {
     var found = [];
     function add(el, weight) {
