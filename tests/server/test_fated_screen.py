@@ -1452,7 +1452,13 @@ def test_copies_of_one_defense_card_make_one_button_FL_DEF(fated, player, oppone
     for step in ({"kind": "move", "dir": "right"}, {"kind": "stay"}):
         engine.submit(fated.pk, player, step)
     engine.submit(fated.pk, player, {"kind": "attack", "dir": "right"})
-    rewrite(fated, lambda s: (s.set_hand(1, "defense-20", "defense-20", "defense-10"), s.make_ready(1)))
+
+    def defender(s: Any) -> None:
+        s.set_hand(1, "defense-20", "defense-20", "defense-10")
+        s.p(1).evasion = 0  # FL-DEF-6: no evasion roll spares the choice
+        s.make_ready(1)
+
+    rewrite(fated, defender)
     html = unescape(page(session_client(opponent), fated))
     defenses = html.split('class="defenses"')[1].split("</div>")[0]
     assert defenses.count("Defense 20") == 1, defenses
