@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from delve.server.accounts.models import ApiToken
 from delve.server.accounts.reserved import can_be_used_by_a_person, is_reserved, machine_account
@@ -217,3 +218,86 @@ def test_delve_demo_says_it_left_a_persons_demo_account_alone(tmp_path):
     second = run_delve("demo", env=env, tmp_path=tmp_path)
     assert second.returncode == 0 and "belongs to a person" not in second.stdout
     assert "log in as 'demo.2' with password 'delve-demo'" in second.stdout
+
+
+# --- delve manage createsuperuser (the first operator account, docs/operators.md) ------------
+
+
+def create_superuser(monkeypatch: pytest.MonkeyPatch, *args: str, password: str | None = None) -> str:
+    """``delve manage createsuperuser --noinput ARGS`` (the password from the environment, as
+    Django reads it there); the error it stops with, or ``""``."""
+    from django.core.management import CommandError, call_command
+
+    if password is None:
+        monkeypatch.delenv("DJANGO_SUPERUSER_PASSWORD", raising=False)
+    else:
+        monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", password)
+    try:
+        with translation.override("en"):  # as the command line runs it (an earlier test may leave ja active)
+            call_command("createsuperuser", "--noinput", *args, verbosity=0)
+    except CommandError as exc:
+        return str(exc)
+    return ""
+
+
+@pytest.mark.parametrize("username", ["bot-8", "Demo.3", "table-1-2", "BOT-1", "demo"])
+def test_createsuperuser_refuses_the_kept_names_as_sign_up_does(monkeypatch, username):
+    """The command operators.md sends operators to for the first account keeps the names kept
+    for the server's own accounts, with or without a password."""
+    for password in (None, "Operator-Pass-77"):
+        error = create_superuser(monkeypatch, "--username", username, "--email", "op@example.org", password=password)
+        assert "kept for the server" in error, error
+    assert not get_user_model().objects.filter(username__iexact=username).exists()
+
+
+def test_createsuperuser_asks_again_for_a_kept_name_at_a_terminal(monkeypatch):
+    """At a terminal the kept name is refused and asked again, as a taken name is."""
+    from io import StringIO
+
+    from django.contrib.auth.management.commands import createsuperuser
+    from django.core.management import call_command
+
+    answers = iter(["bot-8", "grimble", "op@example.org"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    monkeypatch.setattr(createsuperuser.getpass, "getpass", lambda prompt="": "Operator-Pass-77")
+
+    class Terminal(StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    errors = StringIO()
+    with translation.override("en"):
+        call_command("createsuperuser", interactive=True, stdin=Terminal(), stdout=StringIO(), stderr=errors)
+    assert "kept for the server" in errors.getvalue()
+    user = get_user_model().objects.get(username="grimble")
+    assert user.is_superuser and user.check_password("Operator-Pass-77")
+    assert not get_user_model().objects.filter(username__iexact="bot-8").exists()
+
+
+@pytest.mark.parametrize(
+    ("password", "says"),
+    [
+        ("123", "too short"),
+        ("password1", "too common"),
+        ("84736251094", "entirely numeric"),
+        ("grimble-77", "too similar to the username"),
+    ],
+)
+def test_createsuperuser_noinput_holds_the_password_to_the_sites_rules(monkeypatch, password, says):
+    """Django checks the password rules only at a terminal; with --noinput it took ``123`` for the
+    most powerful account of the site. Here the rules apply, one line says which it breaks, and
+    nothing is created."""
+    error = create_superuser(monkeypatch, "--username", "grimble77", "--email", "op@example.org", password=password)
+    assert "DJANGO_SUPERUSER_PASSWORD does not pass the site's password rules" in error and says in error, error
+    assert "\n" not in error
+    assert not get_user_model().objects.filter(username="grimble77").exists()
+
+
+def test_createsuperuser_noinput_makes_the_operator_with_a_good_password_or_none(monkeypatch):
+    error = create_superuser(monkeypatch, "--username", "grimble", "--email", "op@example.org", password="Op-Pass-24")
+    assert error == ""
+    made = get_user_model().objects.get(username="grimble")
+    assert made.is_superuser and made.is_staff and made.check_password("Op-Pass-24")
+    # without a password: an account that cannot log in until `delve manage changepassword`
+    assert create_superuser(monkeypatch, "--username", "second", "--email", "op@example.org") == ""
+    assert not get_user_model().objects.get(username="second").has_usable_password()

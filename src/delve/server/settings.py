@@ -92,6 +92,8 @@ DELVE_REDIS_PREFIX = env_str("DELVE_REDIS_PREFIX", "delve:")
 LIVE_PUSH = env_bool("DELVE_LIVE_PUSH", True)
 
 INSTALLED_APPS = [
+    # before django.contrib.auth: its createsuperuser keeps the reserved names and the password rules
+    "delve.server.accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -100,7 +102,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "delve.server",
     "delve.server.games",
-    "delve.server.accounts",
     "delve.server.lobby",
     "delve.server.play",
     "delve.server.api",
