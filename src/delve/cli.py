@@ -22,6 +22,8 @@
                   --out DIR`` (docs/simulate.md)
     delve backup  write a consistent backup of the running server's database to a file (SQLite:
                   the online backup API; PostgreSQL: pg_dump); ``delve restore FILE`` puts one back
+    delve close   end running games now, keeping their history: ``delve close 12 --reason "..."``
+                  (the players read the reason; nobody wins; records and exports stay consistent)
     delve fuzz    fuzz the rules engines with legal, illegal and malformed commands, checking
                   invariants, refusals and every view for hidden facts (docs/testing.md)
 
@@ -527,6 +529,31 @@ def cmd_backup(args: argparse.Namespace) -> int:
         print(f"delve {args.command}: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def cmd_close(args: argparse.Namespace) -> int:
+    """An operator ends running games now (``engine.close``): one line per game, status 1 when
+    any was refused (not found, not running, a reason that is no line of text)."""
+    _django_setup()
+    _check_database()
+    from delve.server.games import engine
+    from delve.server.games.errors import Rejected
+
+    try:
+        reason = engine.close_reason_text(args.reason)
+    except Rejected as exc:
+        print(f"delve close: {exc.message}", file=sys.stderr)
+        return 1
+    refused = 0
+    for game_id in args.games:
+        try:
+            engine.close(game_id, reason)
+        except Rejected as exc:
+            refused += 1
+            print(f"delve close: game {game_id}: {exc.message}", file=sys.stderr, flush=True)
+        else:
+            print(f"game {game_id} closed: the players read “{reason}”", flush=True)
+    return 1 if refused else 0
 
 
 def cmd_manage(args: argparse.Namespace) -> int:
@@ -1237,6 +1264,18 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("file", help="a file written by delve backup")
     restore.add_argument("--force", action="store_true", help="replace what the database holds")
     restore.set_defaults(func=cmd_backup)
+
+    close = sub.add_parser(
+        "close",
+        help="end running games now, keeping their history (nobody wins; the players read the reason)",
+        description="End running games now, outside their rules, as a game with no winner ends: every clock "
+        "stops, the history stays (log, replay, export, records with the result 'closed') and the players read "
+        "the reason in the game's log and in the 'has ended' notice. Refused for a game that has not started "
+        "(delete it instead) or has ended. Exit status 1 when any game was refused.",
+    )
+    close.add_argument("games", type=int, nargs="+", metavar="GAME", help="the game's number (as in /games/<number>/)")
+    close.add_argument("--reason", required=True, help="one line the players read (at most 300 characters)")
+    close.set_defaults(func=cmd_close)
 
     check = sub.add_parser("check", help="validate configuration, database and content")
     check.set_defaults(func=cmd_check)

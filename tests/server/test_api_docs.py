@@ -28,8 +28,9 @@ API_LAYERS = [
     SRC / "server" / "guard.py",
     SRC / "server" / "inputs.py",
 ]
-#: Codes of the lobby's host tools (seating bots from the game page), which no API request reaches.
-NOT_API = re.compile(r"^lobby/")
+#: Codes of the lobby's host tools (seating bots from the game page) and of an operator closing a
+#: game (``engine.close``: ``delve close``, the admin), which no API request reaches.
+NOT_API = re.compile(r"^(lobby/|game/(not_running|cannot_close)$)")
 
 
 def _codes(paths: list[Path], constructors: set[str]) -> set[str]:

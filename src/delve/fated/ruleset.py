@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from delve.fated import clock, commands, content, disclosure, journal, settings, setup, state, view
+from delve.fated import clock, commands, content, death, disclosure, journal, settings, setup, state, view
 from delve.fated.ctx import Ctx
 from delve.fated.journal import Journal
 from delve.fated.state import DEFENSE, READY, WAIT, GameState
@@ -105,6 +105,19 @@ class FatedRuleset:
         _check_seat(game, seat)
         return commands.legal_commands(Ctx(game, game.clock), seat)
 
+    def close(self, game: GameState, now: int) -> list[Event]:
+        """An operator closed the game: it ends now as a game with no winner ends (FL-WIN-7's
+        end, AMB-51's "no winner", with the kind ``closed``): every clock stops, nobody wins,
+        nothing else happens (no death, no kill, no card). The seats still inside have the
+        result ``closed``; the dead and those who gave up keep theirs (:meth:`outcome`)."""
+        if game.ended:
+            return []
+        ctx = Ctx(game, max(now, game.clock))
+        clock.advance(ctx, ctx.now)  # idempotent: the server has usually advanced it already
+        if not game.ended:
+            death.end_game(ctx, winner=None, kind="closed")
+        return ctx.events
+
     def apply(self, game: GameState, seat: int, command: Mapping[str, Any], now: int) -> list[Event]:
         """Advance the clock to ``now``, then apply the command.
 
@@ -196,6 +209,8 @@ class FatedRuleset:
                 results[p.seat] = "won_escape" if game.win_kind == "escape" else "won_survivor"
             elif p.fate == "abandoned":
                 results[p.seat] = "abandoned"
+            elif game.win_kind == "closed" and p.alive:
+                results[p.seat] = "closed"
             else:
                 results[p.seat] = "lost"
             stats[p.seat] = {

@@ -389,6 +389,8 @@ def _game_ended(e: Mapping[str, Any], t: _T) -> str:
     # the event's own "kind" field (escape / survivor) is shadowed by the event kind in a body:
     # callers pass it on as "win_kind"
     kind = e.get("win_kind") or (e.get("kind") if e.get("kind") != "game.ended" else None)
+    if kind == "closed":
+        return t.say("An operator closed the game: nobody won.", "運営者がゲームを終了した。勝者なし。")
     if winner is None:
         return t.say("The game ended with no winner.", "勝者なしでゲームが終了した。")
     if kind == "survivor":
@@ -1233,7 +1235,19 @@ def game_result(
     """How the game ended, in the words of the game screen's end-of-game standings (FL-WIN-7):
     "The game has ended: Aldra escaped and won." / "...won as the last survivor." (without
     ``prefix``: the sentence after the colon); ``losers``: the others by name, told that they lost
-    (the replay's last step). ``winner``: the winner's name, ``None`` for no winner."""
+    (the replay's last step). ``winner``: the winner's name, ``None`` for no winner. ``kind``
+    ``closed``: an operator closed the game before its end (``losers``: those already out)."""
+    if kind == "closed":
+        en, ja = (
+            "An operator closed the game before its end: nobody won.",
+            "運営者がゲームを途中で終了しました。勝者はいません。",
+        )
+        if losers:
+            en, ja = (
+                f"{en} {_and(losers, 'en')} had already lost.",
+                f"{ja}{_and(losers, 'ja')}はすでに敗退していました。",
+            )
+        return pick({"en": en, "ja": ja}, lang)
     if winner is None:
         en, ja = "The game has ended with no winner.", "勝者なしでゲームが終了しました。"
         if losers:

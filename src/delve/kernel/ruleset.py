@@ -24,6 +24,12 @@ the bots, the replay tool and the tests) drive every game through these methods 
 - optionally ``comments``: ``False`` when the seats have no one-line public comment (White
   Maiden); the server then refuses the ``comment`` command itself (422 ``command/illegal``,
   saying so) before the ruleset sees it. Absent: ``True`` (:func:`takes_comments`).
+- optionally ``close(state, now) -> events``: end a running game now, outside its rules, with no
+  winner: an operator closed it (``delve close``, the admin). Afterwards ``outcome(state)`` says
+  it ended (each seat's result ``"closed"``, or how it had already left the game), ``advance``
+  changes nothing and ``next_due`` is ``None``. The server brings the clock up to ``now`` first
+  and tells the players why in an event of its own. A ruleset without it cannot be closed
+  (:func:`can_close`).
 - optionally ``digest_parts``: a tuple of view keys (``"areas"``, or ``"map.rooms"`` for a key
   of the dict under ``map``) whose values the server's view digests identify by their own
   digest (``delve.server.games.engine.view_digests``): for large parts that seldom change,
@@ -193,6 +199,12 @@ def takes_comments(ruleset: Ruleset[Any]) -> bool:
     """Whether a game of ``ruleset`` has the seats' one-line public comments (the ``comment``
     command): its optional ``comments`` attribute, ``True`` when absent."""
     return bool(getattr(ruleset, "comments", True))
+
+
+def can_close(ruleset: Ruleset[Any]) -> bool:
+    """Whether an operator may close a running game of ``ruleset`` (its optional ``close``, see
+    the module docstring)."""
+    return callable(getattr(ruleset, "close", None))
 
 
 def views_of(ruleset: Ruleset[S], state: S, seats: Sequence[int | None]) -> list[dict[str, Any]]:

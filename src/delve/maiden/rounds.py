@@ -64,14 +64,26 @@ def end_turn(ctx: Ctx) -> None:
 def end_game(ctx: Ctx, *, won: bool) -> None:
     """MV-END-1/2, MV-OVER-5: Urza's defeat is a shared win at once; the end of round 24 with
     Urza alive is a shared loss."""
+    _stop(ctx, "won" if won else "lost")
+    ctx.emit("game.won" if won else "game.lost", round=ctx.state.round, **summary(ctx))
+
+
+def close_game(ctx: Ctx) -> None:
+    """An operator closed the game: it ends now, outside the rules, neither won nor lost (the
+    result ``closed``); the decisions that waited are dropped, as at any end. The server tells
+    the table why in an event of its own."""
+    _stop(ctx, "closed")
+
+
+def _stop(ctx: Ctx, result: str) -> None:
+    """The end of the game: no step, decision or deadline is left."""
     state = ctx.state
     state.step = ENDED
-    state.result = "won" if won else "lost"
+    state.result = result
     state.pending.clear()
     state.levelups.clear()
     state.deadline = None
     state.waiting = []
-    ctx.emit("game.won" if won else "game.lost", round=state.round, **summary(ctx))
 
 
 def summary(ctx: Ctx) -> dict[str, Any]:

@@ -142,6 +142,16 @@ class MaidenRuleset:
             game.waiting = []
             flow.update_clock(ctx)
 
+    def close(self, game: Game, now: int) -> list[Event]:
+        """An operator closed the game: after the clock (idempotent), it ends now with the result
+        ``closed``, neither the shared win nor the shared loss of MV-OVER-5 (:meth:`outcome`)."""
+        events = self.advance(game, now)
+        if not game.ended:
+            ctx = self._ctx(game, game.clock)
+            rounds.close_game(ctx)
+            events += ctx.events
+        return events
+
     def legal_commands(self, game: Game, seat: int) -> list[dict[str, Any]]:
         """The seat's legal commands; when a window is open, the listing the views of this state
         made (``views``: the server's digests, just before it answers a command with the seat's
@@ -245,16 +255,18 @@ class MaidenRuleset:
         )
 
     def outcome(self, game: Game) -> GameOutcome:
-        """A shared result (MV-OVER-5): everyone won or everyone lost."""
+        """A shared result (MV-OVER-5): everyone won or everyone lost; or, when an operator closed
+        the game (:meth:`close`), everyone's result is ``closed``."""
         if not game.ended:
             return GameOutcome(ended=False)
         won = game.result == "won"
         seats = range(len(game.maidens))
         summary = rounds.summary(self._ctx(game, game.clock))
+        word = "closed" if game.result == "closed" else "won" if won else "lost"
         return GameOutcome(
             ended=True,
             winners=tuple(seats) if won else (),
-            results={s: "won" if won else "lost" for s in seats},
+            results=dict.fromkeys(seats, word),
             stats={s: {**summary, "deaths_own": game.maidens[s].deaths} for s in seats},
         )
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -19,6 +22,8 @@ from delve.kernel import DelveError
 from delve.server.games import engine
 from delve.server.games.forms import CreateGameForm
 from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
+
+log = logging.getLogger("delve.games")
 
 ENGINE_OWNED = (
     "ruleset",
@@ -77,7 +82,7 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "ruleset", "preset", "status", "seats_taken", "version", "next_due", "created_at")
     list_filter = ("status", "ruleset", "preset")
     inlines = [SeatInline]
-    actions = ["open_same_settings"]
+    actions = ["open_same_settings", "close_games"]
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         if obj is None:
@@ -140,6 +145,48 @@ class GameAdmin(admin.ModelAdmin):
                 messages.error(request, f"#{game.pk}: {exc.message}")
             else:
                 messages.success(request, _("Game %(id)s is open for registration.") % {"id": new.pk})
+
+    @admin.action(description=gettext_lazy("Close selected games (end them now, keeping their history)"))
+    def close_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+        """End running games (``engine.close``) after asking for the reason the players read; a
+        game not running is left as it is, and said so."""
+        games = list(queryset.order_by("pk"))
+        form = CloseGamesForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            reason = form.cleaned_data["reason"]
+            for game in games:
+                try:
+                    engine.close(game.pk, reason)
+                except DelveError as exc:
+                    messages.error(request, f"#{game.pk}: {exc.message}")
+                else:
+                    log.info("operator %s closed game %s: %s", request.user, game.pk, reason)
+                    messages.success(request, _("Game %(id)s is closed.") % {"id": game.pk})
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Close games"),
+            "opts": self.model._meta,
+            "games": games,
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/games/game/close_games.html", context)
+
+
+class CloseGamesForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason the players read"),
+        max_length=engine.REASON_MAX,
+        widget=forms.TextInput(attrs={"size": 80}),
+        help_text=gettext_lazy("One line, shown in the game's log and in the “has ended” notice."),
+    )
+
+    def clean_reason(self) -> str:
+        try:
+            return engine.close_reason_text(self.cleaned_data["reason"])
+        except DelveError as exc:
+            raise forms.ValidationError(exc.message) from None
 
 
 @admin.register(Seat)

@@ -33,7 +33,7 @@ from django.db.models import Q
 from delve.bots import bot_for
 from delve.kernel import DelveError, Ruleset, attention
 from delve.server import clock
-from delve.server.games import engine, present
+from delve.server.games import closing, engine, present
 from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import PUBLIC, CommandEntry, Game, Seat
 
@@ -578,19 +578,28 @@ than either panel shows, so the lookup reads a bounded slice of the log however 
 
 
 def seat_events(game: Game, count: int = 5) -> list[dict[str, Any]]:
-    """The newest ``count`` public seat changes (taken over, taken back) among the game's last
-    :data:`RECENT` events, newest first, as flat entries (``kind``, ``time``, ``seat``), for the
-    screens' recent-events panels (a ruleset's views show only its own events)."""
+    """The newest ``count`` public seat changes (taken over, taken back) and an operator's closing
+    of the game among the game's last :data:`RECENT` events, newest first, as flat entries
+    (``kind``, ``time``, ``seat``; ``reason`` for the closing), for the screens' recent-events
+    panels (a ruleset's views show only its own events)."""
     entries = (
         game.events.filter(
-            kind__in=list(SEAT_SENTENCES), visibility=PUBLIC, sequence__gt=max(0, game.event_count - RECENT)
+            kind__in=[*SEAT_SENTENCES, closing.CLOSED],
+            visibility=PUBLIC,
+            sequence__gt=max(0, game.event_count - RECENT),
         )
         .order_by("-sequence")
         .values_list("kind", "time", "data")[:count]
     )
-    return [
-        {"kind": kind, "time": time, "seat": data.get("seat")} for kind, time, data in entries if isinstance(data, dict)
-    ]
+    found = []
+    for kind, time, data in entries:
+        if not isinstance(data, dict):
+            continue
+        entry = {"kind": kind, "time": time, "seat": data.get("seat")}
+        if kind == closing.CLOSED:
+            entry["reason"] = data.get("reason")
+        found.append(entry)
+    return found
 
 
 def seat_sentence(kind: str, who: str, lang: str, *, you: bool = False) -> str:

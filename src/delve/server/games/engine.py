@@ -50,7 +50,10 @@ from delve.server.inputs import NAME_MAX, comment_text, has_control, name_fault
 from delve.server.live.hub import publish_on_commit
 from delve.server.records.services import write_records
 from delve.server.records.verify import (
+    CLOSE,
     SERVER_EVENTS,
+    closed_event,
+    closer,
     order_event,
     order_of,
     own_event,
@@ -839,6 +842,68 @@ def seat_changed(game: Game, seat: int, source: str, now: int, decoded: Decoded 
     key = audience(seat)  # the seat's own counter moves as the actor's in _commit
     game.observed = {name: [int(entry[0]) + (name != key), entry[1]] for name, entry in (game.observed or {}).items()}
     return _commit(game, ruleset, state, events, now, seat=seat, command=None, source=source)
+
+
+REASON_MAX = 300
+"""The longest reason an operator may give for closing a game (it is shown to the players)."""
+
+
+def close_reason_text(reason: Any) -> str:
+    """The reason for closing a game as the players will read it: one line of printable text,
+    1 to :data:`REASON_MAX` characters after trimming.
+
+    :raises Rejected: 400 ``request/malformed`` otherwise, saying why."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise Rejected("request/malformed", "give the reason the players will read for closing the game")
+    reason = reason.strip()
+    if has_control(reason):
+        raise Rejected(
+            "request/malformed", "the reason is one line of printable text: no line breaks or control characters"
+        )
+    if len(reason) > REASON_MAX:
+        raise Rejected("request/malformed", f"the reason has {len(reason)} characters; at most {REASON_MAX}")
+    return reason
+
+
+def close(game_id: int, reason: str) -> Answer:
+    """An operator ends a running game, outside its rules, in one transaction like a command: the
+    clock brought up to now, the server's public ``game.closed`` event with ``reason`` (what the
+    players read in the game's log and the "has ended" notice), then the ruleset's ``close``
+    (nobody wins; :func:`delve.kernel.can_close`), and the game ends as every game ends
+    (:func:`_commit`: ``game.ended``, its records written once, the clock stopped, live clients
+    told). A command-log entry of source ``close`` (no seat; ``{"kind": "close", "reason": ...}``)
+    makes the same events again on replay, so the game's export verifies.
+
+    :raises Rejected: the game is not running (409 ``game/not_running``: one still open has no
+        history to keep, delete it instead; one that ended stays as it ended), its rules have no
+        way to close it (409 ``game/cannot_close``), or the reason is missing or malformed (400).
+    """
+    reason = close_reason_text(reason)
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.RUNNING:
+            if game.status == Game.Status.OPEN:
+                raise Rejected(
+                    "game/not_running",
+                    f"game {game_id} has not started: nobody has played it, so there is nothing to keep; delete it "
+                    "instead (its registrations go with it)",
+                    status=409,
+                )
+            raise Rejected("game/not_running", f"game {game_id} has already ended", status=409)
+        ruleset = ruleset_of(game)
+        try:
+            close_ruleset = closer(ruleset)
+        except DelveError as exc:
+            raise Rejected("game/cannot_close", exc.message, status=409) from None
+        now = clock.now()
+        state, events = _locked_state(game, ruleset)
+        events += ruleset.advance(state, now)
+        events.append(closed_event(reason, now))
+        events += close_ruleset(state, now)
+        if not ruleset.outcome(state).ended:  # a ruleset's close must end the game
+            raise Rejected("game/cannot_close", f"the rules of {ruleset.name} did not end the game", status=500)
+        command = {"kind": CLOSE, "reason": reason}
+        return _commit(game, ruleset, state, events, now, seat=None, command=command, source=CLOSE)
 
 
 # --- saving ----------------------------------------------------------------------------------

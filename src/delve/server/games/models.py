@@ -117,7 +117,8 @@ class CommandEntry(models.Model):
 
     A player's command has a ``seat`` and a ``command``; a clock advance by the worker has neither;
     a change of who plays a seat (a bot taking an idle seat over, its player taking it back) has
-    the ``seat`` and no command. ``answer`` is what the caller was told, returned again for a
+    the ``seat`` and no command; an operator closing the game has no seat and the command
+    ``{"kind": "close", "reason": ...}``. ``answer`` is what the caller was told, returned again for a
     repeated idempotency key.
     """
 
@@ -129,6 +130,7 @@ class CommandEntry(models.Model):
         RECLAIM = "reclaim", _("a player taking their seat back")
         LEAVE = "leave", _("a player handing their own seat to a bot")
         HANDOVER = "handover", _("a player handing a long-idle seat to a bot")
+        CLOSE = "close", _("an operator closing the game")
 
     # no index of its own: the unique (game, sequence) constraint's index serves every lookup by game
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="commands", db_index=False)

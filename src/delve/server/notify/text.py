@@ -74,6 +74,7 @@ RESULTS = {
     "won_escape": {"en": "won (escaped)", "ja": "脱出して勝利しました"},
     "won_survivor": {"en": "won (the last survivor)", "ja": "最後の生存者として勝利しました"},
     "abandoned": {"en": "gave up", "ja": "放棄しました"},
+    "closed": {"en": "the game was closed before its end", "ja": "途中で終了となりました"},
 }
 
 DIGEST_SUBJECT = {

@@ -36,7 +36,7 @@ from django.db.models import F, Q, QuerySet
 from django.urls import reverse
 
 from delve.kernel import DelveError
-from delve.server.games import bots
+from delve.server.games import bots, closing
 from delve.server.games.engine import load_state, public_outcome, ruleset_of
 from delve.server.games.models import Game, Seat
 from delve.server.lobby.table import table_seats, waiting_for
@@ -86,10 +86,13 @@ def ended_words(game: Game, results: dict[str, str]) -> dict[str, Any]:
     from delve.server.records.replay import outcome_sentence
 
     names = [seat.name for seat in game.seats.filter(index__isnull=False).order_by("index")]
+    why = closing.reason(game)  # an operator closed it: the players read the reason given
     words = {}
     for lang in text.LANGUAGES:
         with translation.override(lang):
             words[lang] = outcome_sentence(game, results, lang, names)
+        if why is not None:
+            words[lang] += closing.told(why, lang)
     return {"outcome": words, "replay": site_url(reverse("replays:replay", args=[game.pk]))}
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from delve.fated import text
-from delve.server.games import bots, engine, present
+from delve.server.games import bots, closing, engine, present
 from delve.server.games.models import PUBLIC, Game
 
 FILTERS = ("all", "mine", "attacks")
@@ -146,6 +146,8 @@ def _sentence(body: Mapping[str, Any], lang: str, preset: str, seat: int | None)
     order sent for the seat, its seat changes who plays a seat now."""
     if bots.is_seat_change(str(body.get("kind"))):
         return seat_change_sentence(body, lang, seat)
+    if closing.is_closed_event(str(body.get("kind")), body):
+        return closing.sentence(body.get("reason"), lang)
     if body.get("kind") == "order.fired" and isinstance(body.get("command"), Mapping):
         label = text.command_label(body["command"], lang, preset, seat)
         if lang == "ja":

@@ -25,7 +25,7 @@ from django.utils.translation import get_language, gettext
 
 from delve.fated import combat, content, text
 from delve.server import clock
-from delve.server.games import bots, engine, present
+from delve.server.games import bots, closing, engine, present
 from delve.server.games.models import Game, Seat
 
 PANELS = (
@@ -443,6 +443,8 @@ def _events(screen: Screen) -> dict[str, Any]:
     def sentence(e: dict[str, Any]) -> str:
         if bots.is_seat_change(str(e.get("kind"))):
             return fated_log.seat_change_sentence(e, lang_, seat)
+        if closing.is_closed_event(str(e.get("kind")), e):
+            return closing.sentence(e.get("reason"), lang_)
         return text.describe({**e, "win_kind": win_kind} if e.get("kind") == "game.ended" else e, lang_, preset, seat)
 
     def lines(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -1156,7 +1158,8 @@ def _ending(screen: Screen) -> dict[str, Any]:
         )
     )
     you = screen.seat
-    if you is None:
+    closed = game.get("win_kind") == "closed"  # an operator closed it: no winner, and no loser for it
+    if you is None or closed:
         personal = ""
     elif you == winner:
         personal = ""  # the headline already says "you ... won"
@@ -1170,6 +1173,7 @@ def _ending(screen: Screen) -> dict[str, Any]:
     return {
         "ended": True,
         "headline": _result(screen, prefix=False),
+        "reason": _reason_line(screen, closing.reason(screen.game)) if closed else "",
         "personal": personal,
         "won": you is not None and you == winner,
         "standings": players,
@@ -1183,6 +1187,13 @@ def _ending(screen: Screen) -> dict[str, Any]:
                 "Everyone but the winner lost; the others are listed by how they ended, "
                 "then by treasures, kills and player number.",
                 "勝者以外は全員敗北です。ほかのプレイヤーは結末、財宝、撃破、プレイヤー番号の順に並んでいます。",
+            )
+            if not closed
+            else _t(
+                screen,
+                "Nobody won or lost by the game's end: the players are listed by how they ended, "
+                "then by treasures, kills and player number.",
+                "決着はついていません。プレイヤーは結末、財宝、撃破、プレイヤー番号の順に並んでいます。",
             ),
             "player": _t(screen, "Player", "プレイヤー"),
             "ended_how": _t(screen, "How it ended", "結末"),
@@ -1199,6 +1210,13 @@ def _ending(screen: Screen) -> dict[str, Any]:
             ),
         },
     }
+
+
+def _reason_line(screen: Screen, reason: str | None) -> str:
+    """The reason an operator gave for closing the game, as the ending banner says it."""
+    if reason is None:
+        return ""
+    return _t(screen, f"The operator's reason: {reason}", f"運営者からの理由：{reason}")
 
 
 def _t(screen: Screen, en: str, ja: str) -> str:

@@ -30,7 +30,7 @@ from delve.kernel.words import join, listing
 from delve.maiden import rules_text
 from delve.maiden import settings as maiden_settings
 from delve.maiden import text as maiden_text
-from delve.server.games import bots, engine, present
+from delve.server.games import bots, closing, engine, present
 from delve.server.games.models import CommandEntry, Game, Seat
 from delve.server.lobby.table import controlled_seats
 from delve.server.play import maiden_odds
@@ -1015,6 +1015,7 @@ def _decide(screen: Screen) -> dict[str, Any]:
     if view["ended"]:
         ctx["result"] = view["result"]
         ctx["summary"] = _summary(view)
+        ctx["reason"] = closing.reason(screen.game) if view["result"] == "closed" else None
         return ctx
     if not legal:
         return ctx
@@ -2089,6 +2090,8 @@ def describe_event(event: dict[str, Any], screen: Screen) -> str:
         seat = data.get("seat")
         mine = screen.mine is not None and screen.mine.index == seat
         return bots.seat_sentence(kind, screen.name_of(seat if isinstance(seat, int) else None), language, you=mine)
+    if closing.is_closed_event(kind, data):
+        return closing.sentence(data.get("reason"), language)
     rooms = content().rooms
     for key in ("to", "room", "from"):
         if isinstance(data.get(key), str) and data[key] in rooms:
@@ -2161,7 +2164,7 @@ def _log(screen: Screen) -> dict[str, Any]:
     view = screen.view
     assert view is not None
     changes = [
-        {"time": e["time"], "kind": e["kind"], "data": {"seat": e["seat"]}}
+        {"time": e["time"], "kind": e["kind"], "data": {key: e[key] for key in ("seat", "reason") if key in e}}
         for e in reversed(bots.seat_events(screen.game))
     ]
     # oldest first; a seat change after the view's entries of the same second (saved after them)

@@ -18,12 +18,13 @@ from django.views.decorators.http import require_safe
 
 from delve.kernel import DelveError, Event, state_hash
 from delve.kernel.words import join, listing
+from delve.server.games import closing
 from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
 from delve.server.games.engine import ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, Game
 from delve.server.games.present import preset_label
 from delve.server.records.export import export_game
-from delve.server.records.verify import LogEntry, Step, order_of, seed_hash, steps
+from delve.server.records.verify import CLOSE, LogEntry, Step, order_of, seed_hash, steps
 
 
 class NotEnded(Exception):
@@ -63,6 +64,8 @@ def describe(
         return _("The game started: %(seats)s.") % {"seats": listing(names, lang)}
     if kind == "game.ended" and isinstance(data.get("results"), dict):
         return _ended_sentence(game, data["results"], lang, names)
+    if closing.is_closed_event(kind, data):
+        return closing.sentence(data.get("reason"), lang)
     if kind in SEAT_SENTENCES and isinstance(data.get("seat"), int):
         seat = data["seat"]
         return seat_sentence(kind, names[seat] if 0 <= seat < len(names) else str(seat + 1), lang)
@@ -113,6 +116,13 @@ def _end_sentence(game: Game, results: Mapping[str, str], lang: str, names: Sequ
     :func:`outcome_sentence`."""
     seats = sorted((int(k), v) for k, v in results.items() if str(k).isdigit() and int(k) < len(names))
     won = [(seat, v) for seat, v in seats if str(v).startswith("won")]
+    lost = [names[seat] for seat, v in seats if not str(v).startswith("won") and v != "closed"]
+    if any(v == "closed" for _seat, v in seats):  # an operator closed the game (games.engine.close)
+        if game.ruleset == "fated":
+            from delve.fated import text as fated_text
+
+            return fated_text.game_result(None, "closed", lang, losers=lost)
+        return _("An operator closed the game before its end: nobody won.")
     lost = [names[seat] for seat, v in seats if not str(v).startswith("won")]
     if game.ruleset == "fated":
         from delve.fated import text as fated_text
@@ -152,6 +162,8 @@ def command_text(
         return _("The player left the table: a bot plays the seat.")
     if command is None and source == "handover":
         return _("Another player handed the long-idle seat to a bot.")
+    if source == CLOSE:
+        return _("An operator closed the game.")
     if command is None:
         return _("The clock moved on.")
     if game.ruleset == "fated":

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from delve.kernel import DelveError, Event, EventFields, GameOutcome, Ruleset, SeatInfo, get_ruleset, state_hash
+from delve.kernel import (
+    DelveError,
+    Event,
+    EventFields,
+    GameOutcome,
+    Ruleset,
+    SeatInfo,
+    can_close,
+    get_ruleset,
+    state_hash,
+)
 
 FORMAT = "delve-export/1"
 
@@ -40,6 +50,7 @@ SERVER_EVENTS = EventFields(
     {
         "game.started": ("seats",),
         "game.ended": ("winners", "results"),
+        "game.closed": ("reason",),
         "order.fired": ("rule", "command"),
         "seat.taken_over": ("seat",),
         "seat.reclaimed": ("seat",),
@@ -78,6 +89,24 @@ def seat_event(source: str, seat: int, now: int) -> Event:
     """The server's public event for a change of who plays ``seat`` (``source`` one of
     :data:`SEAT_CHANGES`): its log entry alone makes it again on replay."""
     return Event(kind=SEAT_CHANGES[source], time=now, data={"seat": seat})
+
+
+CLOSE = "close"
+"""The command-log source of an operator closing a running game (``games.engine.close``): no
+seat; its command is ``{"kind": "close", "reason": ...}``, the reason the players are told."""
+
+
+def closed_event(reason: str, now: int) -> Event:
+    """The server's public event of an operator closing the game, with the reason the players
+    are told; the ruleset's ``close`` then ends the game (its log entry makes both again on
+    replay)."""
+    return Event(kind="game.closed", time=now, data={"reason": reason})
+
+
+def close_reason(command: Mapping[str, Any] | None) -> str:
+    """The reason in a closing entry's command (empty if it has none)."""
+    reason = (command or {}).get("reason")
+    return reason if isinstance(reason, str) else ""
 
 
 ORDER_KEY = "order:"
@@ -131,11 +160,13 @@ def steps(
 ) -> Iterator[Step]:
     """Replay a game entry by entry, exactly as the server applied it (``games.engine``): a
     running game's clock is advanced to each entry's time, then its command applied (or, for a
-    change of who plays a seat, its event added); a game that has ended takes only comments; the
+    change of who plays a seat, its event added; for an operator closing the game, the server's
+    ``game.closed`` and the ruleset's ``close``); a game that has ended takes only comments; the
     end adds the server's ``game.ended`` event. The state is one object, changed in place from
     step to step.
 
     :raises IllegalCommand: when a logged command is not legal on replay.
+    :raises DelveError: when the log closes a game of a ruleset that cannot be closed.
     """
     state = ruleset.setup(settings, seats, seed, start)
     yield Step(0, None, [started_event([seat.name for seat in seats], start)], state)
@@ -148,12 +179,25 @@ def steps(
             events += ruleset.apply(state, entry.seat, entry.command, entry.time)
         elif entry.seat is not None and entry.source in SEAT_CHANGES and not ended:
             events.append(seat_event(entry.source, entry.seat, entry.time))
+        elif entry.source == CLOSE and not ended:
+            events.append(closed_event(close_reason(entry.command), entry.time))
+            events += closer(ruleset)(state, entry.time)
         if not ended:
             outcome = ruleset.outcome(state)
             if outcome.ended:
                 ended = True
                 events.append(Event(kind="game.ended", time=entry.time, data=public_outcome(outcome)))
         yield Step(index, entry, events, state, ended)
+
+
+def closer(ruleset: Ruleset[Any]) -> Callable[[Any, int], list[Event]]:
+    """The ruleset's ``close`` (see :func:`delve.kernel.can_close`).
+
+    :raises DelveError: ``game/cannot_close`` when it has none."""
+    if not can_close(ruleset):
+        raise DelveError(f"the rules of {ruleset.name} have no way to close a game", code="game/cannot_close")
+    found: Callable[[Any, int], list[Event]] = ruleset.close  # type: ignore[attr-defined]
+    return found
 
 
 def event_record(event: Event) -> dict[str, Any]:

@@ -56,6 +56,7 @@ RESULT_WORDS: dict[str, dict[str, str]] = {
     "won": {"en": "Won", "ja": "勝利"},
     "lost": {"en": "Lost", "ja": "敗北"},
     "abandoned": {"en": "Abandoned", "ja": "放棄"},
+    "closed": {"en": "Closed by an operator (no result)", "ja": "運営者により途中終了"},
 }
 
 
