@@ -263,6 +263,9 @@ for game in Game.objects.exclude(started_at=None).order_by("pk"):
             if due is None or due > entry.time:
                 not_due.append(entry.sequence)
             ruleset.advance(state, entry.time)
+        elif entry.source == "close":  # an operator closed the game (games.engine.close)
+            ruleset.advance(state, entry.time)
+            ruleset.close(state, entry.time)
         else:
             ruleset.advance(state, entry.time)
             if entry.command is not None:

@@ -68,8 +68,9 @@ def test_backup_refuses_to_overwrite_and_restore_a_file_that_is_not_a_backup(tmp
 
 def test_a_backup_is_owner_only_and_a_restore_refuses_the_other_kind_of_database(tmp_path: Path) -> None:
     """A backup holds password hashes and API tokens: it is written owner-only on SQLite and on
-    PostgreSQL alike. A backup of one kind restored into the other kind (or a file that is no
-    backup) is refused in one line naming both, and nothing is created."""
+    PostgreSQL alike. A PostgreSQL backup restored into SQLite (or a file that is no backup) is
+    refused in one line naming both, and nothing is created; a SQLite one goes into PostgreSQL
+    only when that database is empty (test_to_postgres.py), and this one is not."""
     import stat
 
     with live_database(tmp_path) as env:
@@ -87,7 +88,7 @@ def test_a_backup_is_owner_only_and_a_restore_refuses_the_other_kind_of_database
         target.mkdir()
         elsewhere = {**env, "DELVE_DATA_DIR": str(target)}
         for source, says in (
-            (other, "SQLite backup" if postgres else "PostgreSQL backup"),
+            (other, "copied only into an empty PostgreSQL database" if postgres else "PostgreSQL backup"),
             (junk, "not a Delve backup"),
         ):
             result = _delve(elsewhere, "restore", str(source))

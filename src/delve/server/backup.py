@@ -8,6 +8,9 @@
   restore is ``pg_restore --no-owner --exit-on-error`` into the empty database named by
   ``DATABASE_URL``. The PostgreSQL client programs must be installed (Debian:
   ``postgresql-client``), of the server's major version or newer.
+- From SQLite to PostgreSQL: a SQLite backup (or database) restored while ``DATABASE_URL`` names
+  an empty PostgreSQL database is copied into it row by row and checked
+  (:mod:`delve.server.to_postgres`). The other way round is refused.
 
 After a restore, ``delve serve`` (or ``delve manage migrate``) brings the schema up to the
 installed version, as after any upgrade.
@@ -133,6 +136,15 @@ def restore(source: Path, *, force: bool = False) -> str:
             f"{source} is not a Delve backup: neither a SQLite database nor a pg_dump custom-format file "
             "(delve backup writes one or the other)"
         )
+    if kind == "sqlite" and wanted == "postgresql":
+        if force:
+            raise BackupFailed(
+                f"{source} is a SQLite database, copied only into an empty PostgreSQL database: --force does not "
+                f"apply (dropdb {db['NAME']}; createdb {db['NAME']}; then restore without --force)"
+            )
+        from delve.server.to_postgres import copy_into_postgres
+
+        return copy_into_postgres(source)
     if kind != wanted:
         made = {"postgresql": "a PostgreSQL backup", "sqlite": "a SQLite backup"}.get(kind, "not a Delve backup")
         into = "PostgreSQL (DATABASE_URL)" if wanted == "postgresql" else f"SQLite ({db['NAME']})"

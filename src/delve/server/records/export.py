@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import DEFAULT_DB_ALIAS
+
 from delve.kernel import state_hash
 from delve.server.games.engine import load_state, ruleset_of, seat_infos
 from delve.server.games.models import CommandEntry, EventEntry, Game
@@ -12,7 +14,9 @@ from delve.server.records.verify import FORMAT, order_of, seed_hash
 
 
 def export_game(game: Game) -> dict[str, Any]:
-    """The export of an ended game (the caller checks that it has ended)."""
+    """The export of an ended game (the caller checks that it has ended), read from the database
+    the game was read from (``delve restore`` compares a game's export in two databases)."""
+    db = game._state.db or DEFAULT_DB_ALIAS
     ruleset = ruleset_of(game)
     seats = list(game.seats.filter(index__isnull=False).order_by("index"))
     infos = seat_infos(seats)
@@ -41,7 +45,7 @@ def export_game(game: Game) -> dict[str, Any]:
                 "command": c.command,
                 "order": order_of(c.idempotency_key),
             }
-            for c in CommandEntry.objects.filter(game=game).order_by("sequence")
+            for c in CommandEntry.objects.using(db).filter(game=game).order_by("sequence")
         ],
         "events": [
             {
@@ -51,7 +55,7 @@ def export_game(game: Game) -> dict[str, Any]:
                 "data": e.data,
                 "to": None if e.to is None else list(e.to),
             }
-            for e in EventEntry.objects.filter(game=game).order_by("sequence")
+            for e in EventEntry.objects.using(db).filter(game=game).order_by("sequence")
         ],
         "final_state_sha256": state_hash(ruleset, load_state(game, ruleset)),
     }
