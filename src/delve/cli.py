@@ -28,8 +28,10 @@
                   invariants, refusals and every view for hidden facts (docs/testing.md)
 
 Configuration errors, and bad arguments of ``delve lab``, ``delve maiden`` and ``delve simulate``, are printed
-as one clear line and exit with status 2. A command whose output is cut short by its reader
-(``delve lab odds ... | head``) stops quietly with status 141, as a shell reports for SIGPIPE.
+as one clear line and exit with status 2. A refusal (``delve restore`` into a database in use, ``delve close``
+of a game that has ended, ``delve verify``'s REFUSED...) is one line and status 1. A command whose output is cut
+short by its reader (``delve lab odds ... | head``) stops quietly with status 141, as a shell reports for
+SIGPIPE; Ctrl-C is 130. docs/operators.md lists them ("Exit statuses").
 """
 
 from __future__ import annotations
