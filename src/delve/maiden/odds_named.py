@@ -42,19 +42,10 @@ from delve.maiden.odds import (
 )
 from delve.maiden.odds_baseline import no_ascension_odds
 
-#: The mods a check's odds count (the others only change what the check costs in skills).
-COUNTED = (
-    "difficulty_delta",
-    "dl_delta",
-    "failure_damage_delta",
-    "slate_per_die_delta",
-    "die_step",
-    "no_white_dice",
-    "no_ascension",
-    "ascension_bonus_fixed",
-    "reroll_highest",
-)
+#: The check mods (content.CHECK_MODS) that only change what the check costs in skills; the odds
+#: count every other one.
 NOT_COUNTED = ("skills_always_exhaust", "failure_exhausts_skill")
+COUNTED = tuple(sorted(maiden_content.CHECK_MODS - set(NOT_COUNTED)))
 
 
 @dataclass(frozen=True)
