@@ -80,18 +80,24 @@ def backup(target: Path) -> str:
             raise
         target.chmod(0o600)
     else:
-        source = sqlite3.connect(f"file:{db['NAME']}?mode=ro", uri=True)
-        try:
-            copy = sqlite3.connect(target)
-            try:
-                with copy:
-                    source.backup(copy)
-            finally:
-                copy.close()
-        finally:
-            source.close()
+        sqlite_copy(db["NAME"], target)
         target.chmod(0o600)
     return f"backup of {db['NAME']} written to {target} ({target.stat().st_size} bytes)"
+
+
+def sqlite_copy(source: str | Path, target: Path) -> None:
+    """A consistent copy of the SQLite database ``source`` at ``target``, read-only on the source
+    (SQLite's online backup API: a server may be writing to it meanwhile)."""
+    reader = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            with copy:
+                reader.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        reader.close()
 
 
 def backup_kind(path: Path) -> str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from delve.server.backup import BackupFailed
+from delve.server.backup import BackupFailed, sqlite_copy
 
 #: The connection alias of the source's snapshot while it is copied.
 SOURCE = "delve_sqlite_source"
@@ -97,16 +97,7 @@ def copy_into_postgres(source: Path) -> str:
 def _snapshot(source: Path, target: Path) -> None:
     """A consistent copy of ``source`` (SQLite's online backup API), checked."""
     try:
-        reader = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-        try:
-            copy = sqlite3.connect(target)
-            try:
-                with copy:
-                    reader.backup(copy)
-            finally:
-                copy.close()
-        finally:
-            reader.close()
+        sqlite_copy(source, target)
         check = sqlite3.connect(target)
         try:
             sound = check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
