@@ -135,9 +135,11 @@ def test_two_processes_and_two_workers_push_every_update_and_survive_a_killed_pr
     assert missing == [], missing
     assert max(all_delays) <= WITHIN, sorted(all_delays)[-5:]
     # No game ticked twice: every clock advance in the logs was due, and the workers' own counts
-    # add up to the advances logged; both workers took part.
+    # (each reported on a clean stop) add up to the advances logged. Which worker advances a clock
+    # is not promised: two workers polling at one interval can fall into step, the same one first
+    # each time (an idle machine's run gave [6, 0]), so no share is asserted.
     assert all(g["ticked_when_not_due"] == [] for g in games.values()), games
-    assert sum(ticks) == sum(g["ticks"] for g in games.values()) and min(ticks) > 0, (ticks, games)
+    assert sum(ticks) == sum(g["ticks"] for g in games.values()) > 0, (ticks, games)
     # Nothing lost: every command A acknowledged before it was killed is in the log,
     assert len(on_a.acknowledged) > 0 and on_a.server_errors == [], on_a.summary()
     assert lost_commands(on_a.acknowledged, logged) == []
