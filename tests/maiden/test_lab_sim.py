@@ -7,11 +7,15 @@ import json
 from collections import Counter
 from typing import Any
 
+import msgspec
 import pytest
 
 from delve.bots.maiden_eval import play_game
-from delve.sim.games.maiden import check, play
+from delve.maiden.content import Effect
+from delve.sim.games.maiden import Metrics, check, play
 from delve.sim.spec import GameSpec, SpecError
+from tests.maiden.fixtures.content import CONTENT, text
+from tests.maiden.helpers import new_game, set_dice, to_move, waiting
 
 COMMON = ("game", "preset", "seed", "seats", "bots", "tag", "settings", "winner", "outcome", "turns", "commands")
 
@@ -164,3 +168,89 @@ def test_deaths_fights_and_rounds_by_boss_agree_with_the_games_own_events() -> N
     assert all(f["life_left"] == 0 for b, f in by_boss.items() if b in defeated)
     assert row["bosses_left"] == 10 - row["bosses_defeated"]
     assert (row["final_boss_life_left"] == 0) == row["won"]
+
+
+def _all_hurt_fight(players: int):  # type: ignore[no-untyped-def]
+    """A game on the fixture content whose Imp actions hurt every maiden by 1 on a success, with
+    every maiden in the Imp's fight (each entered it on her own turn, the harness fed every
+    command's events), the last one's boss check started; returns (ruleset, game, metrics, apply)."""
+    bosses = dict(CONTENT.bosses)
+    hurt = Effect("success", ({"op": "damage", "who": "all", "amount": 1},), text("every maiden loses 1 life"))
+    bosses["imp"] = msgspec.structs.replace(
+        bosses["imp"], actions=tuple(msgspec.structs.replace(a, effect=hurt) for a in bosses["imp"].actions)
+    )
+    r, g = new_game(players, content=msgspec.structs.replace(CONTENT, bosses=bosses))
+    metrics = Metrics(players)
+    metrics.on_command(g, 0, {}, to_move(r, g, wil=1))
+
+    def apply(command: dict[str, Any], *faces: int) -> list[Any]:
+        seat = waiting(g)
+        events = r.apply(g, seat, command, g.clock)
+        if faces:
+            set_dice(g, *faces)
+        metrics.on_command(g, seat, command, events)
+        return events
+
+    for seat in range(players):
+        assert g.active_seat == seat and g.step == "move"
+        apply({"kind": "move", "to": "b_imp"})
+        assert g.maidens[seat].boss == "imp"
+        g.bosses["imp"].life = 9  # no success of the set-up defeats it
+        for m in g.maidens:
+            m.life = 5
+        if seat < players - 1:
+            apply({"kind": "roll"}, 1, 2, 3)
+            g.check.target = 99  # type: ignore[union-attr]
+            g.danger_level = 0
+            apply({"kind": "resolve"})
+    return r, g, metrics, apply
+
+
+def test_two_maidens_dying_in_one_command_lose_the_boss_fight_once_mv_death_2() -> None:
+    """MV-DEATH-2 (a dead maiden leaves the boss fight, the boss keeps its damage): the Imp's action
+    hurts both maidens in its fight, both at life 1, in one command (the successful check's
+    resolve). Two deaths in its fight, and one lost fight: a fight is lost by a command after
+    which the boss is undefeated and no maiden is in its fight, once per command however many
+    of its maidens died in it. The count is read from the game after the command, not from the
+    joins the harness saw: a harness that reads only this command (the fight's state built before
+    it, no join seen) counts the same one lost fight."""
+    _r, g, metrics, apply = _all_hurt_fight(2)
+    assert [m.boss for m in g.maidens] == ["imp", "imp"]
+    apply({"kind": "roll"}, 6, 6, 6)
+    g.check.target = 1  # type: ignore[union-attr]
+    for m in g.maidens:
+        m.life = 1
+    events = apply({"kind": "resolve"})
+    late = Metrics(2)
+    late.on_command(g, 1, {"kind": "resolve"}, events)
+    assert late._by_boss(g)["imp"]["lost"] == 1 and late._by_boss(g)["imp"]["deaths"] == 2
+    died = [e for e in events if e.kind == "maiden.died"]
+    assert [(e.data["seat"], e.data["boss"]) for e in died] == [(0, "imp"), (1, "imp")]
+    assert not g.bosses["imp"].defeated and all(m.boss is None for m in g.maidens)
+    fight = metrics._by_boss(g)["imp"]
+    assert fight["deaths"] == 2 and fight["lost"] == 1 and fight["joined"] == 2
+
+
+def test_a_fight_with_a_maiden_left_in_it_is_not_lost_mv_death_2() -> None:
+    """MV-DEATH-2: two of three maidens die in one command, the third stays in the fight: no fight
+    is lost; when she dies later, alone, the fight is lost once."""
+    r, g, metrics, apply = _all_hurt_fight(3)
+    apply({"kind": "roll"}, 6, 6, 6)
+    g.check.target = 1  # type: ignore[union-attr]
+    g.maidens[0].life = g.maidens[2].life = 1
+    events = apply({"kind": "resolve"})
+    assert sorted(e.data["seat"] for e in events if e.kind == "maiden.died") == [0, 2]
+    assert g.maidens[1].boss == "imp"
+    assert metrics._by_boss(g)["imp"]["lost"] == 0
+    # Alba plays her turn away from the fight; Bianca's turn is her boss check: she fails it at
+    # life 1 and dies alone in the fight, which is lost then, once
+    while not (g.active_seat == 1 and g.step == "pre_roll" and not g.pending):
+        legal = r.legal_commands(g, waiting(g))
+        apply(next(c for c in legal if c["kind"] in ("keep_card", "roll", "resolve") or c.get("to") == "a1_1"))
+    assert g.check is not None and g.check.source == "imp"
+    apply({"kind": "roll"}, 1, 2, 3)
+    g.check.target, g.danger_level, g.maidens[1].life = 99, 1, 1
+    events = apply({"kind": "resolve"})
+    assert [e.data["seat"] for e in events if e.kind == "maiden.died"] == [1]
+    fight = metrics._by_boss(g)["imp"]
+    assert fight["deaths"] == 3 and fight["lost"] == 1

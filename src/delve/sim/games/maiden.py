@@ -15,11 +15,14 @@ Metrics (all counted over the whole game, every maiden together unless the name 
   (the round the final boss fell, empty when he did not), ``final_boss_life_left`` (his life at
   the end: his set-up life when he was never engaged, 0 when he fell);
 * by boss (which boss kills most): ``by_boss`` ({boss: {"joined": maidens entering its fight,
-  "deaths": deaths that threw a maiden out of its fight, "lost": times its fight emptied (the
-  last maiden in it died, the boss alive), "won": 1 when it fell, "engaged": round of its first
-  engagement, "fight_rounds": rounds from first engagement to defeat, or to the game's last round,
-  counted inclusively, "checks"/"successes": boss checks against it, "life_left": its life at the
-  end}}), only the bosses engaged;
+  "deaths": deaths that threw a maiden out of its fight, "lost": fights lost (below), "won": 1
+  when it fell, "engaged": round of its first engagement, "fight_rounds": rounds from first
+  engagement to defeat, or to the game's last round, counted inclusively, "checks"/"successes":
+  boss checks against it, "life_left": its life at the end}}), only the bosses engaged. A fight
+  is *lost* by a command in which at least one maiden of that fight died and after which the
+  boss is undefeated and no maiden is in its fight (no maiden's ``boss`` is it, read from the
+  game after the command); a command loses a boss's fight at most once, however many of its
+  maidens died in it (two maidens dying in one command are one lost fight);
 * life and death: ``deaths``, ``deaths_per_maiden`` (list by seat), ``deaths_in_boss_fight``
   (a death that threw her out of a boss fight), ``turns_at_life_1`` and
   ``turns_at_life_1_after_death`` (turns begun at life 1, and those of them still in the
@@ -114,7 +117,7 @@ class Metrics:
         self._check_size = 0
         self._setup_done = False
         self.by_boss: dict[str, dict[str, int]] = {}
-        self.in_fight: dict[str, set[int]] = defaultdict(set)
+        self._died_in: set[str] = set()
         self._boss_check: str | None = None
 
     def _boss(self, boss: str) -> dict[str, int]:
@@ -136,8 +139,13 @@ class Metrics:
         cell[1] += moves
 
     def on_command(self, game: Game, seat: int, command: dict[str, Any], events: list[Event]) -> None:
+        self._died_in = set()
         for event in events:
             self._event(game, event.kind, event.data)
+        for boss in sorted(self._died_in):
+            # the fight is lost once per command, whatever the number of its maidens who died in it
+            if not game.bosses[boss].defeated and not any(m.boss == boss for m in game.maidens):
+                self._boss(boss)["lost"] += 1
 
     def _event(self, game: Game, kind: str, data: dict[str, Any]) -> None:
         rnd = game.round
@@ -159,12 +167,8 @@ class Metrics:
             boss = data.get("boss")
             if boss:
                 self.deaths_in_boss += 1
-                fight = self._boss(str(boss))
-                fight["deaths"] += 1
-                fighting = self.in_fight[str(boss)]
-                fighting.discard(int(data["seat"]))
-                if not fighting:
-                    fight["lost"] += 1
+                self._boss(str(boss))["deaths"] += 1
+                self._died_in.add(str(boss))
         elif kind == "maiden.healed":
             self.since_death[int(data["seat"])] = False
         elif kind == "maiden.damaged":
@@ -186,11 +190,9 @@ class Metrics:
                 fight["engaged"] = rnd
             else:
                 fight["joined"] += 1
-                self.in_fight[str(data["boss"])].add(int(data["seat"]))
         elif kind == "boss.defeated":
             self.boss_rounds[str(data["boss"])] = rnd
             self._boss(str(data["boss"]))["won"] = 1
-            self.in_fight[str(data["boss"])].clear()
         elif kind == "check.started":
             self._boss_check = str(data["source"]) if data.get("kind") == "boss" else None
             self._pairs_this_check = 0
