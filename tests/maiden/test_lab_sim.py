@@ -254,3 +254,37 @@ def test_a_fight_with_a_maiden_left_in_it_is_not_lost_mv_death_2() -> None:
     assert [e.data["seat"] for e in events if e.kind == "maiden.died"] == [1]
     fight = metrics._by_boss(g)["imp"]
     assert fight["deaths"] == 3 and fight["lost"] == 1
+
+
+def test_checks_by_die_size_count_each_check_with_its_own_dice_and_slate_bq_2() -> None:
+    """BQ-2 (pairs in play by die size): one command's events hold two checks rolled and resolved,
+    then a third check started (the game after the command holds the third, unrolled, with a red
+    slate). Each rolled check counts under the size of its own dice, its pair read on the dice
+    that are not its own slate (the slate its check.started named), its ascension under its size:
+    nothing is read from the check the game holds after the command."""
+    from delve.kernel import Event
+    from delve.maiden.state import Check
+
+    _r, g = new_game(1)
+    metrics = Metrics(1)
+
+    def ev(name: str, **data: Any) -> Event:
+        return Event(name, 0, data)
+
+    events = [
+        # a d6 check, blue slate: red 4 and black 4 are a pair (the blue 4 would make none alone)
+        ev("check.started", seat=0, kind="room", source="r1", action=0, target=5, slate="blue", required=1),
+        ev("check.rolled", seat=0, dice=[["red", 6, 4], ["blue", 6, 2], ["black", 6, 4]]),
+        ev("check.ascended", seat=0, dice=[0, 2], face=4, bonus=1, onto=None),
+        ev("check.resolved", seat=0, ap=5, target=5, result="success", kind="room"),
+        # a d8 check, red slate: only the red die shows the 3 twice, so no pair among the others
+        ev("check.started", seat=0, kind="room", source="r2", action=0, target=5, slate="red", required=1),
+        ev("check.rolled", seat=0, dice=[["red", 8, 3], ["blue", 8, 5], ["black", 8, 3]]),
+        ev("check.resolved", seat=0, ap=5, target=5, result="success", kind="room"),
+        # a third check started, not rolled: the game holds it after the command
+        ev("check.started", seat=0, kind="room", source="r3", action=0, target=5, slate=None, required=1),
+    ]
+    g.check = Check(kind="room", source="r3", target=5, room="a1_1", slate="red")
+    metrics.on_command(g, 0, {"kind": "resolve"}, events)
+    assert dict(metrics.dice) == {6: [1, 1, 1], 8: [1, 0, 0]}
+    assert metrics.slate_checks == 2

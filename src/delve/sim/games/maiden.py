@@ -34,7 +34,9 @@ Metrics (all counted over the whole game, every maiden together unless the name 
 * checks: ``checks``, ``successes``, ``room_checks_by_round`` ({round: [checks, successes]},
   BQ-19), ``boss_checks``, ``boss_successes``;
 * dice: ``dice_by_size`` ({size: [checks, checks whose non-slate dice showed a pair, pairs
-  ascended]}, BQ-2);
+  ascended]}, BQ-2): each check counts under the size of the dice it was rolled with and its
+  slate is the one its ``check.started`` named, both read from the command's events (not from
+  the game after the command, where another check may have started);
 * movement (BQ-12): ``reach_by_agi`` ({Agi: [move decisions, destinations offered]}),
   ``first_boss_turn`` (the team's turn number when a boss was first engaged),
   ``first_rest_turn`` (the fewest of her own turns a maiden took to enter a rest room);
@@ -115,6 +117,7 @@ class Metrics:
         self._move_seen = -1
         self._pairs_this_check = 0
         self._check_size = 0
+        self._check_slate: str | None = None
         self._setup_done = False
         self.by_boss: dict[str, dict[str, int]] = {}
         self._died_in: set[str] = set()
@@ -196,12 +199,14 @@ class Metrics:
         elif kind == "check.started":
             self._boss_check = str(data["source"]) if data.get("kind") == "boss" else None
             self._pairs_this_check = 0
+            self._check_slate = str(data["slate"]) if data.get("slate") else None
             if data.get("slate"):
                 self.slate_checks += 1
         elif kind == "check.rolled":
+            # the size and the slate of the check rolled, from the events (BQ-2): the game after
+            # the command may hold another check already
             dice = data["dice"]
-            check = game.check
-            slate = check.slate if check is not None else None
+            slate = self._check_slate
             self._check_size = int(dice[0][1]) if dice else 0
             faces = Counter(int(face) for colour, _size, face in dice if colour != slate)
             cell = self.dice[self._check_size]
