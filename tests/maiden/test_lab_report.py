@@ -44,6 +44,18 @@ def test_every_balance_question_is_answered_with_a_finite_number(built):
             assert low - 1e-9 <= answer.value <= high + 1e-9
 
 
+def test_which_boss_kills_most_shows_how_often_each_bosss_checks_succeeded_bq_18(built):
+    """BQ-18: the by-boss table of the lab has the boss checks made against each boss in play and
+    the share that succeeded (the committed report once left the column out)."""
+    _out, page, answers = built
+    table = next(a for a in answers if a.title == "Which boss kills most").tables[0]
+    assert table.header[-1] == "its checks succeeded"
+    cells = [row[-1] for row in table.rows]
+    assert all(re.fullmatch(r"\d+% of \d+|–", cell) for cell in cells), cells
+    assert any(cell != "–" for cell in cells)
+    assert "<th>its checks succeeded</th>" in page.read_text(encoding="utf-8")
+
+
 def test_a_report_from_too_few_games_says_so_and_shows_no_impossible_or_certain_interval(built):
     """Spec §8: at 1 seed per cell the page warns that the games are too few (and how many it
     takes), no difference of win rates leaves [−100, +100] pp and no interval has zero width."""

@@ -229,9 +229,9 @@ def boss_fights(rows: Sequence[Row]) -> list[BossFights]:
     return list(table.values())
 
 
-def boss_fight_rows(rows: Sequence[Row], *, checks: bool = True) -> list[list[str]]:
-    """The table of :func:`boss_fights`, with its header row (``checks``: with the column of the
-    boss checks that succeeded)."""
+def boss_fight_rows(rows: Sequence[Row]) -> list[list[str]]:
+    """The table of :func:`boss_fights`, with its header row (the last column: the boss checks
+    against it that succeeded, of all made)."""
     out = [
         [
             "boss",
@@ -241,7 +241,7 @@ def boss_fight_rows(rows: Sequence[Row], *, checks: bool = True) -> list[list[st
             "share of boss-fight deaths",
             "fights lost (last maiden died)",
             "rounds fighting (mean)",
-            *(["its checks succeeded"] if checks else []),
+            "its checks succeeded",
         ]
     ]
     fights = boss_fights(rows)
@@ -256,7 +256,7 @@ def boss_fight_rows(rows: Sequence[Row], *, checks: bool = True) -> list[list[st
                 f"{100 * f.deaths / all_deaths:.0f}%" if all_deaths else "–",
                 str(f.lost),
                 f"{statistics.fmean(f.rounds):.1f}" if f.rounds else "–",
-                *([f"{100 * f.successes / f.checks:.0f}% of {f.checks}" if f.checks else "–"] if checks else []),
+                f"{100 * f.successes / f.checks:.0f}% of {f.checks}" if f.checks else "–",
             ]
         )
     return out

@@ -890,12 +890,13 @@ def boss_deaths(cells: Cells) -> list[Answer]:
             no_interval=per_game.missing,
             tables=[
                 Table(
-                    (rows := maiden_report.boss_fight_rows(games, checks=False))[0],
+                    (rows := maiden_report.boss_fight_rows(games))[0],
                     rows[1:],
                     f"Every strategy at 1–4 players, default settings ({len(games)} games). A fight is lost when "
-                    "its last maiden dies with the boss alive (the boss keeps its damage and can be fought "
-                    "again); rounds fighting run from the first engagement to the defeat or the game's end (the odds "
-                    "of each boss's checks are BQ-20's; delve simulate --game maiden shows their success in play). "
+                    "its last maiden dies with the boss alive, once however many die in that command (the boss "
+                    "keeps its damage and can be fought again); rounds fighting run from the first engagement to "
+                    "the defeat or the game's end; its checks succeeded: the boss checks made against it in play "
+                    "that succeeded, of all made (their exact odds are BQ-20's). "
                     f"Share of deaths of the deadliest boss: {share.text(percent=True)}.",
                 )
             ],
