@@ -768,7 +768,36 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
             return fail(option, f"only matters with {needs} ({what}): {hint}")
     if mods.get("no_ascension") and args.bonus is not None:
         return fail("--bonus", "does not matter with --no-ascension (no pair is ascended): drop one of them")
-    required = 1 if args.required is None else args.required
+    # A named card's required_count is a rule of the multi_die_checks variant only (CHG-12, off by
+    # default): the rulebook's odds ignore it; --multi-die counts it (1 with a slate), --required sets it.
+    card_required = source.required_count if source is not None else 1
+    if args.multi_die and source is None and args.required is None:
+        return fail(
+            "--multi-die",
+            "counts a named room card's or boss action's required_count: add --room or --boss, or give --required N",
+        )
+    if args.required is not None:
+        required = args.required
+    elif args.multi_die:
+        required = 1 if args.slate is not None else card_required
+    else:
+        required = 1
+    required_notes: list[str] = []
+    if source is not None and card_required > 1:
+        if args.required is not None and args.required != card_required:
+            required_notes.append(
+                f"--required {args.required} replaces the required_count {card_required} of {source.label}"
+            )
+        elif args.multi_die and args.slate is not None:
+            required_notes.append(
+                f"multi_die_checks (CHG-12): the required_count {card_required} of {source.label} is 1 with a slate "
+                "(the slate die alone)"
+            )
+        elif not args.multi_die and args.required is None:
+            required_notes.append(
+                f"Rulebook: the required_count {card_required} of {source.label} is not counted (it is a rule of the "
+                "multi_die_checks variant, CHG-12, off by default); --multi-die counts it"
+            )
     if required > 1 and args.slate is not None:
         return fail(
             "--required", "a slate check needs exactly one die, the slate's (CHG-12): drop --required or --slate"
@@ -801,6 +830,7 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
                 f"round {args.round}: {args.base} action markers" if args.round else f"{args.base} action markers"
             )
             notes.append(f"Check against {source.label}: difficulty {source.difficulty} ({base_text})")
+        notes += required_notes
         if mods:
             counted = ", ".join(f"{k} = {str(v).lower()}" for k, v in sorted(mods.items()) if k not in NOT_COUNTED)
             ignored = ", ".join(k for k in sorted(mods) if k in NOT_COUNTED)
@@ -808,11 +838,6 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
                 notes.append(f"Mods counted exactly (as the engine applies them): {counted}")
             if ignored:
                 notes.append(f"Mods that change what the check costs in skills, not its odds: {ignored}")
-            if source is not None and source.required_count > 1 and required == 1:
-                notes.append(
-                    f"(the card's required_count {source.required_count} counts only under multi_die_checks: "
-                    f"--required {source.required_count})"
-                )
             odds, dl, failure = named_odds(
                 args.wil,
                 args.pie,
@@ -829,11 +854,6 @@ def cmd_lab_odds(args: argparse.Namespace) -> int:
             if mods.get("no_white_dice"):
                 white = 0
         else:
-            if source is not None and source.required_count > 1 and required == 1:
-                notes.append(
-                    f"(the card's required_count {source.required_count} counts only under multi_die_checks: "
-                    f"--required {source.required_count})"
-                )
             dl = args.dl
             odds = (no_ascension_odds if args.no_ascension else check_odds)(
                 args.wil,
@@ -977,7 +997,13 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--required",
         type=_within(1, LAB_MAX_REQUIRED, "CHG-12: at most about 3"),
         help=f"dice that must reach the target (multi_die_checks, CHG-12; default 1, up to {LAB_MAX_REQUIRED}; "
-        "not with --slate)",
+        "not with --slate); with --room/--boss it replaces the card's required_count",
+    )
+    odds.add_argument(
+        "--multi-die",
+        action="store_true",
+        help="with --room/--boss: the multi_die_checks variant (CHG-12), counting the card's own required_count "
+        "(1 with a slate); without it the rulebook's odds, where required_count is not a rule",
     )
     odds.add_argument("--smaller-die", action="store_true", help="allow_smaller_die: best size up to Wil's")
     odds.add_argument(
@@ -999,7 +1025,8 @@ def _add_lab(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     odds.add_argument(
         "--room",
         metavar="CARD",
-        help="a room card by id (r05) or name: its difficulty and slate (with --round or --base)",
+        help="a room card by id (r05) or name: its difficulty and slate (with --round or --base); its "
+        "required_count counts only with --multi-die (a variant rule, CHG-12)",
     )
     odds.add_argument(
         "--boss",

@@ -386,3 +386,59 @@ def test_no_ascension_with_a_slate_or_several_dice_takes_no_pair(capsys):
     code, out, err = run(capsys, *BASE, "--no-ascension", "--bonus", "pie")
     assert (code, out) == (2, "")
     assert err.startswith("delve lab odds: error: argument --bonus: does not matter with --no-ascension")
+
+
+def _p_success(out: str) -> str:
+    return next(line for line in out.splitlines() if line.startswith("P(success) = "))
+
+
+def test_a_named_cards_required_count_is_not_a_rulebook_rule_and_multi_die_counts_it_chg_12(capsys):
+    """CHG-12: required_count (r04 Empty Barracks: 3) is a rule of the multi_die_checks variant only,
+    off by default. --room alone gives the rulebook's odds (one die reaching the target) and a line
+    says the count is not counted and how to count it; --multi-die counts the card's own count,
+    the same odds as --required 3; --required N replaces it and says so; --multi-die without a
+    named check is refused in one line."""
+    round5 = ("--room", "r04", "--round", "5", "--wil", "1", "--pie", "1")  # target 3 + 0
+    code, out, err = run(capsys, *round5)
+    assert (code, err) == (0, "")
+    assert f"P(success) = {check_odds(1, 1, 3).p_success}" in out
+    assert (
+        "Rulebook: the required_count 3 of room card r04 Empty Barracks is not counted (it is a rule of the "
+        "multi_die_checks variant, CHG-12, off by default); --multi-die counts it"
+    ) in out
+    multi = check_odds(1, 1, 3, required_count=3, variant=Variant(multi_die_checks=True))
+    code, out, err = run(capsys, *round5, "--multi-die")
+    assert (code, err) == (0, "")
+    assert "Multi-die check: 3 remaining dice must each reach the target (CHG-12)" in out
+    assert f"P(success) = {multi.p_success} =" in out and "Rulebook:" not in out
+    code, same, _ = run(capsys, *round5, "--required", "3")
+    assert code == 0 and _p_success(same) == _p_success(out)
+    code, out, _ = run(capsys, *round5, "--required", "2")
+    assert code == 0 and "--required 2 replaces the required_count 3 of room card r04 Empty Barracks" in out
+    code, out, _ = run(capsys, *round5, "--multi-die", "--slate", "red")
+    assert code == 0 and "is 1 with a slate (the slate die alone)" in out
+    code, out, err = run(capsys, "--wil", "1", "--pie", "1", "--target", "4", "--multi-die")
+    assert (code, out) == (2, "")
+    assert err.startswith("delve lab odds: error: argument --multi-die: counts a named room card's")
+
+
+def test_multi_die_odds_with_the_highest_die_rerolled_are_exact_at_5d20_and_refused_beyond_chg_12(capsys):
+    """CHG-12 with reroll_highest (MV-BOSS-10): 5d20 needing 2 dice (Pie 2) was refused above 4d20;
+    it is now counted (the fraction is the one the former count of every sorted roll and fresh face
+    gives, 850,080 cases, run once without its limit); 6d20 (Pie 3) is refused in one line
+    naming the dice, the time it would take and the largest pools the lab counts."""
+    from fractions import Fraction
+
+    multi = Variant(multi_die_checks=True)
+    result = check_odds(4, 2, 12, required_count=2, variant=multi, reroll_highest=True)
+    assert sum(p for _, p in result.ap.outcomes) == 1
+    assert result.p_success == Fraction(4992219, 8000000)
+    code, out, err = run(capsys, "--wil", "4", "--pie", "2", "--target", "12", "--required", "2", "--reroll-highest")
+    assert (code, err) == (0, "") and "P(success) = 4992219/8000000 = 62.40%" in out
+    code, out, err = run(capsys, "--wil", "4", "--pie", "3", "--target", "12", "--required", "2", "--reroll-highest")
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        "delve lab odds: error: argument --reroll-highest: 6d20 with 2 required dice (multi_die_checks) after "
+        "the reroll of the highest die is not counted: its exact count would take about 8 s"
+    )
+    assert "at most 5d20 (Pie 2), 7d12, 10d8 or 11d6" in err

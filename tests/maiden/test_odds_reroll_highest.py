@@ -118,7 +118,7 @@ def test_restricted_slate_and_damage_per_die_with_the_reroll() -> None:
     _check(joint, result, 4, 3)
 
 
-@pytest.mark.parametrize(("size", "white", "required"), [(4, 0, 2), (4, 1, 2), (4, 1, 3)])
+@pytest.mark.parametrize(("size", "white", "required"), [(4, 0, 2), (4, 1, 2), (4, 1, 3), (4, 2, 2), (6, 1, 3)])
 def test_multi_die_check_counts_the_reroll_exactly(size: int, white: int, required: int) -> None:
     """CHG-12 (required dice, bonuses onto chosen dice) with the reroll (MV-BOSS-10)."""
     variant = odds.Variant(multi_die_checks=True)
