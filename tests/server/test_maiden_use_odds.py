@@ -448,23 +448,25 @@ def test_MV_ASC_9_one_suggestion_an_ascension_is_not_marked_when_a_use_is_sugges
 @pytest.mark.parametrize(
     ("lang", "needless", "lowers"),
     [
-        ("en", "not needed: succeeds without it", "would lower the chance to "),
-        ("ja", "不要：使わなくても成功", "使うと確率が"),
+        ("en", "not needed: succeeds without it", "would lower the chance (resolving now: 100% → "),
+        ("ja", "不要：使わなくても成功", "使うと確率が下がる（今解決すると100% → "),
     ],
 )
 def test_MV_ASC_9_a_use_that_lowers_a_certain_chance_says_so_and_is_not_called_needless_or_best(
     clock: Any, player: Any, lang: str, needless: str, lowers: str
 ) -> None:
     """MV-ASC-9 with SUG-3 A12 (Justice) and A11 (Wheel of Fortune): the check already succeeds for
-    certain. A reroll offered at 33.3% said "not needed: succeeds without it": only a use that keeps
-    100% is not needed; one that would lower the chance says so with its chance, is never named the
-    best chance and is not the suggestion."""
-    game, current, faces = _rolled_a_pair_of_twos(player)
-    check = view(game, 0)["check"]
-    slate = check["slate"] if not check["slate_ignored"] else None
-    slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
-    current.check.target = best_ap(faces, slate_index, check["bonus"])  # succeeds, only just
-    current.arcana = [*[a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED, SUN)], JUSTICE]
+    certain when resolved now. A reroll offered at 33.3% said "not needed: succeeds without it":
+    only a use that keeps 100% is not needed; one that would lower the chance says so with both
+    chances, resolving now's and its own ("resolving now: 100% → 0%"), is never named the best
+    chance and is not the suggestion."""
+    game, current, _ = _rolled_a_pair_of_twos(player)
+    current.check.dice = current.check.dice[:3]  # 1, 3, 4: no pair; a die set lower can fail
+    for die, face in zip(current.check.dice, [1, 3, 4], strict=True):
+        die.face = face
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    current.check.target = int(view(game, 0)["check"]["ap"])  # succeeds now, only just
+    current.arcana = [*[a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED, SUN)], JUSTICE, WHEEL]
     Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
     client = session_client(player)
     client.cookies["django_language"] = lang
@@ -474,22 +476,52 @@ def test_MV_ASC_9_a_use_that_lowers_a_certain_chance_says_so_and_is_not_called_n
     form = re.search(r'<form class="cmd pick pick-die-face".*?</form>', html, re.S)
     assert form, html
     table = json.loads(re.search(r'data-odds="(\{.*?\})"><span class="pick-best">', form[0], re.S)[1])
-    assert table, html
     lowered = 0
     for pair, row in table.items():
         if row["fraction"] == "1":
-            assert needless in row["note"] and lowers not in row["note"], (pair, row)
+            assert needless in row["note"] and "→" not in row["note"], (pair, row)
         else:
             lowered += 1
-            assert row["note"] == f"{lowers}{row['percent']}" + ("に下がる" if lang == "ja" else ""), (pair, row)
+            close = ")" if lang == "en" else "）"
+            assert row["note"] == f"{lowers}{row['percent']}{close}", (pair, row)
     assert lowered, table
     best_line = re.search(r'<span class="pick-best">(.*?)</span><span class="pick-ticked"', form[0], re.S)[1]
-    if lowered < len(table):
-        assert needless in best_line and lowers not in best_line, best_line
-    else:  # every pair lowers the chance: the line says so, and names none the best
-        assert "any pick would lower" in best_line or "どれを選んでも確率が下がる" in best_line, best_line
+    assert needless in best_line and lowers not in best_line, best_line
     assert "best chance" not in html and "最も高い確率" not in html
     assert not re.search(r'<button[^>]*class="[^"]*\bbest\b', html.split('class="uses"', 1)[-1])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_MV_ASC_9_would_lower_is_measured_against_resolving_now_not_the_best_ascension(
+    clock: Any, player: Any, lang: str
+) -> None:
+    """MV-ASC-9 with SUG-3 A12 (Justice): resolving now fails (0%) while ascending the pair
+    succeeds (100%). A use was said to "lower the chance" against the best ascension, a number
+    shown nowhere near it; measured against resolving now, no pick lowers it (each is 0% or
+    100%), the 100% picks are not needed after the ascension, and the ascension stays the
+    suggestion. The engine's AP confirms the setup: now below the target, the best reachable at it."""
+    game, current, faces = _rolled_a_pair_of_twos(player)
+    check = view(game, 0)["check"]
+    slate = check["slate"] if not check["slate_ignored"] else None
+    slate_index = [d["colour"] for d in check["dice"]].index(slate) if slate else None
+    target = best_ap(faces, slate_index, check["bonus"])
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    assert int(view(game, 0)["check"]["ap"]) < target, (view(game, 0)["check"], target)
+    current.check.target = target
+    current.arcana = [*[a for a in current.arcana if a not in (JUDGEMENT, WHEEL, JUSTICE, HANGED, SUN)], JUSTICE]
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    client = session_client(player)
+    client.cookies["django_language"] = lang
+    html = unescape(client.get(f"/games/{game.pk}/maiden/panels/decide/", HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    form = re.search(r'<form class="cmd pick pick-die-face".*?</form>', html, re.S)
+    assert form, html
+    table = json.loads(re.search(r'data-odds="(\{.*?\})"><span class="pick-best">', form[0], re.S)[1])
+    assert "0" in {row["fraction"] for row in table.values()}, table
+    assert all("→" not in row["note"] for row in table.values()), table
+    assert "lower the chance" not in html and "確率が下がる" not in html, html
+    ascend = re.findall(r'<button[^>]*class="cmd-ascend[^"]*"[^>]*>', html)
+    assert any(" best" in b and 'data-key="b"' in b for b in ascend), ascend
 
 
 def test_MV_ASC_9_lowering_and_needless_marks_are_set_against_the_chance_without_uses() -> None:
@@ -499,7 +531,7 @@ def test_MV_ASC_9_lowering_and_needless_marks_are_set_against_the_chance_without
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    from delve.server.play.maiden_screen import _mark_needless_or_lowering
+    from delve.server.play.maiden_screen import _chance_to_beat, _mark_needless_or_lowering
 
     def odds(p: Fraction) -> SimpleNamespace:
         return SimpleNamespace(p=p, percent=f"{float(p) * 100:.1f}%", level="low", fraction=str(p))
@@ -508,6 +540,7 @@ def test_MV_ASC_9_lowering_and_needless_marks_are_set_against_the_chance_without
     dice = [{"n": 0, "label": "die 1", "checked": True}]
     picker = {"buttons": [], "choices": [], "dice": dice, "best": {"odds": odds(Fraction(1, 3)), "dice": "die 1"}}
     _mark_needless_or_lowering([{"buttons": [keep, low], "choices": []}, picker], Fraction(1))
+    assert low["lowers_from"] == "100%"  # no words given: the chance without uses
     assert keep.get("needless") and not keep.get("lowers")
     assert low.get("lowers") and not low.get("needless")
     assert picker["best"]["lowers"] and not dice[0]["checked"]
@@ -515,12 +548,33 @@ def test_MV_ASC_9_lowering_and_needless_marks_are_set_against_the_chance_without
     _mark_needless_or_lowering([{"buttons": [half], "choices": []}], Fraction(2, 3))
     assert half.get("lowers") and not half.get("needless")
     s = {"game": SimpleNamespace(pk=1)}
-    button = {"kind": "use_skill", "json": "{}", "id": "cmd-x", "label": "Swallow Dive · die 1 (red 6)", **low}
-    for language, says, every in (
-        ("en", "would lower the chance to 33.3%", "any dice would lower the chance (at best to 33.3%)"),
-        ("ja", "使うと確率が33.3%に下がる", "どのサイコロでも確率が下がる（最善でも33.3%）"),
+    # against resolving now (its words), not the best ascension: 0% now, 100% ascending
+    zero, third = {"odds": odds(Fraction(0))}, {"odds": odds(Fraction(1, 3))}
+    _mark_needless_or_lowering([{"buttons": [zero, third], "choices": []}], Fraction(1), "", (odds(Fraction(0)), "x"))
+    assert not zero.get("lowers") and not third.get("lowers") and not third.get("needless")
+    # what is beaten: resolving now after the roll, rolling as is before it (the odds model's own)
+    before = SimpleNamespace(success=odds(Fraction(2, 3)))
+    after = SimpleNamespace(success_now=odds(Fraction(1)))
+    with translation.override("en"):
+        assert _chance_to_beat({"roll": {"odds": before}}, "pre_roll") == (before.success, "rolling as is: 66.7%")
+        assert _chance_to_beat({"after": after}, "post_roll") == (after.success_now, "resolving now: 100.0%")
+    for language, now, says, every in (
+        (
+            "en",
+            "resolving now: 100%",
+            "would lower the chance (resolving now: 100% → 33.3%)",
+            "any dice would lower the chance (resolving now: 100% → at best 33.3%)",
+        ),
+        (
+            "ja",
+            "今解決すると100%",
+            "使うと確率が下がる（今解決すると100% → 33.3%）",
+            "どのサイコロでも確率が下がる（今解決すると100% → 最善でも33.3%）",
+        ),
     ):
         with translation.override(language):
+            low["lowers_from"] = picker["best"]["lowers_from"] = now
+            button = {"kind": "use_skill", "json": "{}", "id": "cmd-x", "label": "Swallow Dive · die 1 (red 6)", **low}
             html = render_to_string("play/maiden/_cmd.html", {"b": button, "odds": low["odds"], "s": s})
             assert says in html and "not needed" not in html and "不要" not in html, html
             use = {**picker, "name": "Wheel", "id": "pick-x", "json": "{}", "hint": "", "odds_json": "{}"}

@@ -1084,7 +1084,9 @@ def _decide(screen: Screen) -> dict[str, Any]:
     ctx["skills"] = uses(screen, "use_skill")
     ctx["arcana"] = uses(screen, "use_arcana")
     without = _chance_without_uses(ctx, phase)
-    _mark_needless_or_lowering([*ctx["skills"], *ctx["arcana"]], without, _needless_via(ctx, phase, without))
+    _mark_needless_or_lowering(
+        [*ctx["skills"], *ctx["arcana"]], without, _needless_via(ctx, phase, without), _chance_to_beat(ctx, phase)
+    )
     _die_face_tables([*ctx["skills"], *ctx["arcana"]])
     if phase == "post_roll" and ctx.get("after") is not None and "helping" not in ctx:
         after = ctx["after"]
@@ -1203,15 +1205,37 @@ def needless_words(entry: dict[str, Any]) -> str:
     return _("not needed: succeeds without it")
 
 
-def _mark_needless_or_lowering(groups: list[dict[str, Any]], without: Any, via: str = "") -> None:
-    """Compares every use that changes the check (those with a chance shown) with the chance
-    without any (``without``). When the check already succeeds for certain, a use that keeps 100%
-    is not needed (Judgement's 100% beside an ascension's 100% was offered with nothing saying it
-    would be spent for no gain); a use whose chance is lower than without it says it would lower
-    the chance (Swallow Dive's reroll at 33.3% said "not needed: succeeds without it"), is never
-    named the best, and a dice picker whose every set lowers it opens with nothing ticked."""
+def _chance_to_beat(ctx: dict[str, Any], phase: str) -> tuple[Any, str] | None:
+    """What a use's chance is measured against for "would lower the chance", with the words naming
+    it: after the roll, resolving now (no ascension, no use; a player weighs a use against the
+    check as it stands, and a note measured against the best ascension read as a drop from a
+    number the panel showed nowhere near the use); before it, rolling as is. Both are the odds
+    model's exact chances (``maiden_odds``). None when not known."""
+    if phase == "pre_roll":
+        before = (ctx.get("roll") or {}).get("odds")
+        return (before.success, _("rolling as is: %(p)s") % {"p": before.success.percent}) if before else None
+    after = ctx.get("after")
+    if phase != "post_roll" or after is None:
+        return None
+    return after.success_now, _("resolving now: %(p)s") % {"p": after.success_now.percent}
+
+
+def _mark_needless_or_lowering(
+    groups: list[dict[str, Any]], without: Any, via: str = "", beat: tuple[Any, str] | None = None
+) -> None:
+    """Compares every use that changes the check (those with a chance shown) with the check
+    without it. When the check already succeeds for certain without any use (``without``, the
+    best of resolving now and every ascension), a use that keeps 100% is not needed (Judgement's
+    100% beside an ascension's 100% was offered with nothing saying it would be spent for no
+    gain). A use whose chance is lower than resolving now (before the roll: rolling as is;
+    ``beat``, the chance and the words naming it, ``without`` when not given) says it would lower
+    the chance, from that chance to its own ("resolving now: 100% → 33.3%"; Swallow Dive's
+    reroll at 33.3% said "not needed: succeeds without it"), is never named the best, and a dice
+    picker whose every set lowers it opens with nothing ticked."""
     if without is None:
         return
+    base_p = beat[0].p if beat is not None else without
+    base_words = beat[1] if beat is not None else maiden_odds.Chance(without).percent
     for group in groups:
         entries = [*group["buttons"], *group["choices"]]
         if group.get("best"):
@@ -1220,9 +1244,10 @@ def _mark_needless_or_lowering(groups: list[dict[str, Any]], without: Any, via: 
             odds_ = entry.get("odds")
             if odds_ is None:
                 continue
-            if odds_.p < without:
+            if odds_.p < base_p:
                 entry["lowers"] = True
-            elif without == 1:
+                entry["lowers_from"] = base_words
+            elif without == 1 and odds_.p == 1:
                 entry["needless"] = True
                 entry["needless_via"] = via
         if (group.get("best") or {}).get("lowers"):
@@ -1496,7 +1521,10 @@ def _die_face_tables(groups: list[dict[str, Any]]) -> None:
             odds_ = choice["odds"]
             note = ""
             if choice.get("lowers"):
-                note = _("would lower the chance to %(p)s") % {"p": odds_.percent}
+                note = _("would lower the chance (%(before)s → %(p)s)") % {
+                    "before": choice["lowers_from"],
+                    "p": odds_.percent,
+                }
             elif choice.get("needless"):
                 note = needless_words(choice)
             rows[key] = {"percent": odds_.percent, "fraction": odds_.fraction, "level": odds_.level, "note": note}
