@@ -180,7 +180,7 @@ def test_the_familiar_table_writes_brackets_as_each_language_does() -> None:
 #: What an Arcana's text says of its timing, by the content's ``arcana_timing`` (MV-EXPL-5).
 ARCANA_TIMING_WORDS = {
     "any": ("(any time)", "（いつでも）"),
-    "movement": ("(movement)", "（移動時）"),
+    "movement": ("(when moving)", "（移動時）"),
     "pre_roll": ("(before the roll)", "（ロール前）"),
     "post_roll": ("(after the roll)", "（ロール後）"),
     "damage": ("(when a maiden would die)", "（死亡する時）"),
@@ -197,16 +197,23 @@ def test_MV_EXPL_5_each_arcana_says_its_timing_once_and_the_one_it_is_used_at() 
     data = load()
     english = page(Client(), URL).split('id="area-list"')[1].split("</table>")[0]
     japanese = page(Client(), URL, "ja").split('id="area-list"')[1].split("</table>")[0]
+    from django.utils import translation
+
     for area in data.areas.values():
         en, ja = ARCANA_TIMING_WORDS[area.arcana_timing]
         assert en in area.arcana_text["en"] and ja in area.arcana_text["ja"], area.name["en"]
+        # the same words as every label of that timing (a skill's, the screen's): "(movement)"
+        # stood where the labels say "when moving"
+        with translation.override("en"):
+            assert en == f"({timing_name(area.arcana_timing)})", en
+        with translation.override("ja"):
+            assert ja == f"（{timing_name(area.arcana_timing)}）", ja
         row = re.search(rf"<th scope=\"row\">{re.escape(area.name['en'])}</th>(.*?)</tr>", english, re.S)[1]
         row = re.sub(r"<[^>]+>", "", row)  # the text only (a cell's label names its column)
         assert row.count("(") == area.arcana_text["en"].count("(") + area.effect_text["en"].count("("), row
         row_ja = re.search(rf"<th scope=\"row\">{re.escape(area.name['ja'])}</th>(.*?)</tr>", japanese, re.S)[1]
         row_ja = re.sub(r"<[^>]+>", "", row_ja)
         assert row_ja.count("（") == area.arcana_text["ja"].count("（") + area.effect_text["ja"].count("（"), row_ja
-    from django.utils import translation
 
     with translation.override("en"):
         assert timing_name("damage") == "when a maiden would die"

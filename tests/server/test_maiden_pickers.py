@@ -433,15 +433,44 @@ def test_MV_EXPL_4_japanese_suggestion_and_arcana_panel_use_full_width_punctuati
         found = _better_use(Fraction(0), [{**group(), "name": "Arcana: Wheel of Fortune"}])
     assert found is not None and found["label"] == "Arcana: Wheel of Fortune: サイコロ1"
     client = session_client(player)
-    for lang, timing, colon in (("ja", r"（[^）<]+）", "："), ("en", r" \([^)<]+\)", ": ")):
+    for lang, colon in (("ja", "："), ("en", ": ")):
         client.cookies["django_language"] = lang
         raw = client.get(f"/games/{rolled.pk}/maiden/panels/arcana/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
         html = unescape(raw)
-        marks = re.findall(r'<span class="muted">([^<]*)</span>', html)
-        assert marks and all(re.fullmatch(timing, m) for m in marks), marks
-        assert '</strong> <span class="muted">' not in html  # the space is only the English one (審判（ロール後）)
         effects = re.findall(r"</strong>([^<]{0,2})", html.split('class="effects"', 1)[-1])
         assert effects and all(e.startswith(colon) for e in effects), effects
+
+
+def test_MV_EXPL_5_the_arcana_panel_names_each_timing_once_as_the_help_does(rolled: Game, player: Any) -> None:
+    """MV-EXPL-5: the game screen's Arcana panel named a card's timing twice, after its name and
+    again in its text, and in other words: "The Fool (when moving)" over "The Leap (movement): …".
+    Each Arcana at hand says its timing once, in its text, in the words of the timing's label
+    (the help's and the decision panel's), in English and Japanese (full-width brackets)."""
+    from django.utils import translation
+
+    from delve.server.play.maiden_screen import content, timing_name
+
+    data = content()
+    current = state(rolled)
+    current.arcana = [*current.arcana, "a01"]  # the Fool: a movement Arcana among the roll's
+    Game.objects.filter(pk=rolled.pk).update(state=engine.ruleset_of(rolled).encode(current).decode())
+    at_hand = current.arcana
+    client = session_client(player)
+    for lang, brackets in (("en", " ({})"), ("ja", "（{}）")):
+        client.cookies["django_language"] = lang
+        raw = client.get(f"/games/{rolled.pk}/maiden/panels/arcana/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        items = re.findall(r"<li>(.*?)</li>", unescape(raw).split('<ul class="arcana">', 1)[1].split("</ul>")[0], re.S)
+        assert len(items) == len(at_hand), items
+        for area_id, item in zip(at_hand, items, strict=True):
+            area = data.areas[area_id]
+            with translation.override(lang):
+                words = brackets.format(timing_name(area.arcana_timing))
+            text = re.sub(r"<[^>]+>", "", item)
+            assert text.count(words) == 1, (words, text)
+            assert text.count("(") + text.count("（") == area.arcana_text[lang].count("(") + area.arcana_text[
+                lang
+            ].count("（"), text
+            assert "(movement)" not in text
 
 
 @pytest.mark.parametrize(("lang", "best_word"), [("en", "best chance"), ("ja", "最も高い確率")])
