@@ -17,6 +17,8 @@ def test_a_list_is_separated_as_its_language_writes_one() -> None:
 def test_a_sentence_says_and_before_the_last_name_in_english_only() -> None:
     assert join(["Ann"], "en") == "Ann"
     assert join(["Ann", "Bo"], "en") == "Ann and Bo"
-    assert join(iter(["Ann", "Bo", "Cy"]), "en") == "Ann, Bo, and Cy"
+    assert join(iter(["Ann", "Bo", "Cy"]), "en") == "Ann, Bo and Cy"  # no comma before "and"
+    assert join(["Ann", "Bo", "Cy", "Di"], "en") == "Ann, Bo, Cy and Di"
     assert join(["Ann", "Bo", "Cy"], "ja") == "Ann、Bo、Cy"
     assert join(["Ann", "Bo"], "fr") == "Ann and Bo"  # a language without its own words: English
+    assert join([], "en") == "" and join(["Ann", "Bo"], "ja") == "Ann、Bo"

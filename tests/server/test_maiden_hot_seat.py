@@ -154,7 +154,7 @@ def test_after_the_host_leaves_the_header_names_the_seats_they_still_play(clock:
     server_bots.leave(game.pk, player)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "You play all" not in html
-    assert "You play Maiden 2, Maiden 3 in this browser." in html
+    assert "You play Maiden 2 and Maiden 3 in this browser." in html
     assert 'id="acting-seat" name="seat" value="1"' in html
 
 
@@ -185,7 +185,7 @@ def test_the_host_hands_one_seat_of_the_table_to_a_bot_and_the_screen_names_it(c
         assert f"Hand {name} (seat {index + 1}) to a bot" in html
         assert f"Let a bot play {name} from now on? You keep playing the other seats in this browser." in html
     assert "Leave the table: hand every seat to a bot" in html
-    assert "Leave the table and let bots play every seat you play here (Grandpa, Maiden 2, and Maiden 3)" in html
+    assert "Leave the table and let bots play every seat you play here (Grandpa, Maiden 2 and Maiden 3)" in html
     response = client.post(f"/games/{game.pk}/leave/", {"seat": "1"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 204 and response["HX-Redirect"] == f"/games/{game.pk}/"
     assert list(game.seats.order_by("index").values_list("is_bot", flat=True)) == [False, True, False]
@@ -193,7 +193,7 @@ def test_the_host_hands_one_seat_of_the_table_to_a_bot_and_the_screen_names_it(c
     assert list(game.events.filter(kind="seat.left").values_list("data__seat", flat=True)) == [1]
     html = text_of(client, game)
     assert "A bot plays Maiden 2 from now on; you still play Grandpa and Maiden 3 in this browser." in html
-    assert "You play Grandpa, Maiden 3 in this browser." in html
+    assert "You play Grandpa and Maiden 3 in this browser." in html
     assert "A bot is playing Maiden 2</h2>" in html
     assert "A bot has been playing Maiden 2 since" in html and "you handed that seat to a bot." in html
     assert "Take Maiden 2 back" in html and "Take my seat back" not in html
@@ -215,8 +215,8 @@ def test_leaving_the_whole_table_hands_every_seat_and_each_comes_back_alone(cloc
     assert list(game.seats.order_by("index").values_list("is_bot", flat=True)) == [True, True, True]
     assert list(game.events.filter(kind="seat.left").values_list("data__seat", flat=True)) == [0, 1, 2]
     html = text_of(client, game)
-    assert "You left the table: bots play Grandpa, Maiden 2, and Maiden 3 from now on, and the game goes on." in html
-    assert "Bots are playing Grandpa, Maiden 2, and Maiden 3</h2>" in html
+    assert "You left the table: bots play Grandpa, Maiden 2 and Maiden 3 from now on, and the game goes on." in html
+    assert "Bots are playing Grandpa, Maiden 2 and Maiden 3</h2>" in html
     assert "Bots play every seat of your table now: take a seat back at the top of the screen." in html
     assert "A bot is playing Maiden 2: take that seat back at the top of the screen to play it yourself." in html
     assert "Leave this game" not in html  # nothing left to hand over

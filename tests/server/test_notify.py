@@ -788,14 +788,14 @@ def test_a_white_maiden_end_mail_tells_the_tables_win_or_loss():
 
     game = Game(ruleset="maiden", preset="white-maiden")
     with translation.override("en"):
-        assert outcome_sentence(game, {"0": "won", "1": "won"}, "en", ["Ann", "Bo"]) == "Ann, Bo won."
+        assert outcome_sentence(game, {"0": "won", "1": "won"}, "en", ["Ann", "Bo"]) == "Ann and Bo won."
         lost = outcome_sentence(game, {"0": "lost", "1": "lost"}, "en", ["Ann", "Bo"])
-    assert lost == "Ann, Bo lost."
+    assert lost == "Ann and Bo lost."
     with translation.override("ja"):
         assert outcome_sentence(game, {"0": "lost", "1": "lost"}, "ja", ["Ann", "Bo"]) == "Ann、Boは敗北。"
     data = {"game": {"en": "#3 White Maiden"}, "name": "Ann", "result": "lost", "outcome": {"en": lost}, "replay": "R"}
     _subject, body = text.render("ended", data, "en")
-    assert body == "#3 White Maiden has ended: Ann, Bo lost. You played Ann: lost.\nThe replay, step by step: R"
+    assert body == "#3 White Maiden has ended: Ann and Bo lost. You played Ann: lost.\nThe replay, step by step: R"
 
 
 @pytest.mark.parametrize(

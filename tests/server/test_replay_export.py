@@ -251,7 +251,7 @@ def test_the_replay_steps_through_the_log_with_everything_revealed(ended):
     start = Client().get(f"/games/{ended.pk}/replay/")
     assert start.status_code == 200
     html = start.content.decode()
-    assert "The game is set up" in html and "The game started: Bot1, Bot2, Bot3, Bot4." in html
+    assert "The game is set up" in html and "The game started: Bot1, Bot2, Bot3 and Bot4." in html
     ruleset = engine.ruleset_of(ended)
     seats = engine.seat_infos(list(ended.seats.order_by("index")))
     entries = [LogEntry(time=c.time, seat=c.seat, command=c.command, source=c.source) for c in log]
@@ -430,3 +430,24 @@ def test_the_replay_end_sentence_in_each_ruleset_FL_WIN_7(ended):
         assert describe(maiden, "game.ended", {"results": {"0": "lost"}}, 0, "en", names[:1]) == (
             "The game ended: Aldra lost."
         )
+
+
+def test_a_list_of_names_in_the_replay_reads_as_a_sentence_in_english_and_japanese(ended):
+    """White Maiden's end and start in the replay listed names with bare commas ("Ann, Bob
+    lost."): English says "and" before the last name ("Ann and Bob lost.", "Ann, Bob and Cy"),
+    Japanese keeps 「、」."""
+    from django.utils import translation
+
+    from delve.server.records.replay import describe
+
+    maiden = Game(ruleset="maiden", preset="rulebook")
+    lost = {"results": {"0": "lost", "1": "lost"}}
+    three = {"results": {"0": "won", "1": "won", "2": "won"}}
+    names = ["Ann", "Bob", "Cy"]
+    with translation.override("en"):
+        assert describe(maiden, "game.ended", lost, 0, "en", names[:2]) == "The game ended: Ann and Bob lost."
+        assert describe(maiden, "game.ended", three, 0, "en", names) == "The game ended: Ann, Bob and Cy won."
+        assert describe(maiden, "game.started", {}, 0, "en", names) == "The game started: Ann, Bob and Cy."
+    with translation.override("ja"):
+        assert "Ann、Bob" in describe(maiden, "game.ended", lost, 0, "ja", names[:2])
+        assert "Ann、Bob、Cy" in describe(maiden, "game.started", {}, 0, "ja", names)

@@ -1244,16 +1244,16 @@ def game_result(
         )
         if losers:
             en, ja = (
-                f"{en} {_and(losers, 'en')} had already lost.",
-                f"{ja}{_and(losers, 'ja')}はすでに敗退していました。",
+                f"{en} {join(losers, 'en')} had already lost.",
+                f"{ja}{join(losers, 'ja')}はすでに敗退していました。",
             )
         return pick({"en": en, "ja": ja}, lang)
     if winner is None:
         en, ja = "The game has ended with no winner.", "勝者なしでゲームが終了しました。"
         if losers:
             en, ja = (
-                f"The game has ended with no winner: {_and(losers, 'en')} lost.",
-                f"勝者なしでゲームが終了しました：{_and(losers, 'ja')}は敗北しました。",
+                f"The game has ended with no winner: {join(losers, 'en')} lost.",
+                f"勝者なしでゲームが終了しました：{join(losers, 'ja')}は敗北しました。",
             )
         return pick({"en": en, "ja": ja}, lang)
     if kind == "escape":
@@ -1261,18 +1261,11 @@ def game_result(
     else:
         en, ja = f"{winner} won as the last survivor", f"{winner}が最後の生存者として勝利しました"
     if losers:
-        en, ja = f"{en}; {_and(losers, 'en')} lost", f"{ja}。{_and(losers, 'ja')}は敗北しました"
+        en, ja = f"{en}; {join(losers, 'en')} lost", f"{ja}。{join(losers, 'ja')}は敗北しました"
     en, ja = f"{en}.", f"{ja}。"
     if prefix:
         en, ja = f"The game has ended: {en}", f"ゲーム終了：{ja}"
     return capital(pick({"en": en, "ja": ja}, lang))
-
-
-def _and(names: Sequence[str], lang: str) -> str:
-    """Names as a list: "A, B and C" / 「A、B、C」."""
-    if lang == "ja":
-        return "、".join(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def capital(sentence: str) -> str:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from delve.kernel import DelveError, durations
-from delve.kernel.words import listing
+from delve.kernel.words import join
 from delve.server.games import bots, engine, present
 from delve.server.games.errors import status_for
 from delve.server.games.forms import CreateGameForm
@@ -177,7 +177,7 @@ def _winner_line(game: Game) -> str:
         return "勝者なし" if ja else "no winner"
     if len(winners) == len(seats) > 1:
         return "全員の勝利" if ja else "everyone won"
-    names = listing((f"{seat.number} {seat.name}" for seat in seats if seat.index in winners), get_language())
+    names = join((f"{seat.number} {seat.name}" for seat in seats if seat.index in winners), get_language())
     return f"勝者：{names}" if ja else f"won by {names}"
 
 

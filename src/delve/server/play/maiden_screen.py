@@ -122,7 +122,7 @@ class Screen:
 
     @property
     def playing_names(self) -> str:
-        return listing((s.name for s in self.playing), self.lang)
+        return join((s.name for s in self.playing), self.lang)
 
     @functools.cached_property
     def view_key(self) -> str:
@@ -2040,7 +2040,10 @@ def _bosses(screen: Screen) -> dict[str, Any]:
                 "life_max": life_max,
                 "pips": [i < (life_left or 0) for i in range(life_max or 0)],
                 "actions": actions,
-                "fighting": [] if ended else [mm["name"] for mm in view["maidens"] if mm.get("boss") == b["id"]],
+                # the maidens in the fight, as a sentence names them ("Ann and Bo" / 「Ann、Bo」)
+                "fighting": ""
+                if ended
+                else join([mm["name"] for mm in view["maidens"] if mm.get("boss") == b["id"]], language),
             }
         )
     out.sort(key=lambda b: (not b["engaged"] or b["defeated"], b["defeated"]))
@@ -2159,7 +2162,7 @@ def _field_value(key: str, value: Any, screen: Screen, language: str) -> str:
     if key in {"seat", "for_seat"} and isinstance(value, int):
         return screen.name_of(value)
     if key == "seats" and isinstance(value, list):
-        return listing((screen.name_of(v) if isinstance(v, int) else str(v) for v in value), language)
+        return join((screen.name_of(v) if isinstance(v, int) else str(v) for v in value), language)
     if isinstance(value, str):
         if value in data.rooms:
             return room_label(value, language)

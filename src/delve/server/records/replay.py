@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from delve.kernel import DelveError, Event, state_hash
-from delve.kernel.words import join, listing
+from delve.kernel.words import join
 from delve.server.games import closing
 from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
 from delve.server.games.engine import ruleset_of, seat_infos
@@ -61,7 +61,7 @@ def describe(
     by their names, a private message (``to``: the seats it was written for) told about them in
     the third person, as the reader is not the one it was written for."""
     if kind == "game.started":
-        return _("The game started: %(seats)s.") % {"seats": listing(names, lang)}
+        return _("The game started: %(seats)s.") % {"seats": join(names, lang)}
     if kind == "game.ended" and isinstance(data.get("results"), dict):
         return _ended_sentence(game, data["results"], lang, names)
     if closing.is_closed_event(kind, data):
@@ -134,8 +134,8 @@ def _end_sentence(game: Game, results: Mapping[str, str], lang: str, names: Sequ
         if winner is None:  # its no-winner sentence has no form without "The game has ended"
             return fated_text.game_result(None, None, lang, losers=lost)
         return fated_text.game_result(winner, kind, lang, losers=lost, prefix=False)
-    winners = listing((names[seat] for seat, _v in won), lang)
-    losers = listing(lost, lang)
+    winners = join((names[seat] for seat, _v in won), lang)
+    losers = join(lost, lang)
     if prefix:
         if won and lost:
             return _("The game ended: %(winners)s won; %(losers)s lost.") % {"winners": winners, "losers": losers}
