@@ -9,6 +9,7 @@ history gone) or opening a new one."""
 from __future__ import annotations
 
 import io
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from html import unescape
 from typing import Any
@@ -151,6 +152,33 @@ def test_closing_a_white_maiden_game_from_the_admin_MV_OVER_5(clock, make_user, 
     assert "An operator closed the game before its end: nobody won." in screen
     assert f"The operator's reason: {REASON}" in screen
     assert f"An operator closed the game: {REASON}" in screen  # the log panel
+
+
+def test_the_lobby_says_a_closed_game_was_closed_and_why_in_every_ruleset_FL_WIN_7_MV_OVER_5(clock, four):
+    """FL-WIN-7, MV-OVER-5: the top page's "Recently ended" list said "no winner" of a game an
+    operator closed (``delve close GAME --reason``), as of a game that ended by its rules with
+    nobody winning. A closed Fated Labyrinth, Level D and White Maiden game each says it was
+    closed by an operator, with the reason, in English and Japanese; a game that ended by its
+    rules reads as before."""
+    fated = fated_game(four)
+    level_d = fated_game(four, preset="level-d", players=4)
+    maiden = maiden_game(four[:2])
+    play_until(maiden, four[:2], lambda public: public["phase"] != "setup")
+    clock.tick(60)
+    long = "A test table of White Maiden, " * 6  # a long reason is cut short, its end marked
+    for pk, reason in ((fated.pk, REASON), (level_d.pk, "Level D  maintenance"), (maiden.pk, long)):
+        engine.close(pk, reason)
+    shown = {fated.pk: REASON, level_d.pk: "Level D maintenance", maiden.pk: long.strip()[:119].rstrip() + "…"}
+    for lang, said, colon in (("en", "closed by an operator", ": "), ("ja", "運営者により終了", "：")):
+        client = session_client(four[0])
+        client.cookies["django_language"] = lang
+        html = page(client, "/")
+        ended = html.split("Recently ended" if lang == "en" else "最近終わったゲーム")[1].split("</ul>")[0]
+        items = re.findall(r"<li>(.*?)</li>", ended, re.S)
+        for pk, reason in shown.items():
+            item = next(i for i in items if f"/games/{pk}/" in i)
+            assert f" · {said}{colon}{reason}" in item, item
+            assert "no winner" not in item and "勝者なし" not in item, item
 
 
 def test_the_has_ended_notice_tells_the_operators_reason(clock, four):

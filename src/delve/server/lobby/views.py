@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from delve.kernel import DelveError, durations
 from delve.kernel.words import join
-from delve.server.games import bots, engine, present
+from delve.server.games import bots, closing, engine, present
 from delve.server.games.errors import status_for
 from delve.server.games.forms import CreateGameForm
 from delve.server.games.models import Game
@@ -156,9 +156,16 @@ def turns(request: HttpRequest) -> HttpResponse:
     return HttpResponse("".join(parts))
 
 
+CLOSED_REASON_SHOWN = 120
+"""The longest operator's reason the "Recently ended" list shows (longer ones end with "…"; the
+game's own screen and log give it whole)."""
+
+
 def _winner_line(game: Game) -> str:
     """Who won an ended game, for the "Recently ended" list: "won by 01 Aki", "everyone won",
-    "everyone lost" (a cooperative game lost together), "no winner"."""
+    "everyone lost" (a cooperative game lost together), "no winner"; a game an operator closed
+    (``delve close``, some seat's result ``closed``) says so with the operator's reason, in every
+    ruleset ("closed by an operator: …" / 「運営者により終了：…」), where it read "no winner"."""
     try:
         outcome = present.outcome_dict(game)
     except DelveError:
@@ -166,6 +173,14 @@ def _winner_line(game: Game) -> str:
     if outcome is None:
         return ""
     ja = (get_language() or "en")[:2] == "ja"
+    if "closed" in set(outcome["results"].values()):
+        said = closing.RESULT["ja" if ja else "en"]
+        why = " ".join((closing.reason(game) or "").split())
+        if len(why) > CLOSED_REASON_SHOWN:
+            why = why[: CLOSED_REASON_SHOWN - 1].rstrip() + "…"
+        if not why:
+            return said
+        return f"{said}：{why}" if ja else f"{said}: {why}"
     winners = set(outcome["winners"])
     seats = present.public_seats(game)
     if not winners:
