@@ -202,12 +202,14 @@ def _paths() -> dict[str, Any]:
         },
         "/api/v1/games/{game_id}/reclaim": {
             "post": {
-                "summary": "Take the caller's seat back from the bot that took it over",
-                "description": "Only for the caller's own seat, while the game runs and a bot plays it because the "
-                "player kept the game waiting past the host's takeover time (the seat's `bot_since` is set). "
-                "Writes a public `seat.reclaimed` event; the seat's idle time starts again now. The seat still "
-                "keeps no personal record. No body (or `{}`). A seat no bot took over answers 409 "
-                "`seat/not_taken_over`; a game not started or ended answers 422.",
+                "summary": "Take a seat back from the bot that took it over",
+                "description": "For the caller's own seat (no body, or `{}`) or, with `{\"seat\": n}`, a seat the "
+                "caller controls: one of their hot-seat table's. While the game runs and a bot plays it because its "
+                "player kept the game waiting past the host's takeover time or left it (the seat's `bot_since` is "
+                "set). Writes a public `seat.reclaimed` event; the seat's idle time starts again now. The seat still "
+                "keeps no personal record. A seat the caller does not control answers 403 `seat/not_yours`; a seat "
+                "no bot took over 409 `seat/not_taken_over`; a game not started or ended 422. A refusal changes "
+                "nothing.",
                 "parameters": [GAME_ID],
                 **WRITE,
                 "requestBody": {
@@ -219,12 +221,15 @@ def _paths() -> dict[str, Any]:
         },
         "/api/v1/games/{game_id}/leave": {
             "post": {
-                "summary": "Leave the table: a bot plays the caller's seat from now",
-                "description": "Only for the caller's own seat, while the game runs and a bot can play it. The game "
-                "goes on for the others (in a cooperative game the team keeps its member). Writes a public "
-                "`seat.left` event; the seat keeps no personal record from now on; the caller may take it back "
-                "with `reclaim`. No body (or `{}`). A seat a bot plays already, or a hot-seat seat, answers 409; a "
-                "game not started or ended, or one no bot can play, answers 422.",
+                "summary": "Leave the table: a bot plays the seat from now",
+                "description": "For the caller's own seat (no body, or `{}`) or, with `{\"seat\": n}`, a seat the "
+                "caller controls: one of their hot-seat table's (a host may hand any seat of the table to a bot), "
+                "while the game runs and a bot can play it. The game goes on for the others (in a cooperative game "
+                "the team keeps its member). Writes a public `seat.left` event; the seat keeps no personal record "
+                "from now on; the caller may take it back with `reclaim` (naming the same seat). A seat the caller "
+                "does not control answers 403 `seat/not_yours`; a seat a bot plays already 409 `seat/bot`; with no "
+                "seat named, a hot-seat seat as the caller's own 409 `seat/table`; a game not started or ended, or "
+                "one no bot can play, 422. A refusal changes nothing.",
                 "parameters": [GAME_ID],
                 **WRITE,
                 "requestBody": {

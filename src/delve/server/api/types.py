@@ -168,11 +168,38 @@ class CommentBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class ReclaimBody(msgspec.Struct, forbid_unknown_fields=True):
-    """Take the caller's seat back from a bot: nothing to say (no body, or ``{}``)."""
+    """Take a seat back from a bot: the caller's own (no body, or ``{}``), or ``seat``."""
+
+    seat: (
+        Annotated[
+            int,
+            Meta(
+                ge=0,
+                le=255,
+                description="The seat to take back (0-based index): by default the caller's own; another only if "
+                "the caller controls it, a seat of their hot-seat table (else 403 `seat/not_yours`, nothing changes).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class LeaveBody(msgspec.Struct, forbid_unknown_fields=True):
-    """Leave the table to a bot: nothing to say (no body, or ``{}``)."""
+    """Leave a seat to a bot: the caller's own (no body, or ``{}``), or ``seat``."""
+
+    seat: (
+        Annotated[
+            int,
+            Meta(
+                ge=0,
+                le=255,
+                description="The seat to hand to a bot (0-based index): by default the caller's own; another only "
+                "if the caller controls it, a seat of their hot-seat table (else 403 `seat/not_yours`, nothing "
+                "changes).",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class HandOverBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataException
@@ -30,6 +30,8 @@ from delve.server.games.errors import Rejected, game_not_found, not_seated
 from delve.server.games.models import Game, Seat
 from delve.server.inputs import quote
 from delve.server.records.views import public_records, record_dict
+
+T = TypeVar("T")
 
 KEY_HEADER = "Idempotency-Key"
 Result = dict[str, Any] | tuple[dict[str, Any], int]
@@ -261,16 +263,31 @@ def comment(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @endpoint("POST")
 def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Take the caller's seat back from the bot that took it over while they kept the game
-    waiting (``games.bots.reclaim``). No body (an empty JSON object is accepted too). The seat
-    still keeps no personal record."""
+    """Take a seat back from the bot that took it over while its player kept the game waiting or
+    left it (``games.bots.reclaim``): the caller's own (no body, or ``{}``), or ``{"seat": n}``, a
+    seat the caller controls (their hot-seat table's; else 403 ``seat/not_yours``, nothing
+    changes). The seat still keeps no personal record."""
     user = require_user(request)
-    _no_body(request, ReclaimBody, "taking a seat back")
-    return _answer(bots.reclaim(game_id, user))
+    body = _no_body(request, ReclaimBody, "taking a seat back")
+    seat = _controlled(request, game_id, body.seat if body is not None else None)
+    return _answer(bots.reclaim(game_id, user, seat))
 
 
-def _no_body(request: HttpRequest, kind: type, what: str) -> None:
-    """A request that takes no body: none, or an empty JSON object (``kind``'s fields: none)."""
+def _controlled(request: HttpRequest, game_id: int, wanted: int | None) -> int | None:
+    """``wanted``, a seat index named by a seat change (leave, reclaim), once the caller is seen
+    to control it (:func:`_seat`: their own or their hot-seat table's); None for their own.
+
+    :raises Rejected: 404 no such game, 403 ``seat/not_yours`` a seat the caller does not control."""
+    if wanted is None:
+        return None
+    seat = _seat(_game(game_id), request, wanted)
+    assert seat is not None
+    return wanted
+
+
+def _no_body(request: HttpRequest, kind: type[T], what: str) -> T | None:
+    """A request whose body may be left out: none, or a JSON object of ``kind`` (parsed; None when
+    there is no body)."""
     try:
         raw = request.body
     except RawPostDataException:  # a form body, read already as form fields: there must be none
@@ -278,17 +295,20 @@ def _no_body(request: HttpRequest, kind: type, what: str) -> None:
             raise Rejected("request/malformed", f"{what} takes no fields") from None
         raw = b""
     if raw.strip():
-        parse_body(request, kind)
+        return parse_body(request, kind)
+    return None
 
 
 @endpoint("POST")
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     """Leave the table: a bot plays the caller's seat from now (``games.bots.leave``); the game
     goes on for the others and the caller may take the seat back (``reclaim``). No body (or
-    ``{}``)."""
+    ``{}``) for the caller's own seat; ``{"seat": n}`` for a seat the caller controls (their
+    hot-seat table's; else 403 ``seat/not_yours``, nothing changes)."""
     user = require_user(request)
-    _no_body(request, LeaveBody, "leaving a game")
-    return _answer(bots.leave(game_id, user))
+    body = _no_body(request, LeaveBody, "leaving a game")
+    seat = _controlled(request, game_id, body.seat if body is not None else None)
+    return _answer(bots.leave(game_id, user, None if seat is None else [seat]))
 
 
 @endpoint("POST")
