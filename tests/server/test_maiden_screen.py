@@ -965,11 +965,11 @@ def test_japanese_lists_the_maidens_with_a_japanese_comma_to_the_end_of_a_game(
     # the replay's first step; its last and the "has ended" notice say the game's end event
     assert "ゲーム開始：Ann、Bob。" in unescape(client.get(f"/games/{duo.pk}/replay/").content.decode())
     english = session_client(player)
-    assert "The game started: Ann, Bob." in unescape(english.get(f"/games/{duo.pk}/replay/").content.decode())
+    assert "The game started: Ann and Bob." in unescape(english.get(f"/games/{duo.pk}/replay/").content.decode())
     ended = duo.events.get(kind="game.ended").data
     with translation.override("ja"):
         assert describe(duo, "game.ended", ended, 0, "ja", ["Ann", "Bob"]) == "ゲーム終了：Ann、Bobは敗北。"
     with translation.override("en"):
-        assert describe(duo, "game.ended", ended, 0, "en", ["Ann", "Bob"]) == "The game ended: Ann, Bob lost."
+        assert describe(duo, "game.ended", ended, 0, "en", ["Ann", "Bob"]) == "The game ended: Ann and Bob lost."
     outcome = triggers.ended_words(duo, ended["results"])["outcome"]
-    assert outcome == {"en": "Ann, Bob lost.", "ja": "Ann、Bobは敗北。"}
+    assert outcome == {"en": "Ann and Bob lost.", "ja": "Ann、Bobは敗北。"}
