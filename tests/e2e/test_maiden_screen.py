@@ -577,9 +577,18 @@ def test_a_move_on_a_phone_is_chosen_on_a_zoom_beside_its_buttons(
     expect(zoom).to_be_visible()
     rooms = zoom.locator("g.room.dest")
     expect(rooms).to_have_count(len({c["to"] for c in moves}))
-    for n in range(rooms.count()):
-        box = rooms.nth(n).bounding_box()
+    for n in range(rooms.count()):  # the room drawn (not only its tap ring) is 32 px at least
+        box = rooms.nth(n).locator("circle:not(.hit):not(.marker), rect").first.bounding_box()
         assert box is not None and min(box["width"], box["height"]) >= 32, box
+        ring = rooms.nth(n).locator("circle.hit").bounding_box()
+        assert ring is not None and min(ring["width"], ring["height"]) >= 44, ring
+        # no maiden's token over a lit room's letter or its tap ring
+        for t in range(zoom.locator("g.token circle").count()):
+            token = zoom.locator("g.token circle").nth(t).bounding_box()
+            assert token is not None
+            tx, ty = token["x"] + token["width"] / 2, token["y"] + token["height"] / 2
+            rx, ry = ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2
+            assert (tx - rx) ** 2 + (ty - ry) ** 2 >= ((ring["width"] + token["width"]) / 2 - 1) ** 2, (token, ring)
     buttons = page.locator("#panel-decide ul.moves li")
     expect(buttons.first.locator(".room-no")).to_have_text("A")
     first = zoom.locator(f'g.room.dest[data-room="{moves[0]["to"]}"]')

@@ -973,3 +973,109 @@ def test_japanese_lists_the_maidens_with_a_japanese_comma_to_the_end_of_a_game(
         assert describe(duo, "game.ended", ended, 0, "en", ["Ann", "Bob"]) == "The game ended: Ann and Bob lost."
     outcome = triggers.ended_words(duo, ended["results"])["outcome"]
     assert outcome == {"en": "Ann and Bob lost.", "ja": "Ann、Bobは敗北。"}
+
+
+PHONE_ZOOM_WIDTH, PHONE_ZOOM_HEIGHT = 350.0, 352.0  # the zoom's box on a 390 px phone (22rem high at most)
+
+
+def _move_screen(game: Game, seat: int, destinations: list[str]) -> Any:
+    """The screen of ``seat`` in ``game``'s move phase with moves to ``destinations`` (the map's
+    drawing reads only the rooms the moves name)."""
+    from types import SimpleNamespace
+
+    moves = [{"kind": "move", "to": room} for room in destinations]
+    return SimpleNamespace(view=view(game, seat), legal=moves, lang="en", settings={}, seat=seat)
+
+
+def test_MV_MOVE_1_the_zoom_draws_every_room_at_least_32_px_on_a_phone(clock: Any, player: Any) -> None:
+    """MV-MOVE-1 on a phone: a zoom spanning rooms far apart (a long move) drew them about 24 px,
+    their tap rings 40 px. The zoom shows at most 44 by 44 map units around the moving maiden's
+    room, so a room (4.4 units across) is at least 32 px wide and its tap ring wider; the lit rooms
+    beyond it are counted, and the hint says their buttons are in the list. A near move is drawn
+    as before, the whole of it."""
+    game = maiden_game([player])
+    play_until(game, [player], lambda v: v["phase"] == "move")
+    rooms = load().rooms
+    here = next(m for m in view(game, 0)["maidens"] if m["seat"] == 0)["room"]
+    far = [r.id for r in rooms.values() if r.id != here]
+    for destinations in (far, far[:3], [far[0], far[-1]]):
+        zoom = maiden_screen._zoom(_move_screen(game, 0, destinations))
+        assert zoom is not None
+        left, top, width, height = (float(n) for n in zoom["viewbox"].split())
+        scale = min(PHONE_ZOOM_WIDTH / width, PHONE_ZOOM_HEIGHT / height)
+        assert 2 * 2.2 * scale >= 32 and 2 * maiden_screen.ROOM_HIT * scale >= 44, (zoom["viewbox"], scale)
+        hx, hy = rooms[here].x * maiden_screen.MAP_SCALE, rooms[here].y * maiden_screen.MAP_SCALE
+        assert left + maiden_screen.ZOOM_PAD <= hx + 0.01 and hx - 0.01 <= left + width - maiden_screen.ZOOM_PAD
+        assert top + maiden_screen.ZOOM_PAD <= hy + 0.01 and hy - 0.01 <= top + height - maiden_screen.ZOOM_PAD
+        hit = maiden_screen.ROOM_HIT  # a room in view has its whole tap ring inside
+        inside = [
+            d
+            for d in destinations
+            if left + hit <= rooms[d].x * maiden_screen.MAP_SCALE <= left + width - hit
+            and top + hit <= rooms[d].y * maiden_screen.MAP_SCALE <= top + height - hit
+        ]
+        assert inside and zoom["outside"] == len(destinations) - len(inside)
+    # the whole map's far rooms: some lie beyond, and the panel says so (English and Japanese)
+    assert maiden_screen._zoom(_move_screen(game, 0, far))["outside"] > 0
+    for lang, says in (("en", "more rooms you can enter lie beyond this view"), ("ja", "この範囲の外にも")):
+        with translation.override(lang):
+            from django.template.loader import render_to_string
+
+            zoom = maiden_screen._zoom(_move_screen(game, 0, far))
+            html = render_to_string(
+                "play/maiden/panels/decide.html",
+                {"phase": "move", "zoom": zoom, "mp": 3, "s": {"game": game, "legal": [{}]}, "decision": None},
+            )
+            assert says in html, html
+
+
+def test_MV_MOVE_1_the_maidens_tokens_cover_no_lit_room_its_letter_or_its_tap_ring(
+    clock: Any, player: Any, opponent: Any
+) -> None:
+    """MV-MOVE-1: the maidens' tokens stood above their room, and the room just above the start
+    (4.5 units away) sat under them, its letter hidden, on the map and on the phone's zoom. Every
+    token keeps off every other room, off each lit room's letter and, in the zoom, off its tap
+    ring; with nothing in the way the tokens stand above their room as before."""
+    game = maiden_game([player, opponent])
+    play_until(game, [player, opponent], lambda v: v["phase"] == "move")
+    seat = view(game, 0)["active_seat"]
+    maidens = view(game, seat)["maidens"]
+    current = state(game)
+    for maiden in current.maidens:
+        maiden.room = "s"
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    rooms = load().rooms
+    lit = ["a22_2", "malkuth"]
+    for zoom in (False, True):
+        _, _, drawn, _ = maiden_screen._map_parts(_move_screen(game, seat, lit), zoom=zoom)
+        tokens = [(float(t["x"]), float(t["y"])) for r in drawn for t in r["tokens"]]
+        assert len(tokens) == len(maidens) == 2
+        for r in drawn:
+            x, y = float(r["x"]), float(r["y"])
+            if r["id"] == "s":
+                reach = maiden_screen.LETTER_R  # her own room: its S stays in sight
+            elif r["json"]:
+                reach = maiden_screen.ROOM_HIT if zoom else maiden_screen.room_radius(r)
+            else:
+                reach = 3.0 if r["boss"] else maiden_screen.room_radius(r)
+            for tx, ty in tokens:
+                assert (tx - x) ** 2 + (ty - y) ** 2 >= (reach + maiden_screen.TOKEN_R) ** 2 - 1e-6, (
+                    zoom,
+                    r["id"],
+                    tx,
+                    ty,
+                )
+    # nothing near: the row above the room, as ever
+    far_room = next(r.id for r in rooms.values() if r.type == "rest" and abs(r.x - 5) > 2)
+    for maiden in current.maidens:
+        maiden.room = far_room
+    Game.objects.filter(pk=game.pk).update(state=engine.ruleset_of(game).encode(current).decode())
+    _, _, drawn, _ = maiden_screen._map_parts(_move_screen(game, seat, []))
+    room = next(r for r in drawn if r["id"] == far_room)
+    neighbours = [
+        r
+        for r in drawn
+        if r is not room and (float(r["x"]) - float(room["x"])) ** 2 + (float(r["y"]) - float(room["y"])) ** 2 < 64
+    ]
+    if not neighbours:
+        assert {float(t["y"]) for t in room["tokens"]} == {round(float(room["y"]) - maiden_screen.TOKEN_RISE, 2)}

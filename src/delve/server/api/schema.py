@@ -203,7 +203,7 @@ def _paths() -> dict[str, Any]:
         "/api/v1/games/{game_id}/reclaim": {
             "post": {
                 "summary": "Take a seat back from the bot that took it over",
-                "description": "For the caller's own seat (no body, or `{}`) or, with `{\"seat\": n}`, a seat the "
+                "description": 'For the caller\'s own seat (no body, or `{}`) or, with `{"seat": n}`, a seat the '
                 "caller controls: one of their hot-seat table's. While the game runs and a bot plays it because its "
                 "player kept the game waiting past the host's takeover time or left it (the seat's `bot_since` is "
                 "set). Writes a public `seat.reclaimed` event; the seat's idle time starts again now. The seat still "
@@ -222,7 +222,7 @@ def _paths() -> dict[str, Any]:
         "/api/v1/games/{game_id}/leave": {
             "post": {
                 "summary": "Leave the table: a bot plays the seat from now",
-                "description": "For the caller's own seat (no body, or `{}`) or, with `{\"seat\": n}`, a seat the "
+                "description": 'For the caller\'s own seat (no body, or `{}`) or, with `{"seat": n}`, a seat the '
                 "caller controls: one of their hot-seat table's (a host may hand any seat of the table to a bot), "
                 "while the game runs and a bot can play it. The game goes on for the others (in a cooperative game "
                 "the team keeps its member). Writes a public `seat.left` event; the seat keeps no personal record "

@@ -531,32 +531,138 @@ def room_mark(index: int) -> str:
 
 
 ZOOM_PAD, ZOOM_MIN_WIDTH, ZOOM_MIN_HEIGHT = 7.0, 36.0, 26.0  # map units around the rooms a zoom shows
+ZOOM_MAX_WIDTH, ZOOM_MAX_HEIGHT = 44.0, 44.0
+"""The most of the map a zoom shows (map units): a phone draws the zoom some 350 px wide and at
+most 22rem (352 px) high, so 44 units keep 8 px to a unit and a room (4.4 units across) about
+35 px (32 at the least on a 360 px phone), its tap ring (7.2 units) 58 px. A zoom spanning
+rooms far apart (an Arcana's long move) drew them about 24 px with 40 px tap areas."""
+ROOM_HIT = 3.6  # the radius of a lit room's tap ring in the zoom (map units)
+
+
+def _windows(low: float, high: float, spots: list[float], keep: float, least: float, most: float) -> list[float]:
+    """The places one axis of the zoom may start at: ``low``..``high`` (the rooms, padded) grown
+    to ``least``; when wider than ``most``, every window of ``most`` with one of the ``spots`` (the
+    rooms she can enter) at an edge, its padding inside, that keeps ``keep`` (the moving maiden's
+    room) with its padding inside."""
+    if high - low < least:
+        return [low - (least - (high - low)) / 2]
+    if high - low <= most:
+        return [low]
+    starts = {spot - ZOOM_PAD for spot in spots} | {spot + ZOOM_PAD - most for spot in spots}
+    starts |= {keep - most / 2}
+    return sorted(a for a in starts if a <= keep - ZOOM_PAD + 1e-9 and a + most >= keep + ZOOM_PAD - 1e-9)
 
 
 def _zoom(screen: Screen) -> dict[str, Any] | None:
     """The part of the map around a move: the moving maiden's room and every room she can enter,
     drawn large (a phone shows the whole map about 3 px to a map unit, its rooms some 13 px
-    wide: too small to tap), each lit room numbered as its move button is."""
-    edges, passages, rooms, destinations = _map_parts(screen)
+    wide: too small to tap), each lit room numbered as its move button is. At most
+    :data:`ZOOM_MAX_WIDTH` by :data:`ZOOM_MAX_HEIGHT` units around her room, so every room
+    drawn is at least 32 px wide on a phone: of those windows, the one holding the most rooms
+    she can enter (then the one centred nearest her room); rooms she can enter beyond it are
+    counted (``outside``: the hint says they are in the list of moves)."""
+    edges, passages, rooms, destinations = _map_parts(screen, zoom=True)
     if not destinations:
         return None
     view = screen.view or {}
     active = view.get("active_seat")
-    near = [r for r in rooms if r["json"] or active in [t["seat"] for t in r["tokens"]]]
-    xs, ys = [float(r["x"]) for r in near], [float(r["y"]) for r in near]
-    left, right, top, bottom = min(xs) - ZOOM_PAD, max(xs) + ZOOM_PAD, min(ys) - ZOOM_PAD, max(ys) + ZOOM_PAD
-    if right - left < ZOOM_MIN_WIDTH:
-        grow = (ZOOM_MIN_WIDTH - (right - left)) / 2
-        left, right = left - grow, right + grow
-    if bottom - top < ZOOM_MIN_HEIGHT:
-        grow = (ZOOM_MIN_HEIGHT - (bottom - top)) / 2
-        top, bottom = top - grow, bottom + grow
-    box = " ".join(f"{round(n, 2):g}" for n in (left, top, right - left, bottom - top))
-    return {"svg": _map_svg(edges, passages, rooms, zoom=True), "viewbox": box}
+    lit = [(float(r["x"]), float(r["y"])) for r in rooms if r["json"]]
+    home = next((r for r in rooms if active in [t["seat"] for t in r["tokens"]]), None)
+    near = [*lit, *([(float(home["x"]), float(home["y"]))] if home else [])]
+    xs, ys = [x for x, _ in near], [y for _, y in near]
+    keep_x = float(home["x"]) if home else (min(xs) + max(xs)) / 2
+    keep_y = float(home["y"]) if home else (min(ys) + max(ys)) / 2
+    lefts = _windows(
+        min(xs) - ZOOM_PAD, max(xs) + ZOOM_PAD, [x for x, _ in lit], keep_x, ZOOM_MIN_WIDTH, ZOOM_MAX_WIDTH
+    )
+    tops = _windows(
+        min(ys) - ZOOM_PAD, max(ys) + ZOOM_PAD, [y for _, y in lit], keep_y, ZOOM_MIN_HEIGHT, ZOOM_MAX_HEIGHT
+    )
+    width = max(ZOOM_MIN_WIDTH, min(ZOOM_MAX_WIDTH, max(xs) - min(xs) + 2 * ZOOM_PAD))
+    height = max(ZOOM_MIN_HEIGHT, min(ZOOM_MAX_HEIGHT, max(ys) - min(ys) + 2 * ZOOM_PAD))
+
+    def shown(left: float, top: float) -> int:
+        # a room counts as in view with its whole tap ring inside
+        return sum(
+            left + ROOM_HIT <= x <= left + width - ROOM_HIT and top + ROOM_HIT <= y <= top + height - ROOM_HIT
+            for x, y in lit
+        )
+
+    def off_centre(left: float, top: float) -> float:
+        return (left + width / 2 - keep_x) ** 2 + (top + height / 2 - keep_y) ** 2
+
+    left, top = max(((a, b) for a in lefts for b in tops), key=lambda w: (shown(*w), -off_centre(*w)))
+    box = " ".join(f"{round(n, 2):g}" for n in (left, top, width, height))
+    svg = _map_svg(edges, passages, rooms, zoom=True)
+    return {"svg": svg, "viewbox": box, "outside": len(lit) - shown(left, top)}
 
 
-def _map_parts(screen: Screen) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], Any]:
-    """The map's edges, passages and rooms as the SVG draws them, and the move commands by room."""
+TOKEN_R, TOKEN_STEP, TOKEN_RISE = 1.9, 3.2, 3.4  # a maiden's token: radius, spacing, height above her room
+LETTER_R = 1.4  # the room's letter (or S) at its centre
+
+
+def _token_rows(x: float, y: float, n: int, radius: float) -> list[list[tuple[float, float]]]:
+    """Where ``n`` tokens may stand around a room at (x, y) of ``radius``, preferred first: a row
+    above (as ever), below, to the right, to the left, then on the four diagonals."""
+    spread = [(k - (n - 1) / 2) * TOKEN_STEP for k in range(n)]
+    side = radius + TOKEN_R + 0.3
+    rows = [
+        [(x + d, y - TOKEN_RISE) for d in spread],
+        [(x + d, y + TOKEN_RISE) for d in spread],
+        [(x + side + k * TOKEN_STEP, y) for k in range(n)],
+        [(x - side - k * TOKEN_STEP, y) for k in range(n)],
+    ]
+    for sx, sy in ((1, -1), (-1, -1), (1, 1), (-1, 1)):
+        rows.append([(x + sx * (side - 0.6 + k * TOKEN_STEP), y + sy * (side - 0.6)) for k in range(n)])
+    return rows
+
+
+def _place_tokens(rooms: list[dict[str, Any]], zoom: bool) -> None:
+    """Put each room's maiden tokens where they cover no other room, no room's letter and (in the
+    zoom) no lit room's tap ring, nor another room's tokens: above the room when that is clear,
+    else below, beside or on a diagonal (the maidens' tokens on the start sat over the lit room
+    just above it, its letter hidden); when no place is clear, the one meeting the fewest."""
+    obstacles = []
+    for r in rooms:
+        if r["boss"]:
+            reach = 3.0  # the diamond, as a circle inside its corners
+        else:
+            reach = room_radius(r)
+        if zoom and r["json"]:
+            reach = ROOM_HIT
+        obstacles.append((r["id"], float(r["x"]), float(r["y"]), reach))
+    placed: list[tuple[float, float]] = []
+    left, top, right, bottom = MAP_BOX
+    for r in rooms:
+        if not r["tokens"]:
+            continue
+        x, y = float(r["x"]), float(r["y"])
+        own = LETTER_R if (r["no"] and r["json"]) or r["type"] == "start" else 0.0
+        best: tuple[int, list[tuple[float, float]]] | None = None
+        for row in _token_rows(x, y, len(r["tokens"]), room_radius(r)):
+            hits = 0
+            for tx, ty in row:
+                for rid, ox, oy, reach in obstacles:
+                    limit = own if rid == r["id"] else reach
+                    if limit and (tx - ox) ** 2 + (ty - oy) ** 2 < (limit + TOKEN_R) ** 2:
+                        hits += 1
+                hits += sum((tx - px) ** 2 + (ty - py) ** 2 < (2 * TOKEN_R) ** 2 for px, py in placed)
+                hits += 10 * (tx < left or tx > right or ty < top or ty > bottom)
+            if best is None or hits < best[0]:
+                best = (hits, row)
+            if hits == 0:
+                break
+        assert best is not None
+        for token, (tx, ty) in zip(r["tokens"], best[1], strict=True):
+            token["x"], token["y"] = f"{round(tx, 2):g}", f"{round(ty, 2):g}"
+        placed += best[1]
+
+
+def _map_parts(
+    screen: Screen, *, zoom: bool = False
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], Any]:
+    """The map's edges, passages and rooms as the SVG draws them, and the move commands by room
+    (``zoom``: the maidens' tokens kept off the lit rooms' tap rings too)."""
     view = screen.view
     assert view is not None
     language = screen.lang
@@ -644,6 +750,7 @@ def _map_parts(screen: Screen) -> tuple[list[dict[str, Any]], list[dict[str, Any
                 "requirement": "".join(room.get("entry_requirement") or []),
             }
         )
+    _place_tokens(out_rooms, zoom)
     _place_labels(out_rooms)
     return edges, passages, out_rooms, destinations
 
@@ -795,7 +902,7 @@ def _map_svg(
         # a lit room carries its move button's number (its name without a hover: the list beside);
         # in the zoom a wider ring around it takes the tap
         number = f'<text class="no" x="{x}" y="{y}">{v(r["no"])}</text>' if r["json"] and r["no"] else ""
-        hit = f'<circle class="hit" cx="{x}" cy="{y}" r="3.6"/>' if zoom and r["json"] else ""
+        hit = f'<circle class="hit" cx="{x}" cy="{y}" r="{ROOM_HIT:g}"/>' if zoom and r["json"] else ""
         out.append(
             f'\n  <g class="{classes}" data-room="{v(r["id"])}"{button} aria-label="{info}">\n'
             f"    <title>{info}</title>\n    {hit}{shape}\n    {marker}\n    {glyph}\n    {need}{number}\n  </g>\n  "
@@ -804,7 +911,7 @@ def _map_svg(
     for r in rooms:
         for t in r["tokens"]:
             out.append(
-                f'<g class="token seat-{v(t["seat"])}"><circle cx="{v(t["x"])}" cy="{v(t["y"])}" r="1.9"/>'
+                f'<g class="token seat-{v(t["seat"])}"><circle cx="{v(t["x"])}" cy="{v(t["y"])}" r="{TOKEN_R:g}"/>'
                 f'<text x="{v(t["x"])}" y="{v(t["y"])}">{v(t["n"])}</text></g>'
             )
     # the names last, over everything (each placed off the rooms and tokens: _place_labels)
