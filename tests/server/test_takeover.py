@@ -359,7 +359,8 @@ def test_the_api_refuses_every_other_caller_and_case_and_changes_nothing(
         (token_client(opponent).post(url), 403, "seat/not_seated"),  # not this user's seat
         (token_client(player).get(url), 405, "request/method_not_allowed"),
         (token_client(player).post(f"/api/v1/games/{game.pk + 99}/reclaim"), 404, "game/not_found"),
-        (token_client(player).post(url, '{"seat": 1}', content_type="application/json"), 400, "request/malformed"),
+        (token_client(player).post(url, '{"seat": 1}', content_type="application/json"), 403, "seat/not_yours"),
+        (token_client(player).post(url, '{"why": 1}', content_type="application/json"), 400, "request/malformed"),
     ]
     for response, status, code in cases:
         assert (response.status_code, response.json()["error"]["code"]) == (status, code), response.content
