@@ -124,6 +124,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "delve.server.accounts.middleware.LoginThrottleStatusMiddleware",
+    "delve.server.usertime.TimeZoneMiddleware",  # the player's own zone (DELVE_TIME_ZONE for the others)
     "delve.server.social.spectators.SpectatorGate",  # a host may close a running game to spectators
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -3,7 +3,6 @@ are append-only (no add, change or delete here)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 from typing import Any
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from delve.kernel import DelveError
+from delve.server import usertime
 from delve.server.games import engine
 from delve.server.games.forms import CreateGameForm
 from delve.server.games.models import CommandEntry, EventEntry, Game, Seat
@@ -48,7 +48,7 @@ ENGINE_OWNED = (
 def _when(seconds: int | None) -> str:
     if seconds is None:
         return "—"
-    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return usertime.say(seconds, fmt="Y-m-d H:i:s")  # the operator's zone
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -46,7 +46,10 @@ def stamp(seconds: int) -> str:
     return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def feed(name: str, deadlines: Iterable[Deadline], now: int) -> str:
+def feed(name: str, deadlines: Iterable[Deadline], now: int, zone: str = "") -> str:
+    """The feed; ``zone``: the reader's time zone, named for the calendar applications that show
+    a feed in the zone it says (X-WR-TIMEZONE); the times themselves are UTC, which every
+    application shows in its own zone."""
     host = settings.DELVE_SITE_URL.split("://", 1)[-1].split("/", 1)[0] or "delve"
     lines = [
         "BEGIN:VCALENDAR",
@@ -55,6 +58,7 @@ def feed(name: str, deadlines: Iterable[Deadline], now: int) -> str:
         "CALSCALE:GREGORIAN",
         "METHOD:PUBLISH",
         f"X-WR-CALNAME:{escape(name)}",
+        *([f"X-WR-TIMEZONE:{escape(zone)}"] if zone else []),
     ]
     for item in deadlines:
         lines += [

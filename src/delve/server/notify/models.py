@@ -35,8 +35,9 @@ def all_kinds() -> list[str]:
 
 
 class Preference(models.Model):
-    """A player's notification choices. A player without a row has the defaults: e-mail and push
-    on, every kind, sent at once, the cap warning 6 hours ahead."""
+    """A player's notification choices and their time zone. A player without a row has the
+    defaults: e-mail and push on, every kind, sent at once, the cap warning 6 hours ahead, times in
+    the server's zone (``time_zone`` empty: ``DELVE_TIME_ZONE``, see ``delve.server.usertime``)."""
 
     class Mode(models.TextChoices):
         INSTANT = "instant", _("at once")
@@ -52,6 +53,13 @@ class Preference(models.Model):
     cap_hours = models.PositiveSmallIntegerField(_("warn this many hours before turns are lost"), default=6)
     digest_hour = models.PositiveSmallIntegerField(_("digest hour (UTC)"), default=8)
     language = models.CharField(_("language"), max_length=10, default="en")
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        default="",
+        help_text=_("An IANA zone such as Asia/Tokyo; empty: the server's zone (DELVE_TIME_ZONE)."),
+    )
     calendar_token = models.CharField(_("calendar token"), max_length=64, null=True, blank=True, unique=True)
     last_digest_at = models.BigIntegerField(_("last digest"), null=True, blank=True)
 

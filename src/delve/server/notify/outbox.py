@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 
+from delve.server import usertime
 from delve.server.notify import channels, text
 from delve.server.notify.models import Notice, OutboxMessage, Preference
 from delve.server.notify.triggers import site_url, still_waiting
@@ -142,11 +143,12 @@ def digests(now: int) -> int:
             if not notices:
                 continue
             lang = text.language(pref.language)
+            zone = usertime.zone(pref.time_zone)  # the reader's
             lines = [text.DIGEST_INTRO[lang], ""]
             for notice in notices:
-                _subject, body = text.render(notice.kind, notice.data, lang)
+                _subject, body = text.render(notice.kind, notice.data, lang, zone)
                 game_url = site_url(reverse("play:game", args=[notice.game_id]))
-                lines += [f"- {text.when(notice.time)} {body}", f"  {text.OPEN_LINK[lang].format(url=game_url)}"]
+                lines += [f"- {text.when(notice.time, zone)} {body}", f"  {text.OPEN_LINK[lang].format(url=game_url)}"]
             lines += ["", text.FOOTER[lang].format(url=site_url(reverse("notify:preferences")))]
             message = OutboxMessage.objects.create(
                 user=pref.user,

@@ -116,13 +116,16 @@ def language(code: str) -> str:
     return code if code in LANGUAGES else "en"
 
 
-def when(seconds: int) -> str:
-    """An engine time as a reader-independent UTC text."""
-    return dt.datetime.fromtimestamp(seconds, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+def when(seconds: int, zone: dt.tzinfo | None = None) -> str:
+    """An engine time in the reader's zone (``zone``; UTC when none is given), with the zone's
+    abbreviation or offset: "2026-12-05 22:00 JST"."""
+    from delve.server import usertime
+
+    return usertime.say(seconds, zone or dt.UTC)
 
 
-def render(kind: str, data: Mapping[str, Any], lang: str) -> tuple[str, str]:
-    """The subject and the body of a notice in ``lang``."""
+def render(kind: str, data: Mapping[str, Any], lang: str, zone: dt.tzinfo | None = None) -> tuple[str, str]:
+    """The subject and the body of a notice in ``lang``, its times in ``zone`` (the recipient's)."""
     lang = language(lang)
     game = data.get("game", {}).get(lang) or data.get("game", {}).get("en", "")
     fields = {
@@ -131,7 +134,7 @@ def render(kind: str, data: Mapping[str, Any], lang: str) -> tuple[str, str]:
         "number": data.get("number", ""),
         "stored": data.get("stored", ""),
         "cap": data.get("cap", ""),
-        "at": when(int(data["at"])) if data.get("at") is not None else "",
+        "at": when(int(data["at"]), zone) if data.get("at") is not None else "",
         "consequence": consequence(data, lang),
         "result": result_word(data, lang),
     }

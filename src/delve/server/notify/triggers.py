@@ -36,6 +36,7 @@ from django.db.models import F, Q, QuerySet
 from django.urls import reverse
 
 from delve.kernel import DelveError
+from delve.server import usertime
 from delve.server.games import bots, closing
 from delve.server.games.engine import load_state, public_outcome, ruleset_of
 from delve.server.games.models import Game, Seat
@@ -318,7 +319,7 @@ def queue(notice: Notice, pref: Preference, now: int) -> None:
         notice.save(update_fields=["skipped"])
         return
     url = site_url(reverse("play:game", args=[notice.game_id]))
-    subject, body = text.render(notice.kind, notice.data, pref.language)
+    subject, body = text.render(notice.kind, notice.data, pref.language, usertime.zone(pref.time_zone))
     email = pref.email and bool(notice.user.email)
     push = pref.push and channels.push_enabled() and notice.user.push_subscriptions.exists()
     if email and pref.mode == Preference.Mode.DIGEST:

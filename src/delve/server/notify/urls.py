@@ -8,6 +8,7 @@ urlpatterns = [
     path("waiting/", views.dashboard, name="dashboard"),
     path("waiting/count/", views.badge, name="badge"),
     path("notifications/", views.preferences, name="preferences"),
+    path("time-zone/", views.time_zone, name="time_zone"),
     path("notifications/calendar/", views.calendar_link, name="calendar_link"),
     path("calendar/<str:token>.ics", views.calendar_feed, name="calendar"),
     path("push/subscribe/", views.push_subscribe, name="push_subscribe"),

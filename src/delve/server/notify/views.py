@@ -14,12 +14,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from delve.server import clock
+from delve.server import clock, usertime
 from delve.server.notify import calendar, channels, text, waiting
 from delve.server.notify.forms import PreferenceForm
 from delve.server.notify.models import Preference, PushSubscription
@@ -81,7 +82,14 @@ def preferences(request: HttpRequest) -> HttpResponse:
             if note:
                 messages.info(request, note)
             return redirect("notify:preferences")
-    else:
+        return _preferences_page(request, pref, form)  # the form again, each refusal beside its field
+    return _preferences_page(request, pref)
+
+
+def _preferences_page(
+    request: HttpRequest, pref: Preference, form: PreferenceForm | None = None, status: int = 200
+) -> HttpResponse:
+    if form is None:
         if pref.pk is None:
             pref.language = text.language((get_language() or "en")[:2])
         form = PreferenceForm(instance=pref, user=request.user)
@@ -93,8 +101,41 @@ def preferences(request: HttpRequest) -> HttpResponse:
             "calendar_url": _calendar_url(request, pref),
             "push_key": settings.DELVE_VAPID_PUBLIC_KEY if channels.push_enabled() else "",
             "push_count": PushSubscription.objects.filter(user=request.user).count() if channels.push_enabled() else 0,
+            "zone_now": usertime.say(clock.now()),
+            "zone_select": True,  # base.html loads timezone.js (the device's zone beside the select)
         },
+        status=status,
     )
+
+
+@require_POST
+@login_required
+def time_zone(request: HttpRequest) -> HttpResponse:
+    """The device-zone offer's answer (``time_zone``: an IANA name, or ``keep``: the server's zone,
+    chosen so the offer stops): saved at once, back to the page it was given on. A zone this server
+    does not know is refused (400) with its name and changes nothing."""
+    back = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=False):
+        back = ""
+    back = back or reverse("notify:preferences")
+    wanted = request.POST.get("time_zone", "")
+    if wanted == "keep":
+        wanted = usertime.server_zone()
+    if not usertime.is_zone(wanted):
+        shown = wanted[:64] if isinstance(wanted, str) else ""
+        messages.error(
+            request,
+            _("“%(zone)s” is not a time zone this server knows: nothing was changed. Choose one on this page.")
+            % {"zone": shown},
+        )
+        return _preferences_page(request, preference(request.user), status=400)
+    pref = preference(request.user)
+    if pref.pk is None:
+        pref.language = text.language((get_language() or "en")[:2])
+    pref.time_zone = wanted
+    pref.save()
+    messages.success(request, _("Times are now shown in %(zone)s.") % {"zone": wanted})
+    return redirect(back)
 
 
 @require_POST
@@ -130,7 +171,8 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     now = clock.now()
     lang = text.language(pref.language)
     name = {"en": "Delve deadlines", "ja": "Delve の期限"}[lang]
-    body = calendar.feed(name, waiting.deadlines(pref.user, lang, now), now)
+    zone = usertime.zone(pref.time_zone)  # the reader's, as their messages say times
+    body = calendar.feed(name, waiting.deadlines(pref.user, lang, now, zone), now, zone.key)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Cache-Control"] = "private, max-age=300"
     return response

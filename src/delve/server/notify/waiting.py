@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from delve.kernel import Attention, DelveError
+from delve.server import usertime
 from delve.server.games import present
 from delve.server.games.engine import load_state, ruleset_of
 from delve.server.games.models import Game, Seat
@@ -55,7 +56,7 @@ class Row:
 
     @property
     def deadline_text(self) -> str:
-        return text.when(self.attention.deadline) if self.attention.deadline is not None else ""
+        return usertime.say(self.attention.deadline) if self.attention.deadline is not None else ""
 
     @property
     def stored_text(self) -> str:
@@ -81,7 +82,7 @@ class Row:
     @property
     def loses_text(self) -> str:
         seen = self.attention
-        return text.when(seen.loses_turns_at) if seen.action and seen.loses_turns_at is not None else ""
+        return usertime.say(seen.loses_turns_at) if seen.action and seen.loses_turns_at is not None else ""
 
     @property
     def abandon_text(self) -> str:
@@ -169,8 +170,9 @@ def _summary(kind: str, game: Any, lang: str) -> str:
     return SUMMARIES[kind][lang]
 
 
-def deadlines(user: Any, lang: str, now: int) -> list[calendar.Deadline]:
-    """The upcoming deadlines of ``user``'s running games, for the calendar feed."""
+def deadlines(user: Any, lang: str, now: int, zone: Any = None) -> list[calendar.Deadline]:
+    """The upcoming deadlines of ``user``'s running games, for the calendar feed; each event's
+    description says its time in ``zone`` (the reader's)."""
     lang = text.language(lang)
     items = []
     for row in rows(user)[0]:
@@ -185,7 +187,7 @@ def deadlines(user: Any, lang: str, now: int) -> list[calendar.Deadline]:
                     uid=f"{base}-deadline-{seen.deadline}",
                     at=seen.deadline,
                     summary=_summary(kind, row.game, lang).format(**fields),
-                    description=url,
+                    description=f"{text.when(seen.deadline, zone)} · {url}",
                     url=url,
                 )
             )
@@ -195,7 +197,7 @@ def deadlines(user: Any, lang: str, now: int) -> list[calendar.Deadline]:
                     uid=f"{base}-cap-{seen.loses_turns_at}",
                     at=seen.loses_turns_at,
                     summary=SUMMARIES["cap"][lang].format(**fields),
-                    description=f"{seen.stored}/{seen.cap} · {url}",
+                    description=f"{text.when(seen.loses_turns_at, zone)} · {seen.stored}/{seen.cap} · {url}",
                     url=url,
                 )
             )

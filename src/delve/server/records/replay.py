@@ -4,7 +4,6 @@ the export (JSON) that ``delve verify`` checks."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +17,7 @@ from django.views.decorators.http import require_safe
 
 from delve.kernel import DelveError, Event, state_hash
 from delve.kernel.words import join
+from delve.server import usertime
 from delve.server.games import closing
 from delve.server.games.bots import SEAT_SENTENCES, seat_sentence
 from delve.server.games.engine import ruleset_of, seat_infos
@@ -267,7 +267,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "entry": entry,
         "sequence": sequences[wanted - 1] if entry else None,
         "order": order_label(game, entry.order, lang) if entry and entry.order and entry.command else "",
-        "when": dt.datetime.fromtimestamp(entry.time, dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if entry else "",
+        "when": usertime.say(entry.time, fmt="Y-m-d H:i:s") if entry else "",  # the reader's zone
         "actor": names[entry.seat] if entry and entry.seat is not None and entry.seat < len(names) else "",
         "command": command_text(game, entry.command, entry.seat, lang, entry.source, label=label) if entry else "",
         "events": [_event_line(game, event, lang, names) for event in _told(found.events)],

@@ -7,13 +7,12 @@ Limits: a message has 1 to 300 characters and no control characters; a player se
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from delve.server import clock
+from delve.server import clock, usertime
 from delve.server.games.errors import Rejected
 from delve.server.games.models import Game, Seat
 from delve.server.inputs import has_control
@@ -87,5 +86,5 @@ def lines(game: Game) -> list[ChatMessage]:
 
     recent = list(ChatMessage.objects.filter(game=game).annotate(report_count=Count("reports")).order_by("-id")[:SHOWN])
     for line in recent:
-        line.time_text = dt.datetime.fromtimestamp(line.time, dt.UTC).strftime("%m-%d %H:%M")  # type: ignore[attr-defined]
+        line.time_text = usertime.say(line.time, fmt="m-d H:i")  # type: ignore[attr-defined]  # the reader's zone
     return list(reversed(recent))
