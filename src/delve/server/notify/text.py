@@ -6,6 +6,8 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from delve.server import usertime
+
 LANGUAGES = ("en", "ja")
 
 SUBJECTS: dict[str, dict[str, str]] = {
@@ -119,8 +121,6 @@ def language(code: str) -> str:
 def when(seconds: int, zone: dt.tzinfo | None = None) -> str:
     """An engine time in the reader's zone (``zone``; UTC when none is given), with the zone's
     abbreviation or offset: "2026-12-05 22:00 JST"."""
-    from delve.server import usertime
-
     return usertime.say(seconds, zone or dt.UTC)
 
 
