@@ -97,6 +97,8 @@ def test_a_browser_alias_of_a_zone_is_accepted(game, four):
     """Browsers may report an old name ("Asia/Calcutta"): it is a zone, though not listed."""
     assert session_client(four[0]).post("/me/time-zone/", {"time_zone": "Asia/Calcutta"}).status_code == 302
     assert Preference.objects.get(user=four[0]).time_zone == "Asia/Calcutta"
+    page = session_client(four[0]).get("/me/notifications/").content.decode()
+    assert '<option value="Asia/Calcutta" selected>Asia/Calcutta (UTC+05:30)</option>' in page, "saving keeps it"
 
 
 # --- the pages ------------------------------------------------------------------------------------

@@ -67,6 +67,9 @@ class PreferenceForm(forms.ModelForm):
             # nothing can be mailed without an address: the box is not shown ticked until one is given
             self.initial["email"] = False
         self.fields["time_zone"].widget.attrs["data-device-zone"] = "1"  # timezone.js offers this device's
+        kept = self.instance.time_zone
+        if kept and kept not in usertime.zone_names():  # an alias a browser gave ("Asia/Calcutta"): kept as is
+            self.fields["time_zone"].choices = [*zone_choices(), (kept, f"{kept} ({usertime.offset_text(kept)})")]
         self.push_available = channels.push_enabled()
         if not self.push_available:
             # nothing can be pushed on a server without push: the box is off and cannot be ticked,
