@@ -73,6 +73,7 @@
       showAim();
       var map = document.getElementById("panel-map");
       if (aiming && map && map.scrollIntoView) map.scrollIntoView({ block: "nearest" });
+      if (aiming) showTargets();
       return;
     }
     var cell = event.target.closest && event.target.closest(".map .cell.aim-target[data-x]");
@@ -102,10 +103,141 @@
   document.addEventListener("focusin", function (event) { markTarget(event, true); });
   document.addEventListener("focusout", function (event) { markTarget(event, false); });
 
+  /* The map on a phone (the one-column layout, fated.css): large tiles in a window that scrolls
+   * both ways. The window follows the player's piece: centred on it when the page opens, when the
+   * piece moved and when the zoom is turned back on; a refresh that redraws the map without the
+   * piece moving keeps where the player had scrolled to. "Whole board" fits the map to the width
+   * (remembered in this browser). Only the map's own window scrolls here, never the page. */
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 759px)") : { matches: false };
+  var MAP_VIEW = "delve.fated.map-view";
+  var mapScroll = null, lastYou = null;
+  function storedView() {
+    try { return window.localStorage.getItem(MAP_VIEW); } catch (e) { return null; }
+  }
+  function showMapView() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var whole = storedView() === "whole";
+    if (whole) board.setAttribute("data-map-view", "whole"); else board.removeAttribute("data-map-view");
+    document.querySelectorAll(".map-view-toggle").forEach(function (el) { el.setAttribute("aria-pressed", whole ? "true" : "false"); });
+  }
+  function mapWindow() {
+    var wrap = document.querySelector("#panel-map .map-wrap");
+    if (!wrap || (wrap.scrollWidth <= wrap.clientWidth + 1 && wrap.scrollHeight <= wrap.clientHeight + 1)) return null;
+    return wrap;
+  }
+  function youCell() {
+    var token = document.querySelector("#panel-map .map .tok.you");
+    return token ? token.closest(".cell") : null;
+  }
+  function centreOn(wrap, x, y) { // x, y: a point of the map, relative to the window's content
+    wrap.scrollLeft = Math.max(0, x - wrap.clientWidth / 2);
+    wrap.scrollTop = Math.max(0, y - wrap.clientHeight / 2);
+    mapScroll = { left: wrap.scrollLeft, top: wrap.scrollTop };
+  }
+  function pointOf(wrap, cell) {
+    var w = wrap.getBoundingClientRect(), c = cell.getBoundingClientRect();
+    return [c.left - w.left + wrap.scrollLeft + c.width / 2, c.top - w.top + wrap.scrollTop + c.height / 2];
+  }
+  function placeMap(recentre) {
+    var cell = youCell();
+    var at = cell ? cell.getAttribute("data-x") + "," + cell.getAttribute("data-y") : null;
+    var wrap = mapWindow();
+    if (wrap) {
+      if (recentre || at !== lastYou || !mapScroll) {
+        var target = cell || document.querySelector("#panel-map .map .cell:nth-child(" + Math.ceil(wrap.querySelectorAll(".cell").length / 2) + ")");
+        if (target) { var p = pointOf(wrap, target); centreOn(wrap, p[0], p[1]); }
+      } else if (wrap.scrollLeft !== mapScroll.left || wrap.scrollTop !== mapScroll.top) {
+        wrap.scrollLeft = mapScroll.left;
+        wrap.scrollTop = mapScroll.top;
+      }
+    }
+    lastYou = at;
+  }
+  /* Picking a card's target: the map's window shows the targets (centred on them together). */
+  function showTargets() {
+    var wrap = mapWindow();
+    var cells = document.querySelectorAll("#panel-map .map .cell.aim-target");
+    if (!wrap || !cells.length) return;
+    var box = null;
+    cells.forEach(function (cell) {
+      var p = pointOf(wrap, cell);
+      box = box ? [Math.min(box[0], p[0]), Math.min(box[1], p[1]), Math.max(box[2], p[0]), Math.max(box[3], p[1])] : [p[0], p[1], p[0], p[1]];
+    });
+    centreOn(wrap, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+  }
+  document.addEventListener("scroll", function (event) {
+    var wrap = event.target;
+    if (wrap && wrap.classList && wrap.classList.contains("map-wrap") && mapWindow() === wrap) {
+      mapScroll = { left: wrap.scrollLeft, top: wrap.scrollTop };
+    }
+  }, true);
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest(".map-view-toggle");
+    if (!toggle) return;
+    try { window.localStorage.setItem(MAP_VIEW, storedView() === "whole" ? "zoom" : "whole"); } catch (e) { /* private mode */ }
+    showMapView();
+    placeMap(true);
+  });
+
+  /* FL-UI-1, FL-MOVE-8: on a phone, in the move phase, the tiles next to the piece that a quick
+   * move would go to get a dashed ring, and a tap on one presses that quick-move button (a known
+   * enemy trap is left out: a tap there only shows what it is; the pad still moves there). A tap
+   * within a moment of the rings changing (a refresh, the piece moved) is held back, as on the
+   * panels (screen.js): the ring under the finger may have just moved. */
+  var STEPS = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
+  var movesShown = "", movesChangedAt = 0;
+  function markMoves() {
+    document.querySelectorAll("#panel-map .map .cell.move-target").forEach(function (el) {
+      el.classList.remove("move-target");
+      el.removeAttribute("data-move");
+    });
+    var board = document.getElementById("board");
+    var cell = youCell();
+    if (!narrow.matches || !board || board.getAttribute("data-phase") !== "move" || !cell) return;
+    var x = Number(cell.getAttribute("data-x")), y = Number(cell.getAttribute("data-y"));
+    Object.keys(STEPS).forEach(function (dir) {
+      var button = document.getElementById("qm-" + dir);
+      if (!button || button.disabled) return;
+      var next = cellAt((x + STEPS[dir][0]) + "," + (y + STEPS[dir][1]));
+      if (!next || next.tagName !== "BUTTON" || next.classList.contains("t-enemy-trap")) return;
+      next.classList.add("move-target");
+      next.setAttribute("data-move", dir);
+    });
+    var shown = Array.prototype.map.call(document.querySelectorAll("#panel-map .map .cell.move-target"), function (el) {
+      return el.getAttribute("data-x") + "," + el.getAttribute("data-y") + el.getAttribute("data-move");
+    }).join(" ");
+    if (shown !== movesShown) { movesShown = shown; movesChangedAt = Date.now(); }
+  }
+  function moveByTap(cell) {
+    var board = document.getElementById("board");
+    if (!cell.classList.contains("move-target") || !board || board.hasAttribute("data-aiming")) return false;
+    var button = document.getElementById("qm-" + cell.getAttribute("data-move"));
+    if (Date.now() - movesChangedAt < 400 || !button || button.disabled ||
+        button.closest(".board[data-opening]")) return true; // held back
+    if (window.htmx && button.form) htmx.process(button.form);
+    button.click();
+    return true;
+  }
+  /* The caption under the phone's map names the tile tapped (its label: place, terrain,
+   * remembered or not, who stands there), remembered tiles out of sight included. */
+  function caption(cell) {
+    var line = document.querySelector("#panel-map .map-caption");
+    if (!line || !cell) return;
+    line.removeAttribute("data-hint");
+    line.textContent = cell.getAttribute("aria-label") || cell.getAttribute("title") || "";
+  }
+  document.addEventListener("click", function (event) {
+    var cell = event.target.closest && event.target.closest(".map .cell[data-x]:not(button)");
+    if (cell) caption(cell);
+  });
+
   /* FL-UI-1/2: a click on a tile in sight loads its details. */
   document.addEventListener("click", function (event) {
     var cell = event.target.closest && event.target.closest("button.cell[data-x]");
     if (!cell || !root) return;
+    if (moveByTap(cell)) return;
+    caption(cell);
     var value = cell.getAttribute("data-x") + "," + cell.getAttribute("data-y");
     document.getElementById("selected-tile").value = value;
     document.querySelectorAll(".map .cell.selected").forEach(function (el) { el.classList.remove("selected"); });
@@ -152,6 +284,7 @@
     body.textContent = help;
     box.appendChild(title);
     box.appendChild(body);
+    box.scrollTop = 0; // a phone's help keeps one height and scrolls inside (fated.css)
     var keys = el.getAttribute("data-help-keys");
     if (keys) { // a keyboard shortcut: left out on a touch screen (site.css)
       var hint = document.createElement("p");
@@ -295,10 +428,22 @@
       if (button && tile && button.getAttribute("data-aim-tile") !== tile) button.setAttribute("data-aim-tile", tile);
     });
   }
-  document.addEventListener("htmx:oobAfterSwap", markPhase);
+  function afterMapSwap() {
+    showMapView();
+    placeMap(false);
+    markMoves();
+    var chosen = document.querySelector("#panel-map .map .cell.selected");
+    if (chosen) caption(chosen);
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    markPhase();
+    if (event.target && event.target.id === "panel-map") afterMapSwap();
+  });
+  if (narrow.addEventListener) narrow.addEventListener("change", function () { placeMap(true); markMoves(); });
   document.addEventListener("htmx:afterSettle", function () {
     liftToast();
     markPhase();
+    afterMapSwap();
     writeInPlace();
     followPhase();
     placeToast();
@@ -309,6 +454,9 @@
     root = document.getElementById("fated");
     if (!root) return;
     markPhase();
+    showMapView();
+    placeMap(true);
+    markMoves();
     liftToast();
     followPhase();
     placeToast();
