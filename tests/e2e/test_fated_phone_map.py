@@ -84,6 +84,9 @@ def test_a_phone_map_has_tiles_a_finger_can_tap_and_follows_the_piece_FL_UI_1(
     assert tiles["mapWidth"] > tiles["wrapWidth"], tiles  # the map scrolls in its window
     assert tiles["pageWidth"] <= PHONE_390["width"], tiles  # ... and the page does not
     assert tiles["youInWindow"], tiles
+    # a ring on each tile a quick move goes to (no trap is known at the start)
+    legal = aki.locator("#panel-quickmove button[data-dir]:not([disabled])").count()
+    expect(aki.locator(".map .cell.move-target")).to_have_count(legal)
     toggle = aki.locator("#panel-map .map-view-toggle")
     box = toggle.bounding_box()
     assert box is not None and box["height"] >= 44, box
@@ -94,6 +97,7 @@ def test_a_phone_map_has_tiles_a_finger_can_tap_and_follows_the_piece_FL_UI_1(
     expect(toggle).to_have_attribute("aria-pressed", "true")
     whole = aki.evaluate(TILES)
     assert whole["mapWidth"] <= whole["wrapWidth"] + 1, whole
+    expect(aki.locator(".map .cell.move-target")).to_have_count(0)  # too small to tap a move
     assert whole["smallest"] < MIN_TILE, whole
     shot(aki, shots, f"41-phone-map-{preset}-{size}-whole")
     aki.reload()

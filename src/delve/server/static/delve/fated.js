@@ -178,10 +178,11 @@
     try { window.localStorage.setItem(MAP_VIEW, storedView() === "whole" ? "zoom" : "whole"); } catch (e) { /* private mode */ }
     showMapView();
     placeMap(true);
+    markMoves();
   });
 
-  /* FL-UI-1, FL-MOVE-8: on a phone, in the move phase, the tiles next to the piece that a quick
-   * move would go to get a dashed ring, and a tap on one presses that quick-move button (a known
+  /* FL-UI-1, FL-MOVE-8: on a phone's zoomed map, in the move phase, the tiles next to the piece
+   * that a quick move would go to get a dashed ring, and a tap on one presses that quick-move button (a known
    * enemy trap is left out: a tap there only shows what it is; the pad still moves there). A tap
    * within a moment of the rings changing (a refresh, the piece moved) is held back, as on the
    * panels (screen.js): the ring under the finger may have just moved. */
@@ -194,7 +195,8 @@
     });
     var board = document.getElementById("board");
     var cell = youCell();
-    if (!narrow.matches || !board || board.getAttribute("data-phase") !== "move" || !cell) return;
+    if (!narrow.matches || !board || board.getAttribute("data-phase") !== "move" || !cell ||
+        board.getAttribute("data-map-view") === "whole") return; // the whole board's tiles are too small
     var x = Number(cell.getAttribute("data-x")), y = Number(cell.getAttribute("data-y"));
     Object.keys(STEPS).forEach(function (dir) {
       var button = document.getElementById("qm-" + dir);
@@ -221,9 +223,11 @@
   }
   /* The caption under the phone's map names the tile tapped (its label: place, terrain,
    * remembered or not, who stands there), remembered tiles out of sight included. */
+  var captioned = null; // the tile named, named again after a refresh redrew the map
   function caption(cell) {
     var line = document.querySelector("#panel-map .map-caption");
     if (!line || !cell) return;
+    captioned = cell.getAttribute("data-x") + "," + cell.getAttribute("data-y");
     line.removeAttribute("data-hint");
     line.textContent = cell.getAttribute("aria-label") || cell.getAttribute("title") || "";
   }
@@ -432,8 +436,8 @@
     showMapView();
     placeMap(false);
     markMoves();
-    var chosen = document.querySelector("#panel-map .map .cell.selected");
-    if (chosen) caption(chosen);
+    var line = document.querySelector("#panel-map .map-caption");
+    if (captioned && line && line.hasAttribute("data-hint")) caption(cellAt(captioned));
   }
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     markPhase();
