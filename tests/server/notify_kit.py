@@ -50,3 +50,21 @@ def settled(worker: Worker | None = None) -> dict[str, int]:
 def player(game: Game, seat: int) -> Any:
     game.refresh_from_db()
     return engine.load_state(game).players[seat]
+
+
+def browser_keys() -> dict[str, str]:
+    """The ``keys`` of a browser's push subscription as ``PushSubscription.toJSON()`` gives them:
+    a fresh P-256 public key and a 16-byte secret, base64url without padding."""
+    import base64
+    import os
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    def b64(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    point = (
+        ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    )
+    return {"p256dh": b64(point), "auth": b64(os.urandom(16))}

@@ -21,7 +21,7 @@ from delve.server.notify import channels, outbox, triggers
 from delve.server.notify.models import Notice, OutboxMessage, Preference, PushSubscription
 from tests.server.conftest import START, FakeClock
 from tests.server.fated_kit import rewrite
-from tests.server.notify_kit import HOUR, fated, player, settled, step
+from tests.server.notify_kit import HOUR, browser_keys, fated, player, settled, step
 
 
 @pytest.fixture
@@ -639,9 +639,7 @@ def vapid(settings: Any) -> Any:
 
 
 def subscribe(user: Any, n: int = 1) -> PushSubscription:
-    return PushSubscription.objects.create(
-        user=user, endpoint=f"https://push.example/{user.pk}/{n}", p256dh="k", auth="a"
-    )
+    return PushSubscription.objects.create(user=user, endpoint=f"https://push.example/{user.pk}/{n}", **browser_keys())
 
 
 def test_push_is_off_without_vapid_keys(game, four):
@@ -684,6 +682,132 @@ def test_a_push_service_error_keeps_the_message_for_later(game, four, vapid, mon
     message = OutboxMessage.objects.get(channel=OutboxMessage.Channel.PUSH)
     assert message.status == OutboxMessage.Status.PENDING and message.attempts == 1
     assert len(mail.outbox) == 4, "e-mail is not held up by push"
+
+
+def test_a_library_error_for_one_browser_does_not_stop_the_others(game, four, vapid, monkeypatch, caplog):
+    """pywebpush raising something else than WebPushException (here a TypeError, as a damaged
+    subscription or a library bug may) for one browser: the other browsers and the other
+    players' messages are still sent, the worker goes on, and one warning names what failed."""
+    sent: list[str] = []
+
+    def fake(subscription: dict[str, Any], data: str, ttl: int) -> None:
+        if subscription["endpoint"].endswith("/2"):
+            raise TypeError("library trouble")
+        sent.append(subscription["endpoint"])
+
+    monkeypatch.setattr(channels, "webpush", fake)
+    subscribe(four[0], 1)
+    subscribe(four[0], 2)
+    subscribe(four[1], 1)
+    with caplog.at_level("WARNING", logger="delve.notify"):
+        counts = step()
+    assert counts["sent"] == 6 and counts["failed"] == 0  # 4 e-mails and a push to each of two players
+    assert sorted(sent) == sorted([f"https://push.example/{four[0].pk}/1", f"https://push.example/{four[1].pk}/1"])
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "TypeError: library trouble" in warnings[0], warnings
+    assert PushSubscription.objects.count() == 3, "a browser failing for another reason than 404/410 is kept"
+
+
+def test_a_refused_vapid_key_keeps_the_message_and_the_pass_goes_on(game, four, vapid, monkeypatch, caplog):
+    """py_vapid's VapidException (a key or subject it refuses) escaped send_push: the pass
+    stopped with the message claimed and the other players' messages unsent. Now the message
+    waits for a later attempt, with one warning, and the rest of the pass is sent."""
+    from py_vapid import VapidException
+
+    calls: list[str] = []
+
+    def refused(subscription: dict[str, Any], data: str, ttl: int) -> None:
+        calls.append(subscription["endpoint"])
+        raise VapidException("Missing 'sub' from claims.")
+
+    monkeypatch.setattr(channels, "webpush", refused)
+    subscribe(four[0], 1)
+    subscribe(four[0], 2)
+    with caplog.at_level("WARNING", logger="delve.notify"):
+        counts = step()
+    assert counts["sent"] == 4 and counts["failed"] == 1 and len(mail.outbox) == 4
+    assert len(calls) == 1, "every browser would fail alike: the others are not tried"
+    message = OutboxMessage.objects.get(channel=OutboxMessage.Channel.PUSH)
+    assert message.status == OutboxMessage.Status.PENDING and message.claimed_until is None
+    assert "the VAPID key or subject was refused: Missing 'sub' from claims." in message.last_error
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "VAPID key or subject was refused" in warnings[0], warnings
+    assert PushSubscription.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [{"p256dh": "k"}, {"auth": "a"}, {"endpoint": "https://bad host/x"}, {"endpoint": "https://user@push.example/x"}],
+)
+def test_a_damaged_stored_subscription_is_deleted_and_the_good_one_is_sent(game, four, vapid, monkeypatch, damage):
+    """A subscription stored before the subscribe view checked the keys (or damaged since) can
+    never be pushed to: it is deleted with a warning instead of failing the message again and
+    again, and the player's other browser still gets it."""
+    sent: list[str] = []
+    monkeypatch.setattr(channels, "webpush", lambda sub, data, ttl: sent.append(sub["endpoint"]))
+    good = subscribe(four[0], 1)
+    bad = subscribe(four[0], 2)
+    PushSubscription.objects.filter(pk=bad.pk).update(**damage)
+    assert step()["sent"] == 5
+    assert sent == [good.endpoint]
+    assert list(PushSubscription.objects.filter(user=four[0])) == [good]
+
+
+def test_a_push_service_answering_404_or_410_drops_the_subscription_for_good(game, four, vapid, monkeypatch, clock):
+    """The only browser gone (404): the subscription is deleted and the message ends "gone"
+    (nothing left to send it to), not retried."""
+    from pywebpush import WebPushException
+
+    class Response:
+        status_code = 404
+
+    def gone(subscription: dict[str, Any], data: str, ttl: int) -> None:
+        raise WebPushException("Push failed: 404 Not Found", response=Response())
+
+    monkeypatch.setattr(channels, "webpush", gone)
+    subscribe(four[0])
+    counts = step()
+    assert counts["gone"] == 1 and counts["failed"] == 0
+    assert OutboxMessage.objects.get(channel=OutboxMessage.Channel.PUSH).status == OutboxMessage.Status.GONE
+    assert not PushSubscription.objects.exists()
+
+
+def test_pywebpush_against_a_fake_push_service_drops_a_gone_browser_and_survives_a_bad_key(
+    game, four, settings, monkeypatch
+):
+    """The real pywebpush (encrypting and signing) against a fake push service that answers 410
+    for one browser and 201 for the other; then a private key pywebpush refuses (a VapidException
+    inside the library) only postpones the next message."""
+    import requests
+
+    from delve.server.env import push_keys
+
+    settings.DELVE_VAPID_PUBLIC_KEY, settings.DELVE_VAPID_PRIVATE_KEY = push_keys()
+    settings.DELVE_VAPID_SUBJECT = "mailto:ops@example.org"
+    posted: list[str] = []
+
+    class Answer:
+        def __init__(self, status: int) -> None:
+            self.status_code, self.reason, self.text, self.headers = status, "", "", {}
+
+    def service(url: str, **params: Any) -> Answer:
+        posted.append(url)
+        return Answer(410 if url.endswith("/2") else 201)
+
+    monkeypatch.setattr(requests, "post", service)
+    kept, gone = subscribe(four[0], 1), subscribe(four[0], 2)
+    assert step()["sent"] == 5
+    assert sorted(posted) == sorted([kept.endpoint, gone.endpoint])
+    assert list(PushSubscription.objects.filter(user=four[0])) == [kept]
+    settings.DELVE_VAPID_PRIVATE_KEY = "not a key"
+    message = OutboxMessage.objects.create(
+        user=four[0], channel=OutboxMessage.Channel.PUSH, subject="s", body="b", created_at=0, next_attempt_at=0
+    )
+    counts = outbox.deliver(10**10)
+    message.refresh_from_db()
+    assert counts["failed"] == 1 and message.status == OutboxMessage.Status.PENDING
+    assert "VAPID key or subject was refused" in message.last_error
+    assert PushSubscription.objects.filter(user=four[0]).count() == 1
 
 
 def test_a_push_is_kept_a_day_for_an_offline_browser_or_until_the_deadline_it_tells_of(

@@ -16,7 +16,7 @@ from delve.server.games.models import Game
 from delve.server.notify import calendar
 from delve.server.notify.models import Preference, PushSubscription
 from tests.server.conftest import START, FakeClock, session_client
-from tests.server.notify_kit import HOUR, fated, player, step
+from tests.server.notify_kit import HOUR, browser_keys, fated, player, step
 
 
 @pytest.fixture
@@ -277,14 +277,21 @@ def test_calendar_text_is_escaped_and_long_lines_are_folded():
 
 def test_a_browser_subscribes_to_push_only_when_the_server_has_keys(game, four, settings):
     client = session_client(four[0])
-    sub = {"endpoint": "https://push.example/abc", "keys": {"p256dh": "BK", "auth": "au"}}
+    sub = {"endpoint": "https://push.example/abc", "keys": browser_keys()}
     response = client.post("/me/push/subscribe/", sub, content_type="application/json")
     assert response.status_code == 503 and response.json()["error"]["code"] == "push/off"
     settings.DELVE_VAPID_PUBLIC_KEY, settings.DELVE_VAPID_PRIVATE_KEY = "pub", "priv"
     assert client.post("/me/push/subscribe/", sub, content_type="application/json").status_code == 200
     assert PushSubscription.objects.get(user=four[0]).endpoint == "https://push.example/abc"
-    bad = {"endpoint": "http://insecure.example/", "keys": {"p256dh": "BK", "auth": "au"}}
-    assert client.post("/me/push/subscribe/", bad, content_type="application/json").status_code == 400
+    for endpoint, keys, why in [
+        ("http://insecure.example/", browser_keys(), "the endpoint must be an https URL"),
+        ("https://push.example/x", {"p256dh": "BK", "auth": browser_keys()["auth"]}, "the p256dh key is not"),
+        ("https://push.example/x", {"p256dh": browser_keys()["p256dh"], "auth": "au"}, "the auth secret is not"),
+    ]:
+        bad = {"endpoint": endpoint, "keys": keys}
+        response = client.post("/me/push/subscribe/", bad, content_type="application/json")
+        assert response.status_code == 400 and why in response.json()["error"]["message"]
+    assert PushSubscription.objects.count() == 1, "a refused subscription is not stored"
     assert client.post("/me/push/subscribe/", "{", content_type="application/json").status_code == 400
     client.post("/me/push/unsubscribe/")
     assert not PushSubscription.objects.exists()

@@ -122,7 +122,7 @@ def env_email(name: str, default: str) -> str:
     return value
 
 
-def _b64decode(text: str) -> bytes | None:
+def b64decode(text: str) -> bytes | None:
     """base64url (or standard base64), with or without its ``=`` padding; None when it is neither."""
     import base64
     import binascii
@@ -143,7 +143,7 @@ def vapid_private_key(text: str, name: str = "DELVE_VAPID_PRIVATE_KEY") -> Any:
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives.serialization import load_der_private_key
 
-    raw = _b64decode(text)
+    raw = b64decode(text)
     key: Any = None
     if raw is not None:
         try:
@@ -175,7 +175,7 @@ def vapid_public_key(text: str, name: str = "DELVE_VAPID_PUBLIC_KEY") -> bytes:
     """
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    raw = _b64decode(text)
+    raw = b64decode(text)
     try:
         if raw is None or len(raw) != 65 or raw[0] != 4:
             raise ValueError("not an uncompressed point")

@@ -6,12 +6,17 @@ recipient no longer exists: a push subscription the push service has dropped).""
 from __future__ import annotations
 
 import json
+import logging
+import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 
 from delve.server.notify.models import OutboxMessage, PushSubscription
+
+log = logging.getLogger("delve.notify")
 
 
 class Failed(Exception):
@@ -66,23 +71,64 @@ def push_ttl(message: OutboxMessage, now: int) -> int:
 
 def webpush(subscription: dict[str, Any], data: str, ttl: int) -> None:
     """One Web Push request (pywebpush), kept ``ttl`` seconds by the push service for a browser it
-    cannot reach now (the ``TTL`` header); a seam the tests replace."""
+    cannot reach now (the ``TTL`` header); a seam the tests replace. A private key pywebpush
+    cannot read raises :class:`py_vapid.VapidException`, as a refused subject does."""
+    from py_vapid import Vapid, VapidException
     from pywebpush import webpush as send
 
+    try:
+        key = Vapid.from_string(private_key=settings.DELVE_VAPID_PRIVATE_KEY)
+    except Exception as exc:  # py_vapid raises what cryptography raises: ValueError, TypeError...
+        raise VapidException(f"DELVE_VAPID_PRIVATE_KEY cannot be read: {type(exc).__name__}: {exc}") from exc
     send(
         subscription_info=subscription,
         data=data,
-        vapid_private_key=settings.DELVE_VAPID_PRIVATE_KEY,
+        vapid_private_key=key,
         vapid_claims={"sub": settings.DELVE_VAPID_SUBJECT},
         timeout=settings.DELVE_PUSH_TIMEOUT,
         ttl=ttl,
     )
 
 
+def subscription_problem(endpoint: Any, p256dh: Any, auth: Any) -> str | None:
+    """Why a browser's subscription cannot be pushed to (None when it can): the endpoint must be
+    an ``https`` URL with a host (the VAPID audience is made of it), ``p256dh`` the base64url text
+    of an uncompressed P-256 point and ``auth`` that of a 16-byte secret, as browsers give them."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from delve.server.env import b64decode
+
+    if not all(isinstance(value, str) and value for value in (endpoint, p256dh, auth)):
+        return "the endpoint and the keys must be non-empty texts"
+    try:
+        origin = urlsplit(endpoint)
+        good = origin.scheme == "https" and re.fullmatch(r"[^/:@\s]+(:\d+)?", origin.netloc) is not None
+    except ValueError:
+        good = False
+    if not good:
+        return "the endpoint must be an https URL with a host"
+    raw = b64decode(p256dh)
+    try:
+        if raw is None or len(raw) != 65 or raw[0] != 4:
+            raise ValueError("not an uncompressed point")
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return "the p256dh key is not the base64url text of a P-256 public key"
+    secret = b64decode(auth)
+    if secret is None or len(secret) != 16:
+        return "the auth secret is not the base64url text of 16 bytes"
+    return None
+
+
 def send_push(message: OutboxMessage, now: int) -> None:
     """Send to each of the user's browsers (kept by the push service for :func:`push_ttl`
-    seconds); subscriptions the push service reports gone (404, 410) are deleted. Fails when no
-    browser took it and at least one failed."""
+    seconds). A subscription the push service reports gone (404, 410), or one that cannot be
+    pushed to at all (:func:`subscription_problem`: stored before it was checked, or damaged), is
+    deleted. Any other error of one browser, including one of the push library, is that
+    browser's: the others are still sent to, and one warning names what failed. A refused VAPID
+    key or subject stops the message (every browser would fail alike). Fails when no browser took
+    it and at least one failed."""
+    from py_vapid import VapidException
     from pywebpush import WebPushException
 
     if not push_enabled():
@@ -94,6 +140,16 @@ def send_push(message: OutboxMessage, now: int) -> None:
     ttl = push_ttl(message, now)
     delivered, errors = 0, []
     for subscription in subscriptions:
+        problem = subscription_problem(subscription.endpoint, subscription.p256dh, subscription.auth)
+        if problem:
+            log.warning(
+                "push subscription %s of %s deleted: %s (the browser subscribes again from the preferences page)",
+                subscription.pk,
+                message.user,
+                problem,
+            )
+            subscription.delete()
+            continue
         try:
             webpush(subscription.info(), data, ttl)
             delivered += 1
@@ -102,10 +158,29 @@ def send_push(message: OutboxMessage, now: int) -> None:
             if status in (404, 410):
                 subscription.delete()
             else:
-                errors.append(str(exc))
-        except OSError as exc:  # connection errors
-            errors.append(f"{type(exc).__name__}: {exc}")
+                errors.append(f"subscription {subscription.pk}: {_one_line(exc)}")
+        except VapidException as exc:
+            errors.append(f"the VAPID key or subject was refused: {_one_line(exc)}")
+            break  # signed before anything is sent: every browser would fail alike
+        except OSError as exc:  # connection errors (requests' are OSErrors)
+            errors.append(f"subscription {subscription.pk}: {type(exc).__name__}: {_one_line(exc)}")
+        except Exception as exc:  # noqa: BLE001 (a library error for one browser must not stop the others)
+            errors.append(f"subscription {subscription.pk}: {type(exc).__name__}: {_one_line(exc)}")
     if not delivered and errors:
         raise Failed("; ".join(errors)[:1000])
+    if errors:
+        log.warning(
+            "push message %s sent to %s browser(s) of %s, not to %s: %s",
+            message.pk,
+            delivered,
+            message.user,
+            len(errors),
+            "; ".join(errors)[:1000],
+        )
     if not delivered:
         raise Gone("every push subscription of the user is gone")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:300] or type(exc).__name__

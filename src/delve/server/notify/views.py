@@ -190,8 +190,9 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         p256dh, auth = keys["p256dh"], keys["auth"]
     except (ValueError, KeyError, TypeError):
         return _error("request/malformed", 'send {"endpoint": ..., "keys": {"p256dh": ..., "auth": ...}}', 400)
-    if not all(isinstance(v, str) and v for v in (endpoint, p256dh, auth)) or not endpoint.startswith("https://"):
-        return _error("request/malformed", "the endpoint must be an https URL and the keys non-empty texts", 400)
+    problem = channels.subscription_problem(endpoint, p256dh, auth)
+    if problem:
+        return _error("request/malformed", problem, 400)
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
         return _error("request/malformed", "the subscription is too long", 400)
     PushSubscription.objects.update_or_create(
