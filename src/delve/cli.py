@@ -73,6 +73,16 @@ def _port(text: str) -> int:
     return port  # 0: any free port (tests)
 
 
+def _host(text: str) -> str:
+    """An address to listen on (``--host``; ``DELVE_HOST`` is read with the settings)."""
+    from delve.server.env import host_problem
+
+    problem = host_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an address to listen on: {problem}")
+    return text.strip()
+
+
 def _check_migrations(command: str) -> int:
     """The number of migrations not applied yet; ``tick`` refuses to run on such a database (the
     app server applies them at its start: a worker started first would fail every pass)."""
@@ -319,6 +329,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from django.conf import settings
 
         args.port = settings.DELVE_PORT  # checked with the other settings
+    if args.host is None:
+        from django.conf import settings
+
+        args.host = settings.DELVE_HOST  # checked with the other settings
     _check_workers(args.workers)
     from django.core import management
 
@@ -1255,7 +1269,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="migrate and run the server")
     serve.add_argument(
         "--host",
-        default=os.environ.get("DELVE_HOST", "127.0.0.1"),
+        type=_host,
+        default=None,  # DELVE_HOST, read (and checked) with the settings, or 127.0.0.1
         help="address to listen on (default: $DELVE_HOST or 127.0.0.1; 0.0.0.0 listens on every interface)",
     )
     serve.add_argument(

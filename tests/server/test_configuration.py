@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -407,6 +408,53 @@ def test_every_command_refuses_a_bad_port_in_one_line(tmp_path, command):
     assert result.stderr.strip().splitlines() == [
         "delve: configuration error: DELVE_PORT: 'abc' is not a TCP port from 1 to 65535"
     ]
+
+
+@pytest.mark.parametrize("command", [("tick", "--once"), ("manage", "check"), ("demo",), ("check",), ("serve",)])
+def test_every_command_refuses_a_bad_host_in_one_line(tmp_path, command):
+    """DELVE_HOST was checked only by `delve serve` (when it failed to listen): every other
+    command took DELVE_HOST=http://0.0.0.0 silently. It is read with the other settings now,
+    as DELVE_PORT is."""
+    result = run_delve(*command, env={"DELVE_HOST": "http://0.0.0.0"}, tmp_path=tmp_path)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.strip().splitlines() == [
+        "delve: configuration error: DELVE_HOST: 'http://0.0.0.0' is not an address to listen on: write the address "
+        "alone, without a scheme (e.g. 0.0.0.0)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("0.0.0.0:8000", "give the port in DELVE_PORT (or --port), not in the address"),
+        ("[::1]", "write an IPv6 address without brackets (e.g. ::1)"),
+        ("my host", "give an IP address (0.0.0.0 for every interface, 127.0.0.1 for this machine only) or a host"),
+        ("-bad.example", "give an IP address"),
+        ("999.1.1.1", "give an IP address"),
+    ],
+)
+def test_a_bad_host_is_refused_with_what_to_write(monkeypatch, value, problem):
+    from delve.server.env import env_host
+
+    monkeypatch.setenv("DELVE_HOST", value)
+    with pytest.raises(ImproperlyConfigured, match=re.escape(f"DELVE_HOST: {value!r} is not an address to listen on")):
+        env_host("DELVE_HOST", "127.0.0.1")
+    with pytest.raises(ImproperlyConfigured, match=re.escape(problem)):
+        env_host("DELVE_HOST", "127.0.0.1")
+
+
+@pytest.mark.parametrize("value", ["0.0.0.0", "::", "127.0.0.1", " ::1 ", "localhost", "games.example.org", ""])
+def test_a_good_host_is_taken(monkeypatch, value):
+    from delve.server.env import env_host
+
+    monkeypatch.setenv("DELVE_HOST", value)
+    assert env_host("DELVE_HOST", "127.0.0.1") == (value.strip() or "127.0.0.1")
+
+
+def test_serve_refuses_a_bad_host_option_in_one_line(tmp_path):
+    result = run_delve("serve", "--host", "0.0.0.0:80", env={}, tmp_path=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "'0.0.0.0:80' is not an address to listen on: give the port in DELVE_PORT" in result.stderr
 
 
 def test_the_port_makes_the_default_site_address(tmp_path):

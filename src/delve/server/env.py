@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -90,6 +91,42 @@ def env_port(name: str, default: int) -> int:
     if port is None:
         raise ImproperlyConfigured(f"{name}: {raw!r} is not a TCP port from 1 to 65535")
     return port
+
+
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def host_problem(text: str) -> str | None:
+    """Why ``text`` is no address a server can listen on (None when it is one): an IP address
+    (``0.0.0.0``, ``::``, ``127.0.0.1``...) or a host name, without a scheme, a port or brackets."""
+    value = str(text).strip()
+    if "://" in value:
+        return "write the address alone, without a scheme (e.g. 0.0.0.0)"
+    if value.startswith("[") and value.endswith("]"):
+        return f"write an IPv6 address without brackets (e.g. {value[1:-1] or '::'})"
+    try:
+        ipaddress.ip_address(value)
+        return None
+    except ValueError:
+        pass
+    if value.count(":") == 1 and value.rsplit(":", 1)[1].isdigit():
+        return "give the port in DELVE_PORT (or --port), not in the address"
+    labels = value.rstrip(".").split(".")
+    name = value and len(value) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels)
+    if name and not labels[-1].isdigit():  # all digits at the end: an IP address gone wrong
+        return None
+    return "give an IP address (0.0.0.0 for every interface, 127.0.0.1 for this machine only) or a host name"
+
+
+def env_host(name: str, default: str) -> str:
+    """An address to listen on (``DELVE_HOST``); unset or blank: ``default``."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    problem = host_problem(raw)
+    if problem is not None:
+        raise ImproperlyConfigured(f"{name}: {raw!r} is not an address to listen on: {problem}")
+    return raw.strip()
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

@@ -3,9 +3,9 @@
 Variables: DELVE_DATA_DIR, DATABASE_URL, DELVE_SECRET_KEY, DELVE_DEBUG, DELVE_ALLOWED_HOSTS,
 DELVE_CSRF_TRUSTED_ORIGINS, DELVE_TIME_ZONE, DELVE_LOG_LEVEL, DELVE_TRUSTED_PROXY, DELVE_BEHIND_TLS,
 DELVE_SSL_REDIRECT, DELVE_HSTS_*, DELVE_LOGIN_*, DELVE_PASSWORD_HASH_CONCURRENCY, DELVE_DB_POOL_MIN,
-DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES, DELVE_PORT, DELVE_SITE_URL, DELVE_SMTP_*,
-DELVE_MAIL_FROM, DELVE_VAPID_*, REDIS_URL, DELVE_REDIS_PREFIX, DELVE_LIVE_PUSH. Bad values stop the
-server at start with a message naming the variable.
+DELVE_DB_POOL_MAX, DELVE_DB_POOL_TIMEOUT, DELVE_MAX_BODY_BYTES, DELVE_HOST, DELVE_PORT, DELVE_SITE_URL,
+DELVE_SMTP_*, DELVE_MAIL_FROM, DELVE_VAPID_*, REDIS_URL, DELVE_REDIS_PREFIX, DELVE_LIVE_PUSH. Bad values
+stop the server at start with a message naming the variable.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from delve.server.env import (
     env_bool,
     env_choice,
     env_email,
+    env_host,
     env_int,
     env_list,
     env_port,
@@ -279,6 +280,8 @@ LOGGING = {
 # Unset: this machine at DELVE_PORT (`delve serve --port` sets it for its own processes too).
 #: Where `delve serve` listens unless given --port; read here so that every command refuses a bad one.
 DELVE_PORT = env_port("DELVE_PORT", 8000)
+#: The address `delve serve` listens on unless given --host; read here for the same reason.
+DELVE_HOST = env_host("DELVE_HOST", "127.0.0.1")
 DELVE_SITE_URL = env_str("DELVE_SITE_URL", "").strip() or f"http://localhost:{DELVE_PORT}"
 if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", DELVE_SITE_URL):
     raise ImproperlyConfigured(
