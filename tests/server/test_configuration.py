@@ -128,6 +128,55 @@ def test_push_keys_are_refused_as_a_file_path_a_pem_text_or_two_halves_of_differ
     assert "DELVE_VAPID_PUBLIC_KEY is not the public key of DELVE_VAPID_PRIVATE_KEY" in result.stderr
 
 
+def test_push_without_a_public_contact_is_refused_at_start_in_one_line(tmp_path):
+    """The VAPID subject defaulted to "mailto:delve@localhost" (DELVE_MAIL_FROM unset), which push
+    services refuse or cannot use: with push on and no public contact to be made, every command
+    stops at start with one line saying what to set."""
+    from delve.server.env import push_keys
+
+    public, private = push_keys()
+    keys = {"DELVE_VAPID_PUBLIC_KEY": public, "DELVE_VAPID_PRIVATE_KEY": private}
+    result = run_delve("check", env=keys, tmp_path=tmp_path)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.strip().splitlines() == [
+        "delve: configuration error: Web Push needs a contact for the push services and none can be made: set "
+        "DELVE_VAPID_SUBJECT=mailto:you@example.org, or DELVE_MAIL_FROM to a public address (it is "
+        "'delve@localhost'), or DELVE_SITE_URL to the site's https address (it is 'http://localhost:8000')"
+    ]
+    for explicit in ("mailto:ops@localhost", "https://localhost/", "mailto:ops@server", "https://127.0.0.1"):
+        result = run_delve("check", env={**keys, "DELVE_VAPID_SUBJECT": explicit}, tmp_path=tmp_path)
+        assert result.returncode == 2 and "is not a contact for the push services" in result.stderr, explicit
+    shown = run_delve(
+        "manage",
+        "shell",
+        "-v",
+        "0",
+        "-c",
+        "from django.conf import settings; print(settings.DELVE_VAPID_SUBJECT)",
+        env={**keys, "DELVE_SITE_URL": "https://delve.example.org"},
+        tmp_path=tmp_path,
+    )
+    assert shown.returncode == 0 and shown.stdout.split() == ["https://delve.example.org"], shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("explicit", "mail_from", "site_url", "subject"),
+    [
+        ("", "Delve <ops@example.org>", "https://delve.example.org", "mailto:ops@example.org"),
+        ("", "delve@localhost", "https://delve.example.org/", "https://delve.example.org"),
+        ("", "delve@localhost", "http://delve.example.org", None),
+        ("", "delve@localhost", "https://localhost:8443", None),
+        ("", "delve@mybox", "http://localhost:8000", None),
+        (" mailto:push@example.org ", "delve@localhost", "http://localhost:8000", "mailto:push@example.org"),
+        ("https://delve.example.org/contact", "ops@example.org", "", "https://delve.example.org/contact"),
+    ],
+)
+def test_the_push_subject_is_the_set_one_or_a_public_sender_or_the_https_site(explicit, mail_from, site_url, subject):
+    from delve.server.env import push_subject
+
+    assert push_subject(explicit, mail_from, site_url) == subject
+
+
 def test_delve_push_keys_prints_the_two_lines_the_settings_take(tmp_path, capsys):
     """A new pair, or the pair of the PEM file `vapid --gen` writes; `delve check` takes them, and
     pywebpush's key reader (py_vapid) reads the same key from the private line."""
@@ -146,7 +195,7 @@ def test_delve_push_keys_prints_the_two_lines_the_settings_take(tmp_path, capsys
     assert cli.main(["push-keys"]) == 0
     fresh = dict(line.split("=", 1) for line in capsys.readouterr().out.splitlines())
     assert fresh.keys() == env.keys() and fresh["DELVE_VAPID_PUBLIC_KEY"] != public
-    result = run_delve("check", env=fresh, tmp_path=tmp_path)
+    result = run_delve("check", env={**fresh, "DELVE_VAPID_SUBJECT": "mailto:ops@example.org"}, tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
     public_file = tmp_path / "public_key.pem"
     Vapid.from_file(str(path)).save_public_key(str(public_file))

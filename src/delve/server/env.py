@@ -242,8 +242,21 @@ def vapid_pair(public: str, private: str) -> None:
         )
 
 
+def public_name(host: str) -> bool:
+    """Whether ``host`` (a domain, or an IP address) names something outside this machine, as a
+    contact the push services read must: not ``localhost`` (or a name under it), not a name
+    without a dot, not a loopback address."""
+    value = host.strip().strip("[]").rstrip(".").lower()
+    try:
+        return not ipaddress.ip_address(value).is_loopback
+    except ValueError:
+        pass
+    return "." in value and value != "localhost" and not value.endswith(".localhost")
+
+
 def vapid_subject(text: str, name: str = "DELVE_VAPID_SUBJECT") -> str:
-    """The contact the push services see: ``mailto:`` and an address, or an ``https://`` URL.
+    """The contact the push services see: ``mailto:`` and an address, or an ``https://`` URL, of a
+    public name (:func:`public_name`: a push service refuses ``mailto:delve@localhost``).
 
     :raises ImproperlyConfigured: naming ``name``.
     """
@@ -254,15 +267,37 @@ def vapid_subject(text: str, name: str = "DELVE_VAPID_SUBJECT") -> str:
     try:
         if value.lower().startswith("mailto:"):
             validate_email(value[len("mailto:") :])
+            good = public_name(value.rsplit("@", 1)[1])
         elif value.lower().startswith("https://"):
             URLValidator(schemes=["https"])(value)
+            good = public_name(urlsplit(value).hostname or "")
         else:
             raise ValidationError("neither")
     except ValidationError:
+        good = False
+    if not good:
         raise ImproperlyConfigured(
-            f"{name}={text!r} is not a contact for the push services: use mailto:you@example.org or https://your.site"
-        ) from None
+            f"{name}={text!r} is not a contact for the push services: use mailto:you@example.org or "
+            "https://your.site (a public address, not localhost)"
+        )
     return value
+
+
+def push_subject(explicit: str, mail_from: str, site_url: str) -> str | None:
+    """The contact the push services see (the VAPID ``sub`` claim): ``explicit``
+    (``DELVE_VAPID_SUBJECT``, checked) if given; else ``mailto:`` and the sender's address
+    (``DELVE_MAIL_FROM``, its bare address) when that is a public one; else the site's address
+    (``DELVE_SITE_URL``) when it is ``https://`` and public; else None (no valid contact)."""
+    from email.utils import parseaddr
+
+    if explicit.strip():
+        return vapid_subject(explicit)
+    for candidate in ("mailto:" + parseaddr(mail_from)[1], site_url.strip().rstrip("/")):
+        try:
+            return vapid_subject(candidate, "derived")
+        except ImproperlyConfigured:
+            continue
+    return None
 
 
 def push_keys(private_key: Any = None) -> tuple[str, str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-from email.utils import parseaddr
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -34,13 +33,13 @@ from delve.server.env import (
     parse_origins,
     private_dir,
     private_sqlite_file,
+    push_subject,
     secret_key,
     set_names,
     sqlite_database,
     vapid_pair,
     vapid_private_key,
     vapid_public_key,
-    vapid_subject,
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -338,10 +337,18 @@ if bool(DELVE_VAPID_PUBLIC_KEY) != bool(DELVE_VAPID_PRIVATE_KEY):
     )
 if DELVE_VAPID_PUBLIC_KEY:
     vapid_pair(DELVE_VAPID_PUBLIC_KEY, DELVE_VAPID_PRIVATE_KEY)
-# The sender's bare address by default (DELVE_MAIL_FROM may be "Delve <delve@example.org>").
-DELVE_VAPID_SUBJECT = vapid_subject(
-    env_str("DELVE_VAPID_SUBJECT", "").strip() or "mailto:" + parseaddr(DEFAULT_FROM_EMAIL)[1]
-)
+# The contact the push services see: DELVE_VAPID_SUBJECT, else mailto: the sender's bare address
+# when it is a public one (DELVE_MAIL_FROM may be "Delve <delve@example.org>"; the default
+# delve@localhost is refused by push services), else the site's https address. Push on and none
+# of these: refused at start (every push would be refused, or read as nonsense, by the services).
+_vapid_subject = push_subject(env_str("DELVE_VAPID_SUBJECT", ""), DEFAULT_FROM_EMAIL, DELVE_SITE_URL)
+if DELVE_VAPID_PUBLIC_KEY and _vapid_subject is None:
+    raise ImproperlyConfigured(
+        "Web Push needs a contact for the push services and none can be made: set "
+        "DELVE_VAPID_SUBJECT=mailto:you@example.org, or DELVE_MAIL_FROM to a public address "
+        f"(it is {DEFAULT_FROM_EMAIL!r}), or DELVE_SITE_URL to the site's https address (it is {DELVE_SITE_URL!r})"
+    )
+DELVE_VAPID_SUBJECT = _vapid_subject or ""
 DELVE_PUSH_TIMEOUT = env_int("DELVE_PUSH_TIMEOUT", 10, minimum=1, maximum=300)
 if not DELVE_VAPID_PUBLIC_KEY:
     _unused(["DELVE_VAPID_SUBJECT", "DELVE_PUSH_TIMEOUT"], "Web Push is off (no VAPID keys)")
