@@ -223,10 +223,38 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     if settings.REDIS_URL:
         print("redis: reachable")
+    push = _push_status(pending)
+    if push:
+        print(f"push: {push}")
     for line in _check_content():
         print(f"content: {line}")
     print("configuration OK")
     return 0
+
+
+def _push_status(pending: int) -> str | None:
+    """With Web Push on, its contact and how many browser subscriptions were made with the
+    current VAPID key or an older one (after the keys were changed: docs/operators.md, "Changing
+    the push keys"); None with push off."""
+    from django.conf import settings
+
+    from delve.server.notify.channels import key_census, push_enabled
+
+    if not push_enabled():
+        return None
+    line = f"on, contact {settings.DELVE_VAPID_SUBJECT}"
+    if pending:
+        return line
+    census = key_census()
+    line += f"; {census['current']} browser subscription(s) with the current key"
+    if census["older"]:
+        line += (
+            f", {census['older']} with an older key (they get nothing until they subscribe again, "
+            "which each does when its player next opens a page)"
+        )
+    if census["unknown"]:
+        line += f", {census['unknown']} made before keys were recorded"
+    return line
 
 
 def _check_workers(workers: int) -> None:

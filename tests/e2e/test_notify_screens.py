@@ -235,3 +235,77 @@ def test_the_preference_page_fits_a_touch_phone(
     page.screenshot(path=str(shots / "preferences-phone-ja.png"))
     page.close()
     assert not problems, problems
+
+
+FAKE_PUSH = """
+(() => {
+  // A browser whose push subscription was made with the server's former key. Headless chromium
+  // has no push service to subscribe with, so its push manager is a fake that records its calls.
+  const [OLD, P256DH, AUTH] = %s;
+  const calls = (window.__pushCalls = []);
+  const bytes = (b64) => Uint8Array.from(atob(b64.replace(/-/g, "+").replace(/_/g, "/")
+    + "=".repeat((4 - (b64.length %% 4)) %% 4)), (c) => c.charCodeAt(0));
+  const subscription = (endpoint, key) => ({
+    endpoint,
+    options: { applicationServerKey: key.buffer },
+    unsubscribe: async () => { calls.push("unsubscribe " + endpoint); return true; },
+    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: P256DH, auth: AUTH } }),
+  });
+  const kept = () => JSON.parse(sessionStorage.getItem("fake-push") || "null"); // across pages, like a browser
+  const registration = {
+    pushManager: {
+      getSubscription: async () => kept()
+        ? subscription(kept().endpoint, Uint8Array.from(kept().key))
+        : subscription("https://push.example/old", bytes(OLD)),
+      subscribe: async (options) => {
+        calls.push("subscribe");
+        const key = new Uint8Array(options.applicationServerKey);
+        sessionStorage.setItem("fake-push", JSON.stringify({ endpoint: "https://push.example/new", key: [...key] }));
+        return subscription("https://push.example/new", key);
+      },
+    },
+  };
+  Object.defineProperty(navigator, "serviceWorker", { value: { getRegistration: async () => registration } });
+  Object.defineProperty(Notification, "permission", { get: () => "granted" });
+})();
+"""
+
+
+def test_a_page_renews_a_push_subscription_made_with_an_older_key(
+    live_server: Any, browser: Any, frozen: Frozen, django_user_model: Any, settings: Any
+) -> None:
+    """The operator changed the VAPID keys: the next page the player opens finds this browser's
+    subscription made with the old key (push-key.js), subscribes again with the current one and
+    the server replaces the old subscription, under the strict Content-Security-Policy."""
+    import json
+
+    from delve.server.env import push_keys
+    from delve.server.notify.models import PushSubscription
+    from tests.server.notify_kit import browser_keys
+
+    user = django_user_model.objects.create_user("ann", "ann@example.org", PASSWORD)
+    old_key = push_keys()[0]
+    settings.DELVE_VAPID_PUBLIC_KEY, settings.DELVE_VAPID_PRIVATE_KEY = push_keys()
+    settings.DELVE_VAPID_SUBJECT = "mailto:ops@example.org"
+    PushSubscription.objects.create(
+        user=user, endpoint="https://push.example/old", server_key=old_key, **browser_keys()
+    )
+    keys = browser_keys()
+    problems: list[str] = []
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(FAKE_PUSH % json.dumps([old_key, keys["p256dh"], keys["auth"]]))
+    page = context.new_page()
+    watch(page, problems)
+    with page.expect_response(lambda r: r.url.endswith("/me/push/subscribe/")) as answer:
+        log_in(page, live_server.url, "ann", PASSWORD)  # the lobby, the first page after logging in
+    assert answer.value.status == 200
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.__pushCalls")[:2] == ["unsubscribe https://push.example/old", "subscribe"]
+    [renewed] = PushSubscription.objects.filter(user=user)
+    assert renewed.endpoint == "https://push.example/new"
+    assert renewed.server_key == settings.DELVE_VAPID_PUBLIC_KEY and renewed.p256dh == keys["p256dh"]
+    page.goto(f"{live_server.url}/me/waiting/")  # now current: nothing more happens
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => window.__pushCalls") == []
+    page.close()
+    assert not problems, problems

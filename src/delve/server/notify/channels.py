@@ -31,6 +31,21 @@ def push_enabled() -> bool:
     return bool(settings.DELVE_VAPID_PUBLIC_KEY and settings.DELVE_VAPID_PRIVATE_KEY)
 
 
+def key_census() -> dict[str, int]:
+    """How many push subscriptions were made with the server's current VAPID public key
+    (``current``), with another one (``older``: the keys were changed since; such a browser gets
+    nothing until it subscribes again, which the site's script does when its player next opens
+    a page) and before Delve recorded the key (``unknown``)."""
+    from django.db.models import Count
+
+    current = settings.DELVE_VAPID_PUBLIC_KEY
+    census = {"current": 0, "older": 0, "unknown": 0}
+    for row in PushSubscription.objects.values("server_key").annotate(n=Count("pk")):
+        key = row["server_key"]
+        census["unknown" if not key else "current" if key == current else "older"] += row["n"]
+    return census
+
+
 def send_email(message: OutboxMessage, connection: Any = None) -> None:
     address = message.user.email
     if not address:
@@ -122,12 +137,13 @@ def subscription_problem(endpoint: Any, p256dh: Any, auth: Any) -> str | None:
 
 def send_push(message: OutboxMessage, now: int) -> None:
     """Send to each of the user's browsers (kept by the push service for :func:`push_ttl`
-    seconds). A subscription the push service reports gone (404, 410), or one that cannot be
-    pushed to at all (:func:`subscription_problem`: stored before it was checked, or damaged), is
-    deleted. Any other error of one browser, including one of the push library, is that
-    browser's: the others are still sent to, and one warning names what failed. A refused VAPID
-    key or subject stops the message (every browser would fail alike). Fails when no browser took
-    it and at least one failed."""
+    seconds), except those made with an older VAPID key (see :func:`key_census`). A subscription
+    the push service reports gone (404, 410), or one that cannot be pushed to at all
+    (:func:`subscription_problem`: stored before it was checked, or damaged), is deleted. Any
+    other error of one browser, including one of the push library, is that browser's: the others
+    are still sent to, and one warning names what failed. A refused VAPID key or subject stops the
+    message (every browser would fail alike). Fails when no browser took it and at least one
+    failed."""
     from py_vapid import VapidException
     from pywebpush import WebPushException
 
@@ -138,12 +154,15 @@ def send_push(message: OutboxMessage, now: int) -> None:
     if not subscriptions:
         raise Gone("the user has no push subscription left")
     ttl = push_ttl(message, now)
-    delivered, errors = 0, []
+    delivered, errors, older = 0, [], 0
     for subscription in subscriptions:
+        if subscription.key_state(settings.DELVE_VAPID_PUBLIC_KEY) == "older":
+            older += 1  # the push service would refuse it; kept, should the old keys come back
+            continue
         problem = subscription_problem(subscription.endpoint, subscription.p256dh, subscription.auth)
         if problem:
             log.warning(
-                "push subscription %s of %s deleted: %s (the browser subscribes again from the preferences page)",
+                "push subscription %s of %s deleted: %s (its player can turn push on again on the preferences page)",
                 subscription.pk,
                 message.user,
                 problem,
@@ -176,6 +195,11 @@ def send_push(message: OutboxMessage, now: int) -> None:
             message.user,
             len(errors),
             "; ".join(errors)[:1000],
+        )
+    if not delivered and older:
+        raise Gone(
+            f"the user's {older} browser(s) subscribed with an older VAPID key: they subscribe again with the "
+            "current one when the player next opens Delve"
         )
     if not delivered:
         raise Gone("every push subscription of the user is gone")

@@ -89,6 +89,13 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(_("p256dh key"), max_length=200)
     auth = models.CharField(_("auth secret"), max_length=100)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    server_key = models.CharField(
+        _("server key"),
+        max_length=100,
+        blank=True,
+        default="",
+        help_text=_("The VAPID public key the browser subscribed with (empty: before Delve recorded it)."),
+    )
 
     class Meta:
         verbose_name = _("push subscription")
@@ -99,6 +106,13 @@ class PushSubscription(models.Model):
 
     def info(self) -> dict[str, Any]:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+    def key_state(self, current: str) -> str:
+        """``current`` (made with the server's key ``current``), ``older`` (with another key: it
+        cannot be pushed to) or ``unknown`` (made before the key was recorded)."""
+        if not self.server_key:
+            return "unknown"
+        return "current" if self.server_key == current else "older"
 
 
 class OutboxMessage(models.Model):

@@ -10,6 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from delve.server import clock, usertime
+from delve.server.env import b64decode
 from delve.server.notify import calendar, channels, text, waiting
 from delve.server.notify.forms import PreferenceForm
 from delve.server.notify.models import Preference, PushSubscription
@@ -181,24 +183,42 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 @login_required
 def push_subscribe(request: HttpRequest) -> HttpResponse:
-    """Store a browser's subscription (the JSON of ``PushSubscription.toJSON()``)."""
+    """Store a browser's subscription (the JSON of ``PushSubscription.toJSON()``), marked with the
+    server's current VAPID public key. Optional fields: ``applicationServerKey``, the key the
+    browser subscribed with (refused, 409, when it is not the current one), and ``replaces``, the
+    endpoint of this player's subscription it takes the place of (made with an older key: it is
+    deleted)."""
     if not channels.push_enabled():
         return _error("push/off", "Web Push is not configured on this server", 503)
+    current = settings.DELVE_VAPID_PUBLIC_KEY
     try:
         data = json.loads(request.body)
         endpoint, keys = data["endpoint"], data["keys"]
         p256dh, auth = keys["p256dh"], keys["auth"]
-    except (ValueError, KeyError, TypeError):
+        used, replaces = data.get("applicationServerKey", current), data.get("replaces", "")
+    except (ValueError, KeyError, TypeError, AttributeError):
         return _error("request/malformed", 'send {"endpoint": ..., "keys": {"p256dh": ..., "auth": ...}}', 400)
+    if not isinstance(replaces, str) or not isinstance(used, str):
+        return _error("request/malformed", "applicationServerKey and replaces must be texts", 400)
+    if b64decode(used) != b64decode(current):
+        return _error(
+            "push/old-key",
+            "the browser subscribed with another key than the server's: subscribe again with the current key",
+            409,
+        )
     problem = channels.subscription_problem(endpoint, p256dh, auth)
     if problem:
         return _error("request/malformed", problem, 400)
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
         return _error("request/malformed", "the subscription is too long", 400)
-    PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": request.user, "p256dh": p256dh, "auth": auth}
-    )
-    return JsonResponse({"subscribed": True})
+    with transaction.atomic():
+        PushSubscription.objects.update_or_create(
+            endpoint=endpoint, defaults={"user": request.user, "p256dh": p256dh, "auth": auth, "server_key": current}
+        )
+        replaced = 0
+        if replaces and replaces != endpoint:
+            replaced, _by_model = PushSubscription.objects.filter(user=request.user, endpoint=replaces).delete()
+    return JsonResponse({"subscribed": True, "replaced": replaced})
 
 
 @require_POST
