@@ -233,7 +233,7 @@ def test_hands_statuses_and_pending_items_changed_in_place_show():
 
     viewer.phase = DEFENSE
     checked(state)
-    viewer.pending.append(Pending(id=state.new_id(), kind="attack", created=state.clock, row="normal", power=7))
+    viewer.pending.append(Pending(id=state.new_id(), kind="attack", created=state.clock, row="dmg_adjacent", power=7))
     assert checked(state)[1 + VIEWER]["you"]["defending"]["kind"] == "attack"
     viewer.pending[0].power = 9
     checked(state)

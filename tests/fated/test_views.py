@@ -126,7 +126,17 @@ def test_the_defense_screen_shows_what_is_being_defended():
     g.script(False)
     g.start_turn(1)
     defending = g.view(1)["you"]["defending"]
-    assert defending == {"kind": "attack", "label": "remote", "source": 2, "use": "remote", "power": 25}
+    choices = defending.pop("choices")
+    assert defending == {"kind": "attack", "label": "remote", "source": 2, "use": "remote", "power": 25, "defense": 2}
+    assert choices[0] == {
+        "kind": "no_defense",
+        "method": "none",
+        "cp": 0,
+        "result": "hit",
+        "damage": 23,
+        "hp": 97,
+        "reduction": 2,
+    }
 
 
 def test_the_own_status_panel_has_progress_and_costs():

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from delve.fated import cards, clock, combat, death, statuses, visibility
+from delve.fated import cards, clock, combat, death, defense, statuses, visibility
 from delve.fated.ctx import Ctx
 from delve.fated.grid import xy
 from delve.fated.state import CORE, DEFENSE, MOVE, WAIT, GameState, Monster, Pending, Player, Status
@@ -246,6 +246,22 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
         data["power"] = item.power
     if item.special:
         data["special"] = item.special
+        if item.amount:
+            data["amount"] = item.amount
+    return data
+
+
+def _defending(ctx: Ctx, player: Player, item: Pending) -> dict[str, Any]:
+    """The item of the defense phase (:func:`_pending`); for damage, the defender's base defense
+    and the Ironwall/Stripped multiplier when it is not 1 (FL-ATK-11); and what each choice leads to
+    (``choices``: :func:`defense.choices`, from the rules that resolve it)."""
+    data = _pending(ctx, item)
+    if "power" in data:
+        data["defense"] = player.defense
+        ratio = statuses.damage_ratio(ctx, player)
+        if ratio != (1, 1):
+            data["damage_ratio"] = list(ratio)
+    data["choices"] = defense.choices(ctx, player, item)
     return data
 
 
@@ -278,7 +294,7 @@ def _you(ctx: Ctx, player: Player) -> dict[str, Any]:
     if player.phase == MOVE:
         you["move"] = {"number": player.move_no, "of": player.moves_total}
     if player.phase == DEFENSE and player.pending:
-        you["defending"] = _pending(ctx, player.pending[0])
+        you["defending"] = _defending(ctx, player, player.pending[0])
         you["waiting_items"] = len(player.pending) - 1
     if player.phase == CORE:
         you["can_pass"] = player.stayed

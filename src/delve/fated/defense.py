@@ -7,7 +7,7 @@ The items themselves, the matrix and the attacks that resolve at once are in ``c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -40,14 +40,10 @@ def resolve(
         method = card.defense or method
     if method == "parry":
         player.cp -= combat.ABILITY_CP
-    cell = combat.symbol(item.row, method)
     report: dict[str, Any] = {**combat.describe(item, player), "method": method}
     if card is not None:
         report["defense_card"] = card.id
 
-    damage = 0
-    special_lands = False
-    nullified = method in {"complete", "parry", "trap"}
     keep_trap = bool(card and (card.keeps_trap or card.seize))
     seize = bool(card and card.seize)
 
@@ -72,20 +68,13 @@ def resolve(
             _finish_trap(ctx, player, item, keep_trap, seize)
             death.check_last_survivor(ctx)
             return
-        method, cell = "none", combat.symbol(item.row, "none")  # Drag Along: the defender suffers it too
+        method = "none"  # Drag Along: the defender suffers it too
 
-    if not nullified:
-        reduction = player.defense + (card.reduce if card is not None and method == "reduction" else 0)
-        if combat.has_damage(item.row):
-            damage = combat.damage_of(ctx, player, item.power, reduction)
-        if method != "special" and combat.has_special(item.row):
-            # x: received in full; tri: lands unless the damage was completely prevented
-            # (FL-ATK-9, AMB-26). Special defense blocks the special part only (AMB-27).
-            special_lands = cell == combat.NO or (cell == combat.PART and damage >= 1)
+    judged = judge(ctx, player, item, method, card)
+    damage, special_lands = judged.damage, judged.special_lands
     if damage:
         player.hp = max(0, player.hp - damage)
-    blocked = nullified or (method == "special" and damage == 0)
-    report.setdefault("outcome", "blocked" if blocked else "hit")
+    report.setdefault("outcome", "blocked" if judged.blocked else "hit")
     report["damage"] = damage
     if special_lands and item.special:
         report["special"] = item.special
@@ -96,6 +85,106 @@ def resolve(
     if player.hp == 0 and death_check:
         death.hp_zero(ctx, player, credit=item.source, cause=item.label or "attack")
     death.check_last_survivor(ctx)
+
+
+class Judged(NamedTuple):
+    """What a defense method does to the defender (FL-ATK-9..17): the final damage D, the
+    reduction R it was computed with (``None`` when the item is nullified), whether the special
+    part lands, and whether nothing at all reaches the defender."""
+
+    damage: int
+    reduction: int | None
+    special_lands: bool
+    blocked: bool
+
+
+def judge(ctx: Ctx, player: Player, item: Pending, method: str, card: CardDef | None = None) -> Judged:
+    """The defender's part of resolving ``item`` with ``method`` (a defense class, "none" or
+    "parry"; ``card``: the defense card used), changing nothing: complete defense, parry and trap
+    countermeasures nullify; otherwise R = base defense (+ a reduction card's value, AMB-25),
+    D = floor(max(0, B - R) x m) (FL-ATK-11); the special part is received in full on an x cell,
+    on a tri cell only if D >= 1 (FL-ATK-9, AMB-26); special defense blocks only the special
+    part (AMB-27). ``resolve`` applies exactly this; the defense phase's view shows it."""
+    if method in {"complete", "parry", "trap"}:
+        return Judged(0, None, False, True)
+    reduction = player.defense + (card.reduce if card is not None and method == "reduction" else 0)
+    damage = combat.damage_of(ctx, player, item.power, reduction) if combat.has_damage(item.row) else 0
+    special_lands = False
+    if method != "special" and combat.has_special(item.row):
+        cell = combat.symbol(item.row, method)
+        special_lands = cell == combat.NO or (cell == combat.PART and damage >= 1)
+    return Judged(damage, reduction, special_lands, method == "special" and damage == 0)
+
+
+#: Special effects whose result depends on a draw the defender cannot know (which card, where).
+RANDOM_SPECIALS = frozenset({"loss", "treasure_toss", "steal_card"})
+
+
+def choices(ctx: Ctx, player: Player, item: Pending) -> list[dict[str, Any]]:
+    """What each command of the defense phase leads to, for the defender's view (FL-DEF-1..5,
+    §10.3): the command's fields (``kind``, ``card``) and its result, from :func:`judge` and the
+    rest of what :func:`resolve` does, in the order of ``combat.defense_options``.
+
+    ``method``: the defense method (``combat.DEFENSE_METHODS``). ``result``: ``hit`` (damage
+    and/or the special part reach you), ``blocked`` (nothing does),
+    ``reflected`` (a counter: nothing reaches you, the attack goes on), ``stolen``, ``nothing``
+    (a steal from an empty hand), ``swap`` or ``refuse`` (pass-by). For attacks and traps:
+    ``cp`` paid, ``damage`` D, ``reduction`` R (with ``power`` B of the item: D = (B - R) x m),
+    ``hp`` after it, ``death_check`` when that is 0, ``special`` when the special part lands,
+    ``trap`` (``removed``, ``stays``, ``seized``) for a trap, ``counter`` and ``to`` (the seat
+    it goes to; none for a random other player) for a counter. ``random`` marks a result that
+    depends on a draw not made yet (which card, which player, where): the rest is exact.
+    Evasion was rolled when the phase began (FL-DEF-6), so it is not among them."""
+    found = []
+    for command in combat.defense_options(ctx, player, item):
+        found.append({**command, **_foresee(ctx, player, item, command)})
+    return found
+
+
+def _foresee(ctx: Ctx, player: Player, item: Pending, command: dict[str, Any]) -> dict[str, Any]:
+    kind = command["kind"]
+    if kind in {"accept_pass_by", "decline_pass_by"}:
+        return {"result": "swap" if kind == "accept_pass_by" else "refuse"}
+    card = ctx.card(command["card"]) if kind == "defend" else None
+    method = "parry" if kind == "parry" else card.defense if card is not None and card.defense else "none"
+    data: dict[str, Any] = {"method": method, "cp": combat.ABILITY_CP if kind == "parry" else 0}
+    if card is not None:
+        data["cp"] = cards.cp_cost(ctx, player, card.cost)
+        data["card_kind"] = card.id
+    if item.kind == "steal":
+        if method != "none":
+            data["result"] = "blocked"
+        elif player.hand:
+            data.update(result="stolen", random=True)
+        else:
+            data["result"] = "nothing"
+        return data
+    if item.kind == "trap":
+        data["trap"] = "seized" if card and card.seize else "stays" if card and card.keeps_trap else "removed"
+    if method == "counter":
+        assert card is not None and card.counter is not None
+        data["counter"] = card.counter
+        source = combat.public_source(item)
+        if card.counter != "redirect" and source is not None and item.monster is None:
+            data["to"] = source
+        if card.counter == "redirect":
+            data["random"] = True
+        if card.counter != "both":
+            data["result"] = "reflected"
+            return data
+        method = "none"  # Drag Along: the defender suffers it too
+    judged = judge(ctx, player, item, method, card)
+    hp = max(0, player.hp - judged.damage)
+    data.update(result="blocked" if judged.blocked else "hit", damage=judged.damage, hp=hp)
+    if judged.reduction is not None and combat.has_damage(item.row):
+        data["reduction"] = judged.reduction
+    if judged.damage and hp == 0:
+        data["death_check"] = True
+    if judged.special_lands and item.special:
+        data["special"] = item.special
+        if item.special in RANDOM_SPECIALS:
+            data["random"] = True
+    return data
 
 
 def _tell_setter(ctx: Ctx, player: Player, item: Pending, report: dict[str, Any]) -> None:

@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from delve.fated import cards, clock, combat, death, statuses, visibility
+from delve.fated import cards, clock, combat, death, defense, statuses, visibility
 from delve.fated.content import Content
 from delve.fated.ctx import Ctx
 from delve.fated.state import (
@@ -1057,6 +1057,22 @@ def _pending(ctx: Ctx, item: Pending) -> dict[str, Any]:
         data["power"] = item.power
     if item.special:
         data["special"] = item.special
+        if item.amount:
+            data["amount"] = item.amount
+    return data
+
+
+def _defending(ctx: Ctx, player: Player, item: Pending) -> dict[str, Any]:
+    """The item of the defense phase (:func:`_pending`); for damage, the defender's base defense
+    and the Ironwall/Stripped multiplier when it is not 1 (FL-ATK-11); and what each choice leads to
+    (``choices``: :func:`defense.choices`, from the rules that resolve it)."""
+    data = _pending(ctx, item)
+    if "power" in data:
+        data["defense"] = player.defense
+        ratio = statuses.damage_ratio(ctx, player)
+        if ratio != (1, 1):
+            data["damage_ratio"] = list(ratio)
+    data["choices"] = defense.choices(ctx, player, item)
     return data
 
 
@@ -1146,7 +1162,7 @@ def _you(ctx: Ctx, player: Player, number: str, radius: int, hand: list[dict[str
     if phase == MOVE:
         you["move"] = {"number": player.move_no, "of": player.moves_total}
     if phase == DEFENSE and player.pending:
-        you["defending"] = _pending(ctx, player.pending[0])
+        you["defending"] = _defending(ctx, player, player.pending[0])
         you["waiting_items"] = len(player.pending) - 1
     if phase == CORE:
         you["can_pass"] = player.stayed
