@@ -137,6 +137,48 @@ def test_what_a_defense_phase_defends_against():
     assert "pass by" in text.defending({"kind": "pass_by", "label": "pass_by", "source": 3}, "en", "fated-labyrinth", 1)
 
 
+def test_each_defense_choice_says_what_follows_FL_DEF_1_FL_DEF_2_FL_DEF_3():
+    """FL-DEF-1..5, FL-ATK-9..17: the sentence under each defense button, from the view's
+    ``defending.choices`` (the engine's numbers), in English and Japanese."""
+    item = {"kind": "attack", "label": "remote", "source": 0, "card": "attack-10-hp-poison", "power": 30}
+    item |= {"special": "hp_poison", "defense": 2}
+    none = {"kind": "no_defense", "result": "hit", "damage": 28, "reduction": 2, "hp": 92, "special": "hp_poison"}
+    say = text.defense_result
+    assert say(none, item, "en", "fated-labyrinth", 1) == (
+        "You take 28 damage (power 30 − your defense 2) and HP Poison lands; 92 HP left."
+    )
+    assert (
+        say(none, item, "ja", "fated-labyrinth", 1)
+        == "28ダメージを受ける（威力30−防御力2）。ＨＰ毒も受ける。残りHP92。"
+    )
+    card = {"kind": "defend", "method": "reduction", "result": "hit", "damage": 0, "reduction": 32, "hp": 120}
+    assert say(card, item, "en", "fated-labyrinth", 1) == (
+        "No damage (power 30 − your defense 2 − the card's 30 ≤ 0); "
+        "the damage is completely prevented, so HP Poison does not land."
+    )
+    special = {"kind": "defend", "method": "special", "result": "hit", "damage": 28, "reduction": 2, "hp": 92}
+    assert "HP Poison is blocked" in say(special, item, "en", "fated-labyrinth", 1)
+    parry = {"kind": "parry", "method": "parry", "cp": 20, "result": "blocked", "damage": 0, "hp": 120}
+    assert say(parry, item, "ja", "fated-labyrinth", 1) == "無効化：何も受けない。"
+    back = {"kind": "defend", "method": "counter", "counter": "return", "to": 0, "result": "reflected"}
+    assert "goes back to Player 01" in say(back, item, "en", "fated-labyrinth", 1)
+    deadly = {**none, "hp": 0, "death_check": True}
+    assert "death check follows (25% to survive with 10 HP)" in say(deadly, item, "en", "fated-labyrinth", 1)
+    trap = {"kind": "trap", "label": "trap", "card": "attack-20", "power": 20, "defense": 2}
+    sidestep = {"kind": "defend", "method": "trap", "result": "blocked", "damage": 0, "hp": 120, "trap": "stays"}
+    assert say(sidestep, trap, "ja", "level-d", 1) == "無効化：何も受けない。ワナはその場に残る（位置が分かる）。"
+    ratio = {**item, "damage_ratio": [3, 2]}
+    assert "(power 30 − your defense 2) × 1.5 by Stripped" in say(
+        {**none, "damage": 42}, ratio, "en", "fated-labyrinth", 1
+    )
+    passing = {"kind": "pass_by", "label": "pass_by", "source": 3}
+    assert say({"kind": "accept_pass_by", "result": "swap"}, passing, "ja", "fated-labyrinth", 1).startswith(
+        "プレイヤー04と位置を入れ替える"
+    )
+    steal = {"kind": "steal", "label": "steal", "source": 3}
+    assert "goes to Player 04" in say({"kind": "no_defense", "result": "stolen"}, steal, "en", "fated-labyrinth", 1)
+
+
 def test_durations():
     assert text.duration(45, "en") == "45 s"
     assert text.duration(3 * 3600 + 5 * 60, "en") == "3 h 05 min"

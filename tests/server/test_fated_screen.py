@@ -1464,3 +1464,50 @@ def test_copies_of_one_defense_card_make_one_button_FL_DEF(fated, player, oppone
     assert defenses.count("Defense 20") == 1, defenses
     assert "(you hold 2)" in defenses and defenses.count("Defense 10") == 1
     assert "you hold" not in defenses.split("Defense 10")[1].split("</button>")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_each_defense_button_says_what_follows_and_the_engine_does_it_FL_DEF_1_FL_DEF_2(
+    fated, player, opponent, lang, language_restored
+):
+    """FL-DEF-1, FL-DEF-2, FL-ATK-11: under each defense button the screen says what it leads to,
+    from the view's ``defending.choices``: "Don't use a defense card" the damage power − base
+    defense and the HP left, a reduction card the reduced damage, complete defense nothing; the
+    HP after choosing is the one the button said."""
+    page(session_client(player), fated)
+    for step in ({"kind": "move", "dir": "right"}, {"kind": "stay"}):
+        engine.submit(fated.pk, player, step)
+    engine.submit(fated.pk, player, {"kind": "attack", "dir": "right"})
+
+    def defender(s: Any) -> None:
+        s.set_hand(1, "defense-10", "complete-defense")
+        s.p(1).evasion = 0  # FL-DEF-6: no evasion roll spares the choice
+        s.make_ready(1)
+
+    rewrite(fated, defender)
+    browser = session_client(opponent)
+    html = unescape(page(browser, fated, HTTP_ACCEPT_LANGUAGE=lang))
+    from delve.server.games import present
+
+    fated.refresh_from_db()
+    view = present.view_and_commands(fated, 1)[0]
+    assert view is not None
+    item = view["you"]["defending"]
+    choices = {c.get("card_kind") or c["kind"]: c for c in item["choices"]}
+    power, defense = item["power"], item["defense"]
+    none, card = choices["no_defense"], choices["defense-10"]
+    assert none["damage"] == power - defense and card["damage"] == max(0, power - defense - 10)
+    for choice in item["choices"]:
+        said = text.defense_result(choice, item, lang, "fated-labyrinth", 1)
+        assert said in html, said
+    if lang == "en":
+        assert (
+            f"You take {none['damage']} damage (power {power} − your defense {defense}); {none['hp']} HP left." in html
+        )
+        assert "Nullified: nothing reaches you." in html
+    else:
+        assert f"{none['damage']}ダメージを受ける（威力{power}−防御力{defense}）。残りHP{none['hp']}。" in html
+    hp = none["hp"]
+    engine.submit(fated.pk, opponent, {"kind": "no_defense"})
+    fated.refresh_from_db()
+    assert engine.load_state(fated).players[1].hp == hp

@@ -1288,8 +1288,9 @@ def defending(item: Mapping[str, Any], lang: str, preset: str, viewer: int | Non
     if "power" in item:
         text += t.say(f", power {item['power']}", f"、威力{item['power']}")
     special = item.get("special")
-    if special and t.status(special) != t.card(item.get("card")):
-        # a card or a necromancer's magic named after its effect (Fool) is not named twice (FL-ATK-3)
+    if special and t.status(special) not in t.card(item.get("card")):
+        # a card or a necromancer's magic named after its effect (Fool, Attack 10 + HP Poison) is not
+        # named twice (FL-ATK-3)
         text += t.say(f", with {t.status(special)}", f"、{t.status(special)}付き")
     return text + t.say(".", "。")
 
@@ -1343,6 +1344,177 @@ def defending_effect(item: Mapping[str, Any], lang: str, preset: str) -> str:
         return ""
     body = "; ".join(parts) if t.lang == "en" else "。".join(parts)
     return t.say(f"If nothing stops it: {body}", f"防がなければ：{body}").rstrip(".。") + t.say(".", "。")
+
+
+_RANDOM_PARTS: dict[str, tuple[str, str]] = {
+    "loss": ("the cards are picked at random", "どのカードかは無作為"),
+    "treasure_toss": ("where it lands is random", "飛ぶ先は無作為"),
+    "steal_card": ("the card is picked at random", "どのカードかは無作為"),
+}
+
+
+def _damage_terms(item: Mapping[str, Any], choice: Mapping[str, Any], t: _T) -> str:
+    """How the damage of a choice is made (FL-ATK-11): "power 28 − your defense 12 − 10 (card)",
+    "× ½ (Ironwall)"; the numbers are the view's (the engine's), this only names them."""
+    power, reduction = item.get("power", 0), choice.get("reduction", 0)
+    base = item.get("defense")
+    card_part = reduction - base if isinstance(base, int) and reduction != base else 0
+    if base is None:
+        terms = t.say(f"power {power} − {reduction}", f"威力{power}−{reduction}")
+    elif card_part:
+        terms = t.say(
+            f"power {power} − your defense {base} − the card's {card_part}",
+            f"威力{power}−防御力{base}−カード{card_part}",
+        )
+    else:
+        terms = t.say(f"power {power} − your defense {base}", f"威力{power}−防御力{base}")
+    ratio = item.get("damage_ratio")
+    if ratio and choice.get("damage", 0) > 0:
+        numerator, denominator = ratio
+        factor = "½" if (numerator, denominator) == (1, 2) else "1.5" if (numerator, denominator) == (3, 2) else None
+        factor = factor or f"{numerator}/{denominator}"
+        names = [
+            t.status(s)
+            for s, on in (("ironwall", denominator % 2 == 0 and numerator == 1), ("stripped", numerator == 3))
+            if on
+        ]
+        terms = t.say(f"({terms}) × {factor}", f"（{terms}）×{factor}") + (
+            t.say(f" by {names[0]}", f"：{names[0]}") if names else ""
+        )
+    return terms
+
+
+def defense_result(
+    choice: Mapping[str, Any], item: Mapping[str, Any], lang: str, preset: str, viewer: int | None = None
+) -> str:
+    """What one defense choice leads to (FL-DEF-1..5, §10.3), said from the view's ``choices``
+    entry (``defense.choices``): "You take 16 damage (power 28 − your defense 12); 104 HP left.",
+    "Nullified: nothing reaches you; the trap disappears."... Randomness not drawn yet is said."""
+    t = _T(lang, preset, viewer)
+    result = choice.get("result")
+    source = item.get("source")
+    if result == "swap":
+        return t.say(
+            f"You and {t.p(source)} swap places (cancelled if either of you has moved since the request).",
+            f"{t.p(source)}と位置を入れ替える（要求の後にどちらかが動いていれば取り消し）。",
+        )
+    if result == "refuse":
+        return t.say("You both stay where you are (blocking the way).", "どちらもその場に留まる（通せんぼ）。")
+    if item.get("kind") == "steal":
+        if result == "stolen":
+            return t.say(
+                f"A card picked at random from your hand goes to {t.p(source)}.",
+                f"手札から無作為に選ばれた1枚が{t.p(source)}に渡る。",
+            )
+        if result == "nothing":
+            return t.say("Your hand is empty: nothing is stolen.", "手札がないので何も盗まれない。")
+        return t.say("The steal fails: you lose nothing.", "盗みは失敗し、何も失わない。")
+    parts: list[str] = []
+    counter = choice.get("counter")
+    if result == "reflected":
+        parts.append(t.say("you take nothing", "自分は何も受けない"))
+    elif result == "blocked" and not choice.get("damage"):
+        special = item.get("special")
+        if choice.get("method") == "special" and special:
+            parts.append(
+                t.say(
+                    f"{t.status(special)} is blocked: nothing reaches you", f"{t.status(special)}を防ぎ、何も受けない"
+                )
+            )
+        else:
+            parts.append(t.say("nullified: nothing reaches you", "無効化：何も受けない"))
+    else:
+        parts.extend(_hit_parts(choice, item, t))
+    if counter == "return":
+        if item.get("monster_kind"):
+            target = t.owned(source, item.get("monster_kind"))
+            parts.append(
+                t.say(
+                    f"the attack goes back to {target} and hits it at once (it may evade)",
+                    f"攻撃は{target}へ跳ね返り、すぐに当たる（回避されることもある）",
+                )
+            )
+        else:
+            parts.append(
+                t.say(
+                    f"the attack goes back to {t.p(choice.get('to'))}, who gets a defense phase against it",
+                    f"攻撃は{t.p(choice.get('to'))}へ跳ね返る（相手は防御フェイズで防御できる）",
+                )
+            )
+    elif counter == "redirect":
+        parts.append(
+            t.say(
+                "the attack goes on to another living player picked at random",
+                "攻撃は無作為に選ばれた他のプレイヤーへ向かう",
+            )
+        )
+    elif counter == "both":
+        who = t.owned(source, item.get("monster_kind")) if item.get("monster_kind") else t.p(choice.get("to"))
+        parts.append(t.say(f"{who} receives the same attack", f"{who}も同じ攻撃を受ける"))
+    trap = choice.get("trap")
+    if (trap and result != "hit") or trap in {"stays", "seized"}:
+        name = t.trap()
+        parts.append(
+            {
+                "removed": t.say(f"the {name.lower()} disappears", f"{name}は消える"),
+                "stays": t.say(
+                    f"the {name.lower()} stays (you will know where it is)", f"{name}はその場に残る（位置が分かる）"
+                ),
+                "seized": t.say(
+                    f"the {name.lower()} stays and becomes yours", f"{name}はその場に残り、自分の{name}になる"
+                ),
+            }[str(trap)]
+        )
+    if t.lang == "ja":
+        return "。".join(parts) + "。"
+    return capital("; ".join(parts)) + "."
+
+
+def _hit_parts(choice: Mapping[str, Any], item: Mapping[str, Any], t: _T) -> list[str]:
+    """The damage and special part a choice lets through (FL-DEF-2, FL-ATK-9, -11, -13)."""
+    parts: list[str] = []
+    damage = int(choice.get("damage", 0))
+    special = item.get("special")
+    if "power" in item:
+        terms = _damage_terms(item, choice, t)
+        if damage > 0:
+            parts.append(t.say(f"you take {damage} damage ({terms})", f"{damage}ダメージを受ける（{terms}）"))
+        else:
+            parts.append(t.say(f"no damage ({terms} ≤ 0)", f"ダメージなし（{terms}≦0）"))
+    if special:
+        name = t.status(special)
+        if choice.get("special"):
+            if "power" in item and t.lang == "ja":
+                parts.append(f"{name}も受ける")
+            elif "power" in item:
+                parts[-1] += f" and {name} lands"
+            else:
+                parts.append(t.say(f"special attack received as is: {name}", f"特殊攻撃「{name}」をそのまま受ける"))
+            random = _RANDOM_PARTS.get(str(special))
+            if random:
+                parts[-1] += t.say(f" ({random[0]})", f"（{random[1]}）")
+        elif choice.get("method") == "special":
+            parts.append(t.say(f"{name} is blocked", f"{name}は防ぐ"))
+        elif "power" in item and damage == 0:
+            parts.append(
+                t.say(
+                    f"the damage is completely prevented, so {name} does not land",
+                    f"ダメージを完全に防いだので{name}も受けない",
+                )
+            )
+    if damage > 0:
+        hp = int(choice.get("hp", 0))
+        if choice.get("death_check"):
+            chance = _death_check_chance()
+            parts.append(
+                t.say(
+                    f"your HP drops to 0: a death check follows ({chance}% to survive with {REVIVED_HP} HP)",
+                    f"HPが0になり死亡判定（成功率{chance}%、成功するとHP{REVIVED_HP}）",
+                )
+            )
+        else:
+            parts.append(t.say(f"{hp} HP left", f"残りHP{hp}"))
+    return parts
 
 
 # ---------------------------------------------------------------- commands (FL-UI-5, FL-UI-8)

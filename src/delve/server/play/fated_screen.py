@@ -592,6 +592,9 @@ def _commands(screen: Screen) -> dict[str, Any]:
     hand = {card["id"]: card for card in you.get("hand", [])}
     simple, card_uses, defenses = [], [], []
     give_up = None
+    # FL-DEF-1..5: each defense choice says what follows, from the engine's own outcome
+    defending = you.get("defending") if phase == "defense" else None
+    outcomes = {(c["kind"], c.get("card")): c for c in (defending or {}).get("choices", [])}
     for command in legal:
         kind = command["kind"]
         if kind == "give_up":
@@ -609,9 +612,12 @@ def _commands(screen: Screen) -> dict[str, Any]:
             entry["cp"] = _single_cp(card)
             entry["help"] = _card_help(card, lang_, preset) if card else entry["help"]
             entry["card_kind"], entry["copies"] = (card["kind"] if card else None), 1
+            entry["result"] = _outcome(screen, outcomes, command, defending)
             defenses.append(entry)
         else:
-            simple.append(_button(screen, command))
+            entry = _button(screen, command)
+            entry["result"] = _outcome(screen, outcomes, command, defending)
+            simple.append(entry)
     for entry in defenses:
         if entry["copies"] > 1:
             n = entry["copies"]
@@ -658,6 +664,20 @@ def _commands(screen: Screen) -> dict[str, Any]:
     ctx["refresh_name"] = text.command_name("refresh", lang_, preset)
     ctx["start_help"] = text.command_help("start_turn", lang_, preset)
     return ctx
+
+
+def _outcome(
+    screen: Screen,
+    outcomes: dict[tuple[str, Any], dict[str, Any]],
+    command: dict[str, Any],
+    item: dict[str, Any] | None,
+) -> str:
+    """What a defense command leads to, said from the view's ``defending.choices`` (the engine's
+    ``defense.choices``): "" for any other command."""
+    choice = outcomes.get((command["kind"], command.get("card")))
+    if choice is None or item is None:
+        return ""
+    return text.defense_result(choice, item, screen.lang, screen.preset, screen.seat)
 
 
 def _tab(screen: Screen, phase: str, stored: int) -> tuple[str, str]:
