@@ -1408,7 +1408,7 @@ def defense_result(
             )
         if result == "nothing":
             return t.say("Your hand is empty: nothing is stolen.", "手札がないので何も盗まれない。")
-        return t.say("The steal fails: you lose nothing.", "盗みは失敗し、何も失わない。")
+        return t.say("The steal fails: no card of your hand is taken.", "盗みは失敗し、手札は奪われない。")
     parts: list[str] = []
     counter = choice.get("counter")
     if result == "reflected":
