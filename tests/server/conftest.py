@@ -6,11 +6,12 @@ logged-in user with no seat in it; ``outsider`` is an anonymous visitor.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from delve.server import clock as server_clock
 from delve.server.accounts.models import ApiToken
@@ -41,6 +42,19 @@ class FakeClock:
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts and ends in the site's default language. Django's LocaleMiddleware
+    activates the language of each request in the thread that serves it and nothing deactivates
+    it afterwards; a request of the test client is served in the test's own thread, so a page
+    asked for in Japanese left Japanese active for the tests that ran after it in the same pytest
+    worker (over a hundred server tests did), and any of those calling the server's functions
+    directly (``get_language()``) got Japanese words."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -46,16 +46,6 @@ def fated(db: None, clock: Any, player: Any, opponent: Any, others: list[Any]) -
     )
 
 
-@pytest.fixture
-def language_restored() -> Any:
-    """A page requested in Japanese leaves the translation active in this thread: back to the
-    default afterwards, for the tests that call the screen's functions directly."""
-    yield
-    from django.utils import translation
-
-    translation.deactivate()
-
-
 def personas(player: Any, opponent: Any, spectator: Any) -> dict[str, Client]:
     return {
         "player": session_client(player),
@@ -923,7 +913,6 @@ def test_card_play_gives_each_use_and_target_its_own_button_FL_CORE_1(fated, pla
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.usefixtures("language_restored")
 def test_a_remote_attack_at_a_player_out_of_sight_is_estimated_from_public_values_FL_USE_4(fated, player, lang):
     """FL-USE-4: a remote use attacks any other player wherever they are (not under Stealth), and
     a player's defense, evasion and statuses are public (FL-INFO-1, the all-players panel): the
@@ -953,7 +942,6 @@ def test_a_remote_attack_at_a_player_out_of_sight_is_estimated_from_public_value
 
 @pytest.mark.parametrize("preset", ["fated-labyrinth", "level-d"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.usefixtures("language_restored")
 def test_the_remote_estimate_mentions_a_parry_only_for_a_target_who_can_parry_FL_CLS_2_FL_DEF_3(
     player, opponent, others, lang, preset
 ):
@@ -1113,7 +1101,6 @@ def test_a_dead_player_is_not_told_of_stored_turns_FL_UI_5(fated, player):
         ("level-d", "ja", "投了", "投了しました。ゲームから退場しました。"),
     ],
 )
-@pytest.mark.usefixtures("language_restored")
 def test_a_player_who_gave_up_is_told_so_not_dead_FL_ABN_4_FL_ABN_5(
     player, opponent, others, preset, lang, heading, line
 ):
@@ -1276,7 +1263,6 @@ def _alike(screen: str, cell: str) -> bool:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.usefixtures("language_restored")
 def test_the_screen_and_the_waiting_page_count_stored_turns_alike_FL_TURN_6_AMB_4(fated, player, lang):
     """FL-TURN-6 (the cap counts the turns stored and not yet begun), AMB-4 (a turn ready to open
     is one of them), FL-TURN-8/9 (a turn is consumed as it begins): the game screen and the

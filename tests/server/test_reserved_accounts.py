@@ -233,7 +233,7 @@ def create_superuser(monkeypatch: pytest.MonkeyPatch, *args: str, password: str 
     else:
         monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", password)
     try:
-        with translation.override("en"):  # as the command line runs it (an earlier test may leave ja active)
+        with translation.override("en"):  # as the command line runs it
             call_command("createsuperuser", "--noinput", *args, verbosity=0)
     except CommandError as exc:
         return str(exc)
