@@ -724,3 +724,27 @@ def test_a_sender_address_is_accepted(monkeypatch, sender):
     monkeypatch.setenv("DELVE_MAIL_FROM", sender + "\nBcc: all@example.org")
     with pytest.raises(ImproperlyConfigured, match="is not an e-mail address"):
         env_email("DELVE_MAIL_FROM", "x@y.z")
+
+
+def test_processes_generating_the_secret_key_together_all_keep_the_first_one(tmp_path, monkeypatch):
+    """Two processes without DELVE_SECRET_KEY start together: the second finds no key file,
+    generates its own, and another process links its key into place first: the second keeps that
+    one (it failed with FileExistsError), and the file holds it whole, readable by its owner only."""
+    from delve.server import env
+
+    monkeypatch.delenv("DELVE_SECRET_KEY", raising=False)
+    real_link = os.link
+
+    def first_there(src, dst):
+        Path(dst).write_text("k" * 60, encoding="ascii")  # the other process's key
+        return real_link(src, dst)
+
+    monkeypatch.setattr(env.os, "link", first_there)
+    assert env.secret_key(tmp_path) == "k" * 60
+    monkeypatch.setattr(env.os, "link", real_link)
+    assert env.secret_key(tmp_path) == "k" * 60
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret_key"], "no file of its own left behind"
+    other = tmp_path / "fresh"
+    key = env.secret_key(other)
+    assert (other / "secret_key").read_text(encoding="ascii") == key and len(key) >= 32
+    assert (other / "secret_key").stat().st_mode & 0o777 == 0o600

@@ -12,6 +12,7 @@ import math
 import os
 import re
 import secrets
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -467,9 +468,20 @@ def secret_key(data_dir: Path) -> str:
         return path.read_text(encoding="ascii").strip()
     data_dir.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as handle:
-        handle.write(key)
+    # Written whole under a name of its own (0600), then linked into place: processes starting
+    # together (serve's HTTP workers, the tick worker) all keep the one key linked first, and none
+    # reads a file still being written. (Creating the file itself with O_EXCL made the second
+    # process fail with FileExistsError, or read an empty key.)
+    fd, written = tempfile.mkstemp(dir=data_dir, prefix=".secret_key.")
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(key)
+        try:
+            os.link(written, path)
+        except FileExistsError:
+            return path.read_text(encoding="ascii").strip()
+    finally:
+        os.unlink(written)
     return key
 
 
