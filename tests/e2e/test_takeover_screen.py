@@ -126,7 +126,7 @@ def test_a_hot_seat_host_hands_one_seat_to_a_bot_and_takes_it_back(
     page.wait_for_selector("ul.messages li.success")
     banner = page.locator("#panel-takeover")
     assert banner.locator("h2").inner_text() == "A bot is playing Maiden 2"
-    assert "You play Ann, Maiden 3 in this browser." in page.locator(".game-head").inner_text()
+    assert "You play Ann and Maiden 3 in this browser." in page.locator(".game-head").inner_text()
     page.screenshot(path=str(shots / "hot-seat-left-phone.png"))
     assert [s.is_bot for s in Game.objects.get(pk=game.pk).seats.order_by("index")] == [False, True, False]
     banner.get_by_role("button", name="Take Maiden 2 back").click()
