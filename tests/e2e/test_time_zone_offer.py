@@ -65,3 +65,25 @@ def test_the_device_zone_is_offered_once_and_used(
     page.screenshot(path=str(shots / "zone-preferences.png"), caret="initial")
     context.close()
     assert not problems, problems
+
+
+def test_no_offer_for_another_name_of_the_same_clock_and_none_inside_the_page(
+    live_server: Any, browser: Any, frozen: Frozen, django_user_model: Any
+) -> None:
+    """A browser in Etc/UTC on a server in UTC: the two names tell the same time all year, so
+    nothing is offered; and the offer's form sits outside the page's <main>, so a page's own
+    forms and buttons are the only ones there."""
+    django_user_model.objects.create_user("ann", "ann@example.org", PASSWORD)
+    context = browser.new_context(viewport=PHONE, timezone_id="Etc/UTC")
+    page = context.new_page()
+    log_in(page, live_server.url, "ann", PASSWORD)
+    assert page.locator("form.zone-offer").count() == 1, "not chosen yet: the page carries the offer"
+    assert page.locator("main form.zone-offer").count() == 0
+    page.wait_for_load_state("load")
+    assert page.locator("form.zone-offer").is_hidden(), "Etc/UTC is UTC: nothing to offer"
+    context.close()
+    tokyo = browser.new_context(viewport=PHONE, timezone_id="Asia/Tokyo")
+    page = tokyo.new_page()
+    log_in(page, live_server.url, "ann", PASSWORD)
+    page.locator("form.zone-offer").wait_for(state="visible")
+    tokyo.close()

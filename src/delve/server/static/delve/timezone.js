@@ -11,8 +11,25 @@
     zone = "";
   }
   if (!zone) return;
+  /* Two names of one clock (Etc/UTC and UTC, Asia/Calcutta and Asia/Kolkata) tell the same time
+   * all year: the offer would change nothing, so it is not made. */
+  function sameClock(a, b) {
+    var year = new Date().getFullYear();
+    try {
+      return [0, 6].every(function (month) {
+        var when = new Date(Date.UTC(year, month, 1, 12));
+        var options = { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+        options.timeZone = a;
+        var first = new Intl.DateTimeFormat("en-US", options).format(when);
+        options.timeZone = b;
+        return first === new Intl.DateTimeFormat("en-US", options).format(when);
+      });
+    } catch (e) {
+      return false;
+    }
+  }
   var offer = document.querySelector("form.zone-offer");
-  if (offer && zone !== offer.getAttribute("data-current")) {
+  if (offer && zone !== offer.getAttribute("data-current") && !sameClock(zone, offer.getAttribute("data-current"))) {
     var use = offer.querySelector(".zone-offer-use");
     var text = offer.querySelector(".zone-offer-text");
     use.value = zone;
