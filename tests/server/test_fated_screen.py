@@ -1453,9 +1453,7 @@ def test_copies_of_one_defense_card_make_one_button_FL_DEF(fated, player, oppone
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_each_defense_button_says_what_follows_and_the_engine_does_it_FL_DEF_1_FL_DEF_2(
-    fated, player, opponent, lang
-):
+def test_each_defense_button_says_what_follows_and_the_engine_does_it_FL_DEF_1_FL_DEF_2(fated, player, opponent, lang):
     """FL-DEF-1, FL-DEF-2, FL-ATK-11: under each defense button the screen says what it leads to,
     from the view's ``defending.choices``: "Don't use a defense card" the damage power − base
     defense and the HP left, a reduction card the reduced damage, complete defense nothing; the
