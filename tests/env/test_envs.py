@@ -148,3 +148,28 @@ def test_the_server_and_the_engines_import_without_pettingzoo():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+@pytest.mark.parametrize(("seed", "kwargs"), [(111, {}), (113, {}), (153, {"preset": "level-d"})])
+def test_what_each_step_reports_adds_up_to_what_last_returns(seed, kwargs):
+    """A step that advances the clock until a seat has a decision can see a seat die on the way
+    (a monster, a trap, a lost turn): that seat's -1 is in the step's ``rewards`` as well as in what
+    ``last()`` returns it, however many times the step settled (PettingZoo's api_test sums
+    ``rewards`` after each step and compares; these seeds lost a -1 before). Every agent ends
+    with exactly one reward of +1 or -1, or none if cut off by the command limit."""
+    env = make("fated", max_commands=300, **kwargs)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    reported: dict[str, float] = dict.fromkeys(env.possible_agents, 0.0)
+    totals: dict[str, float] = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(env.num_agents * 200):
+        _observation, reward, terminated, truncated, _info = env.last()
+        assert reported[agent] == reward, (agent, reported[agent], reward)
+        reported[agent] = 0.0
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(_observation["action_mask"])))
+        env.step(action)
+        for other, value in env.rewards.items():
+            reported[other] += value
+            totals[other] += value
+    assert all(total in (-1.0, 0.0, 1.0) for total in totals.values()), totals
+    assert -1.0 in totals.values(), "a seat died in these games"

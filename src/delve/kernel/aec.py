@@ -161,23 +161,28 @@ class RulesetEnv(AECEnv):  # type: ignore[misc]
 
     def _settle(self) -> None:
         """Reward and mark the seats that are out since the last call: at the end +1 to each
-        winner and -1 to every other seat; a seat that drops out earlier gets its -1 then."""
+        winner and -1 to every other seat; a seat that drops out earlier gets its -1 then.
+
+        A step may settle several times (the clock advanced until a seat has a decision, a seat
+        dying on the way): each reward is added to the step's ``rewards`` (cleared by
+        :meth:`step`) and to the cumulative ones once, so what a step reports adds up to what
+        :meth:`last` returns."""
         outcome = self.ruleset.outcome(self.game)
         for agent in self.agents:
-            self.rewards[agent] = 0.0
             if agent in self._out:
                 continue
             seat = self.seat(agent)
             if outcome.ended:
-                self.rewards[agent] = 1.0 if seat in outcome.winners else -1.0
+                reward = 1.0 if seat in outcome.winners else -1.0
                 self.infos[agent] = {"result": outcome.results.get(seat)}
             elif not self.alive(seat):
-                self.rewards[agent] = -1.0
+                reward = -1.0
             else:
                 continue
+            self.rewards[agent] += reward
+            self._cumulative_rewards[agent] += reward
             self.terminations[agent] = True
             self._out.add(agent)
-        self._accumulate_rewards()
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -195,6 +200,7 @@ class RulesetEnv(AECEnv):  # type: ignore[misc]
         if number is None or number not in choices:
             raise ActionError(f"action {action!r} is not legal for {agent} now; legal: {sorted(choices)}")
         self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         # the clock stands still while seats decide (the choices were made at this time)
         self.ruleset.apply(self.game, seat, choices[number], self.now)
         self.commands += 1
