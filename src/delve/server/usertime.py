@@ -84,16 +84,16 @@ def abbreviation(moment: dt.datetime) -> str:
     name = moment.tzname() or ""
     if name and name[0] not in "+-" and not name[0].isdigit():
         return name
-    offset = moment.utcoffset() or dt.timedelta(0)
-    minutes = int(offset.total_seconds()) // 60
-    sign = "+" if minutes >= 0 else "-"
-    hours, rest = divmod(abs(minutes), 60)
-    return f"UTC{sign}{hours:02d}:{rest:02d}"
+    return _utc_offset(moment)
 
 
 def offset_text(name: str, at: dt.datetime | None = None) -> str:
     """``name``'s offset from UTC now, as the zone select lists it: "UTC+09:00"."""
-    moment = (at or dt.datetime.now(dt.UTC)).astimezone(zoneinfo.ZoneInfo(name))
+    return _utc_offset((at or dt.datetime.now(dt.UTC)).astimezone(zoneinfo.ZoneInfo(name)))
+
+
+def _utc_offset(moment: dt.datetime) -> str:
+    """An aware time's offset from UTC: "UTC+09:00", "UTC-03:30"."""
     offset = moment.utcoffset() or dt.timedelta(0)
     minutes = int(offset.total_seconds()) // 60
     sign = "+" if minutes >= 0 else "-"
