@@ -2167,7 +2167,6 @@ def _arcana(screen: Screen) -> dict[str, Any]:
             "area": a["area"],
             "name": pick(a["name"], language),
             "text": pick(a["text"], language),
-            "timing": timing_name(a["timing"]),
             "usable": a["area"] in usable,
         }
         for a in view["arcana"]
