@@ -268,7 +268,7 @@ def reclaim(request: HttpRequest, game_id: int) -> HttpResponse:
     seat the caller controls (their hot-seat table's; else 403 ``seat/not_yours``, nothing
     changes). The seat still keeps no personal record."""
     user = require_user(request)
-    body = _no_body(request, ReclaimBody, "taking a seat back")
+    body = _optional_body(request, ReclaimBody, "taking a seat back")
     seat = _controlled(request, game_id, body.seat if body is not None else None)
     return _answer(bots.reclaim(game_id, user, seat))
 
@@ -278,14 +278,12 @@ def _controlled(request: HttpRequest, game_id: int, wanted: int | None) -> int |
     to control it (:func:`_seat`: their own or their hot-seat table's); None for their own.
 
     :raises Rejected: 404 no such game, 403 ``seat/not_yours`` a seat the caller does not control."""
-    if wanted is None:
-        return None
-    seat = _seat(_game(game_id), request, wanted)
-    assert seat is not None
+    if wanted is not None:
+        _seat(_game(game_id), request, wanted)
     return wanted
 
 
-def _no_body(request: HttpRequest, kind: type[T], what: str) -> T | None:
+def _optional_body(request: HttpRequest, kind: type[T], what: str) -> T | None:
     """A request whose body may be left out: none, or a JSON object of ``kind`` (parsed; None when
     there is no body)."""
     try:
@@ -306,7 +304,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     ``{}``) for the caller's own seat; ``{"seat": n}`` for a seat the caller controls (their
     hot-seat table's; else 403 ``seat/not_yours``, nothing changes)."""
     user = require_user(request)
-    body = _no_body(request, LeaveBody, "leaving a game")
+    body = _optional_body(request, LeaveBody, "leaving a game")
     seat = _controlled(request, game_id, body.seat if body is not None else None)
     return _answer(bots.leave(game_id, user, None if seat is None else [seat]))
 
